@@ -1,0 +1,38 @@
+# pp-graph — every target creates the virtualenv and installs on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint bench eval install clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Main job on the bundled examples, offline: convert, validate, summarise.
+demo: $(STAMP)
+	$(BIN)/pp-graph convert examples/ -o outputs/demo --force
+	$(BIN)/pp-graph validate outputs/demo
+	$(BIN)/pp-graph stats outputs/demo
+
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check pp_graph tests benchmarks
+	$(BIN)/ruff format --check pp_graph tests benchmarks
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+eval: $(STAMP)
+	$(BIN)/python benchmarks/eval_opp115.py
+
+clean:
+	rm -rf $(VENV) outputs/demo .pytest_cache .mypy_cache .ruff_cache

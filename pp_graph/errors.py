@@ -1,0 +1,32 @@
+"""Typed errors. Library code raises these; only the CLI turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class PPGraphError(Exception):
+    """Base class of every error pp-graph raises on purpose."""
+
+
+class InputError(PPGraphError):
+    """A policy file (or other input) cannot be used; names the input and the problem."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        super().__init__(f"{source}: {problem}")
+        self.source = source
+        self.problem = problem
+
+
+class DataFileError(PPGraphError):
+    """A bundled data file (lexicon, table, prompt, query) is malformed."""
+
+
+class VocabularyError(PPGraphError):
+    """A term is not in the vocabulary it claims to be from."""
+
+
+class GroundingError(PPGraphError):
+    """A span does not match the source text at its offsets."""
+
+
+class ConfigError(PPGraphError):
+    """An option or configuration value is wrong."""

@@ -1,0 +1,179 @@
+"""Run the registered stages over a policy and enforce their contracts.
+
+Every stage output is checked here, whatever the backend: one list per segment, each span equal to
+the policy text at its offsets and inside its segment, each concept inside its DPV scheme, each
+relation pointing at an existing practice and entity. What fails is dropped and counted per stage.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pp_graph.extract.registry import STAGES, Backend, stage
+from pp_graph.load.segment import segment as segment_policy
+from pp_graph.model import (
+    AttributeKind,
+    ClassifiedSpan,
+    Policy,
+    PolicyExtraction,
+    Role,
+    Segment,
+    SegmentExtraction,
+    Span,
+)
+from pp_graph.vocab.dpv import LEGAL_BASIS, PERSONAL_DATA, PURPOSE, RIGHT, vocabulary
+
+
+class StageContractError(Exception):
+    """A backend returned output not aligned with the segments (a bug in the backend)."""
+
+
+def _aligned(name: str, out: list, segments: list[Segment]) -> None:  # type: ignore[type-arg]
+    if len(out) != len(segments):
+        raise StageContractError(f"stage {name}: {len(out)} outputs for {len(segments)} segments")
+
+
+def _grounded(span: Span, policy: Policy, seg: Segment | None) -> bool:
+    text = policy.text
+    if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
+        return False
+    return seg is None or (seg.start <= span.start and span.end <= seg.end)
+
+
+def _classify(
+    name: str, top: str, policy: Policy, segs: list[Segment], results: list[SegmentExtraction],
+    spans: list[list[Span]], classes: list[list[str | None]], attr: str,
+) -> None:
+    vocab = vocabulary()
+    _aligned(name, classes, segs)
+    for seg, res, ss, cs in zip(segs, results, spans, classes, strict=True):
+        if len(cs) != len(ss):
+            # Only the unmatched tail is lost; items that pair up by position are kept.
+            res.reject(name, abs(len(cs) - len(ss)))
+        out: list[ClassifiedSpan] = getattr(res, attr)
+        for sp, concept in zip(ss, cs, strict=False):
+            if concept is None or not vocab.in_scheme(concept, top):
+                res.reject(name)
+                continue
+            out.append(ClassifiedSpan(sp, concept))
+
+
+def _spans(name: str, policy: Policy, segs: list[Segment], results: list[SegmentExtraction],
+           out: list[list[Span]]) -> list[list[Span]]:
+    _aligned(name, out, segs)
+    kept: list[list[Span]] = []
+    for seg, res, ss in zip(segs, results, out, strict=True):
+        ok = [s for s in dict.fromkeys(ss) if _grounded(s, policy, seg)]
+        if len(ok) != len(set(ss)):
+            res.reject(name, len(set(ss)) - len(ok))
+        kept.append(ok)
+    return kept
+
+
+@stage("data", "data entity recognition (spans) and classification into pd: concepts")
+def _data(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    spans = _spans("data_spans", policy, segs, results, backend.data_spans(policy, segs))
+    classes = backend.data_classes(policy, segs, spans)
+    _classify("data_classes", PERSONAL_DATA, policy, segs, results, spans, classes, "data")
+
+
+@stage("purposes", "purpose entity recognition (spans) and classification into dpv: purposes")
+def _purposes(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    spans = _spans("purpose_spans", policy, segs, results, backend.purpose_spans(policy, segs))
+    classes = backend.purpose_classes(policy, segs, spans)
+    _classify("purpose_classes", PURPOSE, policy, segs, results, spans, classes, "purposes")
+
+
+@stage("parties", "first party / third party / user mentions")
+def _parties(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    out = backend.parties(policy, segs)
+    _aligned("parties", out, segs)
+    for seg, res, ms in zip(segs, results, out, strict=True):
+        for m in ms:
+            if _grounded(m.span, policy, seg):
+                res.parties.append(m)
+            else:
+                res.reject("parties")
+
+
+@stage("practices", "practice triggers typed by Policy-IE label, with polarity")
+def _practices(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    out = backend.practices(policy, segs)
+    _aligned("practices", out, segs)
+    for seg, res, ms in zip(segs, results, out, strict=True):
+        for m in ms:
+            # An inherited practice points at its trigger in a heading or lead-in line.
+            if _grounded(m.span, policy, None if m.inherited else seg):
+                res.practices.append(m)
+            else:
+                res.reject("practices")
+
+
+_ATTR_SCHEME = {AttributeKind.LEGAL_BASIS: LEGAL_BASIS, AttributeKind.USER_RIGHT: RIGHT}
+
+
+@stage("attributes", "retention period and place, security method, legal basis, user rights")
+def _attributes(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    vocab = vocabulary()
+    out = backend.attributes(policy, segs)
+    _aligned("attributes", out, segs)
+    for seg, res, ms in zip(segs, results, out, strict=True):
+        for m in ms:
+            top = _ATTR_SCHEME.get(m.kind)
+            if not _grounded(m.span, policy, seg) or (
+                top is not None and (m.concept is None or not vocab.in_scheme(m.concept, top))
+            ):
+                res.reject("attributes")
+                continue
+            res.attributes.append(m)
+
+
+_ROLE_TARGET = {
+    Role.DATA_COLLECTED: "data", Role.DATA_SHARED: "data", Role.DATA_RETAINED: "data",
+    Role.DATA_PROTECTED: "data", Role.PURPOSE_ARGUMENT: "purpose",
+    Role.DATA_COLLECTOR: "party", Role.DATA_PROVIDER: "party", Role.DATA_RECEIVER: "party",
+    Role.DATA_SHARER: "party", Role.DATA_HOLDER: "party", Role.DATA_PROTECTOR: "party",
+    Role.RETENTION_PERIOD: "attr", Role.STORAGE_PLACE: "attr", Role.METHOD: "attr",
+    Role.PROTECT_AGAINST: "attr", Role.LEGAL_BASIS: "attr", Role.CONDITION: "attr",
+}
+
+
+def entity_exists(res: SegmentExtraction, ref: str) -> bool:
+    kind, _, idx = ref.partition(":")
+    if kind == "party" and idx == "first":  # the policy's own first party, implied
+        return True
+    pools = {"data": res.data, "purpose": res.purposes, "party": res.parties, "attr": res.attributes}
+    return kind in pools and idx.isdigit() and int(idx) < len(pools[kind])
+
+
+@stage("relations", "practice → entity tuples with Policy-IE roles; ids given by the code")
+def _relations(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
+    out = backend.relations(policy, results)
+    _aligned("relations", out, segs)
+    for res, rels in zip(results, out, strict=True):
+        seen = set()
+        for r in rels:
+            kind = r.entity.partition(":")[0]
+            if (
+                not (0 <= r.practice < len(res.practices))
+                or not entity_exists(res, r.entity)
+                or _ROLE_TARGET.get(r.role) != kind
+                or r in seen
+            ):
+                res.reject("relations")
+                continue
+            seen.add(r)
+            res.relations.append(r)
+
+
+def extract(policy: Policy, backend: Backend, stages: list[str] | None = None) -> PolicyExtraction:
+    """Segment a policy and run the stages (all registered ones by default, in order)."""
+    t0 = time.perf_counter()
+    segs = segment_policy(policy)
+    results = [SegmentExtraction(s) for s in segs]
+    for name, spec in STAGES.items():
+        if stages is None or name in stages:
+            spec.run(backend, policy, segs, results)
+    ex = PolicyExtraction(policy, segs, results, backend.provenance)
+    ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
+    return ex

@@ -1,0 +1,1 @@
+"""Typed extraction results → Pr2Graph triples (deterministic IRIs, provenance, one named graph per policy)."""

@@ -1,0 +1,224 @@
+"""PolicyExtraction → an rdflib Dataset with one named graph per policy.
+
+Shape of a policy graph (named by the policy IRI):
+  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> …
+  <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection ;
+      ppg:practiceLabel "first-party-collection-use" ; ppg:negated false ; pr2g:text <text> ;
+      ppg:trigger <mention> ; pr2g:data pd:… ; pr2g:purpose dpv:… ; ppg:collector/pr2g:sharer/pr2g:receiver <party> ;
+      ppg:retentionPeriod … ; ppg:storagePlace … ; pr2g:method … ; dpv:hasLegalBasis … ;
+      ppg:evidence <mention> … ; prov:wasGeneratedBy <extraction activity> .
+  <mention> a ppg:Mention ; ppg:start 10 ; ppg:end 23 ; ppg:anchorText "email address" ; ppg:denotes pd:EmailAddress .
+  <text> a pr2g:Text ; pr2g:value "…line…" ; ppg:start ; ppg:end ; ppg:segmentIndex ; ppg:headingPath "A › B" .
+"""
+
+from __future__ import annotations
+
+from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.namespace import PROV, RDF, XSD
+
+from pp_graph.graph.namespaces import (
+    DPV,
+    PPG,
+    PR2G,
+    bind_prefixes,
+    child,
+    policy_iri,
+    recipient_kind_iri,
+    site_iri,
+    slug,
+)
+from pp_graph.model import (
+    AttributeKind,
+    PartyKind,
+    PartyMention,
+    PolicyExtraction,
+    PracticeType,
+    Role,
+    SegmentExtraction,
+    Span,
+)
+
+PRACTICE_CLASS = {
+    PracticeType.FIRST_PARTY_COLLECTION_USE: PR2G.DataCollectionUse,
+    PracticeType.THIRD_PARTY_COLLECTION_USE: PR2G.DataCollectionUse,
+    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: PR2G.DataSharingDisclosure,
+    PracticeType.DATA_STORAGE_RETENTION_DELETION: PR2G.DataStorageRetention,
+    PracticeType.DATA_SECURITY_PROTECTION: PR2G.DataSecurityProtection,
+}
+
+PARTY_ROLE_PROPERTY = {
+    Role.DATA_COLLECTOR: PPG.collector,
+    Role.DATA_PROVIDER: PR2G.provider,
+    Role.DATA_SHARER: PR2G.sharer,
+    Role.DATA_RECEIVER: PR2G.receiver,
+    Role.DATA_HOLDER: PPG.holder,
+    Role.DATA_PROTECTOR: PPG.protector,
+}
+
+ATTR_PROPERTY = {
+    Role.RETENTION_PERIOD: PPG.retentionPeriod,
+    Role.STORAGE_PLACE: PPG.storagePlace,
+    Role.METHOD: PR2G.method,
+    Role.PROTECT_AGAINST: PR2G.protectAgainst,
+}
+
+
+class _Builder:
+    def __init__(self, ex: PolicyExtraction, ds: Dataset) -> None:
+        self.ex = ex
+        p = ex.policy
+        self.policy = policy_iri(p.site, p.digest)
+        self.g: Graph = ds.graph(self.policy)
+        self.parties: dict[str, URIRef] = {}
+
+    def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
+        self.g.add((s, p, o))
+
+    def mention(self, span: Span, denotes: URIRef | None = None) -> URIRef:
+        m = child(self.policy, "span", f"{span.start}-{span.end}")
+        self.add(m, RDF.type, PPG.Mention)
+        self.add(m, PPG.start, Literal(span.start, datatype=XSD.integer))
+        self.add(m, PPG.end, Literal(span.end, datatype=XSD.integer))
+        self.add(m, PPG.anchorText, Literal(span.text))
+        if denotes is not None:
+            self.add(m, PPG.denotes, denotes)
+        return m
+
+    def first_party(self) -> URIRef:
+        return self.party_node("first", PR2G.FirstParty, self.ex.policy.site, "first_party")
+
+    def party_node(self, key: str, cls: URIRef, name: str, rkind: str) -> URIRef:
+        node = self.parties.get(key)
+        if node is None:
+            node = child(self.policy, "party", key)
+            self.parties[key] = node
+            self.add(node, RDF.type, cls)
+            self.add(node, PR2G.name, Literal(name))
+            self.add(node, PPG.recipientKind, recipient_kind_iri(rkind))
+        return node
+
+    def party(self, m: PartyMention) -> URIRef:
+        if m.kind == PartyKind.FIRST_PARTY:
+            node = self.first_party()
+        elif m.kind == PartyKind.USER:
+            node = self.party_node("user", PR2G.User, "user", "first_party")
+        else:
+            node = self.party_node("third-" + slug(m.name), PR2G.ThirdParty, m.name, m.recipient_kind.value)
+        self.add(node, PPG.evidence, self.mention(m.span))
+        return node
+
+    def build(self) -> URIRef:
+        ex, pol = self.ex, self.policy
+        site = site_iri(ex.policy.site)
+        self.add(site, RDF.type, PR2G.Website)
+        self.add(site, PR2G.hasDomain, Literal(ex.policy.site))
+        self.add(pol, RDF.type, PR2G.PrivacyPolicy)
+        self.add(pol, PR2G["for"], site)
+        self.add(pol, PPG.contentDigest, Literal(ex.policy.digest))
+        self.add(pol, PPG.sourceName, Literal(ex.policy.source_name))
+        self.add(pol, PPG.mediaType, Literal(ex.policy.media_type))
+        self.add(pol, PPG.characterCount, Literal(len(ex.policy.text), datatype=XSD.integer))
+        self.first_party()
+
+        prov = ex.provenance
+        run = child(pol, "extraction", slug(f"{prov.extractor}-{prov.model}-{prov.prompt_version}"))
+        self.add(run, RDF.type, PROV.Activity)
+        self.add(run, PPG.extractor, Literal(prov.extractor))
+        self.add(run, PPG.model, Literal(prov.model))
+        self.add(run, PPG.promptVersion, Literal(prov.prompt_version))
+        self.add(run, PROV.used, pol)
+
+        for res in ex.results:
+            self.segment(res, run)
+        return pol
+
+    def segment(self, res: SegmentExtraction, run: URIRef) -> None:
+        seg, pol = res.segment, self.policy
+        # Statements that hold for the whole policy, wherever they appear.
+        for a in res.attributes:
+            if a.kind == AttributeKind.USER_RIGHT and a.concept:
+                self.add(pol, PPG.disclosesRight, URIRef(a.concept))
+                self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
+            elif a.kind == AttributeKind.LEGAL_BASIS and a.concept:
+                self.add(pol, PPG.statesLegalBasis, URIRef(a.concept))
+                self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
+        if not res.practices:
+            return
+        text = child(pol, "text", seg.index)
+        self.add(text, RDF.type, PR2G.Text)
+        self.add(text, PR2G.value, Literal(seg.text))
+        self.add(text, PPG.start, Literal(seg.start, datatype=XSD.integer))
+        self.add(text, PPG.end, Literal(seg.end, datatype=XSD.integer))
+        self.add(text, PPG.segmentIndex, Literal(seg.index, datatype=XSD.integer))
+        if seg.heading_path:
+            self.add(text, PPG.headingPath, Literal(" › ".join(seg.heading_path)))
+
+        for pi, pr in enumerate(res.practices):
+            node = child(pol, "practice", f"{seg.index}-{pi}")
+            self.add(pol, PR2G.hasDataPractice, node)
+            self.add(node, RDF.type, PRACTICE_CLASS[pr.type])
+            self.add(node, PPG.practiceLabel, Literal(pr.type.value))
+            self.add(node, PPG.negated, Literal(pr.negated))
+            self.add(node, PPG.inherited, Literal(pr.inherited))
+            self.add(node, PR2G.text, text)
+            self.add(node, PPG.trigger, self.mention(pr.span))
+            self.add(node, PROV.wasGeneratedBy, run)
+            for r in res.relations:
+                if r.practice == pi:
+                    self.relation(node, res, r.role, r.entity)
+
+    def relation(self, node: URIRef, res: SegmentExtraction, role: Role, ref: str) -> None:
+        kind, _, idx = ref.partition(":")
+        if kind == "party":
+            target = self.first_party() if idx == "first" else self.party(res.parties[int(idx)])
+            self.add(node, PARTY_ROLE_PROPERTY[role], target)
+            if role == Role.DATA_PROVIDER and target == self.parties.get("user"):
+                self.add(node, PR2G.user, target)
+        elif kind == "data":
+            d = res.data[int(idx)]
+            assert d.concept is not None  # the pipeline drops unresolved spans
+            self.add(node, PR2G.data, URIRef(d.concept))
+            self.add(node, PPG.evidence, self.mention(d.span, URIRef(d.concept)))
+        elif kind == "purpose":
+            p = res.purposes[int(idx)]
+            assert p.concept is not None
+            self.add(node, PR2G.purpose, URIRef(p.concept))
+            self.add(node, PPG.evidence, self.mention(p.span, URIRef(p.concept)))
+        else:
+            a = res.attributes[int(idx)]
+            if role == Role.LEGAL_BASIS and a.concept:
+                self.add(node, DPV.hasLegalBasis, URIRef(a.concept))
+            elif role == Role.RETENTION_PERIOD and a.value:
+                self.add(node, PPG.retentionPeriod, Literal(a.value, datatype=XSD.duration))
+                self.add(node, PPG.retentionText, Literal(a.span.text))
+            elif role == Role.RETENTION_PERIOD:
+                self.add(node, PPG.retentionText, Literal(a.span.text))
+            elif role in ATTR_PROPERTY:
+                self.add(node, ATTR_PROPERTY[role], Literal(a.span.text))
+            self.add(node, PPG.evidence, self.mention(a.span))
+
+
+def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:
+    """Add one policy's named graph to ``ds`` (a new Dataset by default); returns it and the graph name."""
+    if ds is None:
+        ds = Dataset()
+        bind_prefixes(ds)
+    name = _Builder(ex, ds).build()
+    ensure_receivers(ds, name)
+    return ds, name
+
+
+def ensure_receivers(ds: Dataset, policy: URIRef) -> None:
+    """A sharing practice whose text names no recipient gets the policy's 'unspecified third party'.
+
+    'We sell your data' implies a recipient; an explicit, marked node keeps that honest and queryable.
+    """
+    g = ds.graph(policy)
+    unspecified = child(policy, "party", "third-unspecified")
+    for practice in list(g.subjects(RDF.type, PR2G.DataSharingDisclosure)):
+        if (practice, PR2G.receiver, None) not in g:
+            g.add((unspecified, RDF.type, PR2G.ThirdParty))
+            g.add((unspecified, PR2G.name, Literal("unspecified third party")))
+            g.add((unspecified, PPG.recipientKind, recipient_kind_iri("unknown")))
+            g.add((unspecified, PPG.implicit, Literal(True)))
+            g.add((practice, PR2G.receiver, unspecified))

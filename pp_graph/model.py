@@ -1,0 +1,206 @@
+"""Typed records that flow between layers: policy → segments → stage outputs → practices.
+
+Offsets are always character offsets into ``Policy.text`` (the policy's text after loading; for
+HTML that is the extracted text). ``Policy.text[span.start:span.end] == span.text`` is an invariant,
+checked by :func:`Span.check`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pp_graph.errors import GroundingError
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    text: str
+
+    def check(self, source: str) -> None:
+        if not (0 <= self.start < self.end <= len(source)) or source[self.start : self.end] != self.text:
+            raise GroundingError(f"span {self.start}-{self.end} {self.text!r} does not match the source text")
+
+    @classmethod
+    def at(cls, source: str, start: int, end: int) -> Span:
+        return cls(start, end, source[start:end])
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """One privacy policy: its site (domain), its text and where it came from."""
+
+    site: str
+    text: str
+    source_name: str  # file name only, never a machine path
+    media_type: str  # text/plain, text/markdown, text/html
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One non-empty line of the policy (Pr2Graph's unit), with the section it sits in."""
+
+    index: int
+    start: int
+    end: int
+    text: str
+    heading_path: tuple[str, ...] = ()
+    is_heading: bool = False
+
+    @property
+    def span(self) -> Span:
+        return Span(self.start, self.end, self.text)
+
+
+class PartyKind(StrEnum):
+    FIRST_PARTY = "first_party"
+    THIRD_PARTY = "third_party"
+    USER = "user"
+
+
+class RecipientKind(StrEnum):
+    """The risk controller's recipient categories (AMRSF); also used to type third parties."""
+
+    FIRST_PARTY = "first_party"
+    SERVICE_PROVIDER = "service_provider"
+    ANALYTICS = "analytics"
+    GOVERNMENT = "government"
+    SOCIAL_MEDIA = "social_media"
+    UNKNOWN = "unknown"
+    ADVERTISING = "advertising"
+    DATA_BROKER = "data_broker"
+
+
+class PracticeType(StrEnum):
+    """Policy-IE practice labels (Pr2Graph stage 6)."""
+
+    FIRST_PARTY_COLLECTION_USE = "first-party-collection-use"
+    THIRD_PARTY_COLLECTION_USE = "third-party-collection-use"
+    THIRD_PARTY_SHARING_DISCLOSURE = "third-party-sharing-disclosure"
+    DATA_STORAGE_RETENTION_DELETION = "data-storage-retention-deletion"
+    DATA_SECURITY_PROTECTION = "data-security-protection"
+
+
+class AttributeKind(StrEnum):
+    """Practice details that are spans but not entities of their own."""
+
+    RETENTION_PERIOD = "retention_period"
+    STORAGE_PLACE = "storage_place"
+    SECURITY_METHOD = "security_method"
+    PROTECT_AGAINST = "protect_against"
+    LEGAL_BASIS = "legal_basis"
+    USER_RIGHT = "user_right"
+    CONDITION = "condition"
+
+
+class Role(StrEnum):
+    """Relation roles (Policy-IE), practice → entity."""
+
+    DATA_COLLECTOR = "Data-Collector"
+    DATA_PROVIDER = "Data-Provider"
+    DATA_COLLECTED = "Data-Collected"
+    PURPOSE_ARGUMENT = "Purpose-Argument"
+    DATA_RECEIVER = "Data-Receiver"
+    DATA_SHARER = "Data-Sharer"
+    DATA_SHARED = "Data-Shared"
+    DATA_HOLDER = "Data-Holder"
+    DATA_RETAINED = "Data-Retained"
+    STORAGE_PLACE = "Storage-Place"
+    RETENTION_PERIOD = "Retention-Period"
+    DATA_PROTECTOR = "Data-Protector"
+    DATA_PROTECTED = "Data-Protected"
+    PROTECT_AGAINST = "protect-against"
+    METHOD = "method"
+    LEGAL_BASIS = "Legal-Basis"
+    CONDITION = "Condition-Argument"
+
+
+# ---- stage outputs (one per Pr2Graph stage; each item is grounded by a span) ----
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedSpan:
+    """A span with the vocabulary concept it names (``concept`` is a full IRI, or None if unresolved)."""
+
+    span: Span
+    concept: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PartyMention:
+    span: Span
+    kind: PartyKind
+    recipient_kind: RecipientKind
+    name: str  # normalised name used to reuse one party node per policy
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeMention:
+    span: Span  # the trigger ("collect", "share with", "retain")
+    type: PracticeType
+    negated: bool = False
+    inherited: bool = False  # the type came from the heading or a lead-in line, not from this line
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeMention:
+    span: Span
+    kind: AttributeKind
+    concept: str | None = None  # e.g. dpv:Consent for a legal basis, a right IRI, an xsd:duration for a period
+    value: str | None = None  # normalised value (xsd:duration lexical form for a period)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """practice → entity with a role; ids are positions in the segment's stage outputs, given by the code."""
+
+    practice: int
+    role: Role
+    entity: str  # "data:3", "purpose:0", "party:1", "attr:2"
+
+
+@dataclass(slots=True)
+class SegmentExtraction:
+    """Everything the stages found in one segment."""
+
+    segment: Segment
+    data: list[ClassifiedSpan] = field(default_factory=list)
+    purposes: list[ClassifiedSpan] = field(default_factory=list)
+    parties: list[PartyMention] = field(default_factory=list)
+    practices: list[PracticeMention] = field(default_factory=list)
+    attributes: list[AttributeMention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    rejected: dict[str, int] = field(default_factory=dict)  # stage → items rejected (ungrounded, unknown label…)
+
+    def reject(self, stage: str, n: int = 1) -> None:
+        self.rejected[stage] = self.rejected.get(stage, 0) + n
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    extractor: str  # "offline" or "llm"
+    model: str  # rule-set version for offline, model name for llm
+    prompt_version: str  # content hash of the lexicons/prompts used
+
+
+@dataclass(slots=True)
+class PolicyExtraction:
+    policy: Policy
+    segments: list[Segment]
+    results: list[SegmentExtraction]
+    provenance: Provenance
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def check_grounding(self) -> None:
+        """Raise GroundingError if any span does not equal the policy text at its offsets."""
+        text = self.policy.text
+        for r in self.results:
+            for item in (*r.data, *r.purposes, *r.parties, *r.practices, *r.attributes):
+                item.span.check(text)
