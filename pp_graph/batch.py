@@ -1,0 +1,216 @@
+"""Convert many policies: parallel jobs, progress, per-file reports, atomic writes, resume.
+
+Each converted policy leaves two files in the output folder: ``<site><suffix>`` (the graph) and
+``<site>.report.json`` (its report, with the digest of the input and of the settings). A later run
+skips an input whose digests match and whose graph is still there, unless ``force``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pp_graph.errors import InputError, PPGraphError
+from pp_graph.graph.serialize import SUFFIX, serialize
+from pp_graph.load.sources import discover, load_policy, site_from_name
+from pp_graph.resources import DATA
+
+REPORT_SUFFIX = ".report.json"
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class FileResult:
+    source: str
+    status: str  # converted | unchanged | failed | skipped
+    site: str | None = None
+    output: str | None = None
+    error: str | None = None
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class BatchReport:
+    files: list[FileResult]
+    seconds: float
+
+    def count(self, status: str) -> int:
+        return sum(f.status == status for f in self.files)
+
+    @property
+    def ok(self) -> bool:
+        return self.count("failed") == 0
+
+    def totals(self) -> dict[str, Any]:
+        practices: dict[str, int] = {}
+        tot: dict[str, Any] = {"policies": 0, "segments": 0, "triples": 0, "characters": 0}
+        for f in self.files:
+            if f.status not in {"converted", "unchanged"}:
+                continue
+            r = f.report
+            tot["policies"] += 1
+            tot["segments"] += r.get("segments", 0)
+            tot["triples"] += r.get("triples", 0)
+            tot["characters"] += r.get("characters", 0)
+            for k, v in r.get("practices", {}).items():
+                practices[k] = practices.get(k, 0) + v
+        tot["practices"] = dict(sorted(practices.items()))
+        return tot
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seconds": round(self.seconds, 3),
+            "converted": self.count("converted"), "unchanged": self.count("unchanged"),
+            "failed": self.count("failed"), "skipped": self.count("skipped"),
+            "totals": self.totals(),
+            "files": [f.__dict__ for f in self.files],
+        }
+
+
+def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
+    """What, besides the input, decides the output: backend, its options, lexicons/prompts, format."""
+    from pp_graph import __version__
+
+    h = hashlib.sha256(json.dumps([__version__, backend, options, fmt], sort_keys=True, default=str).encode())
+    for p in sorted((DATA / "lexicon").glob("*.tsv")):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+# ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
+
+_BACKEND: Any = None
+
+
+def _init_worker(backend: str, options: dict[str, Any]) -> None:
+    global _BACKEND
+    from pp_graph.extract.registry import get_backend
+
+    _BACKEND = get_backend(backend, **options)
+
+
+def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_digest: str, settings: str) -> FileResult:
+    from pp_graph.convert import convert_policy
+
+    src = Path(path)
+    try:
+        policy = load_policy(src, site=site)
+        conv = convert_policy(policy, _BACKEND)
+        out = Path(out_dir) / f"{policy.site}{SUFFIX[fmt]}"
+        atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
+        report = conv.report.to_dict()
+        report.update(characters=len(policy.text), input_digest=input_digest, settings_digest=settings,
+                      format=fmt, graph=str(conv.graph), output=out.name)
+        atomic_write(Path(out_dir) / f"{policy.site}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
+        return FileResult(src.name, "converted", policy.site, out.name, report=report)
+    except PPGraphError as e:
+        return FileResult(src.name, "failed", error=str(e))
+    except Exception as e:  # one bad policy must not sink the batch; the message names it
+        return FileResult(src.name, "failed", error=f"{src.name}: internal error: {type(e).__name__}: {e}")
+
+
+def _previous(out_dir: Path, site: str, input_digest: str, settings: str, fmt: str) -> dict[str, Any] | None:
+    rp = out_dir / f"{site}{REPORT_SUFFIX}"
+    try:
+        report: dict[str, Any] = json.loads(rp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (
+        report.get("input_digest") == input_digest
+        and report.get("settings_digest") == settings
+        and report.get("format") == fmt
+        and (out_dir / f"{site}{SUFFIX[fmt]}").exists()
+    ):
+        return report
+    return None
+
+
+def convert_batch(
+    inputs: Iterable[Path],
+    out_dir: Path,
+    *,
+    fmt: str = "trig",
+    backend: str = "offline",
+    options: dict[str, Any] | None = None,
+    jobs: int = 1,
+    force: bool = False,
+    site: str | None = None,
+    on_done: Callable[[FileResult], None] | None = None,
+) -> BatchReport:
+    """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file."""
+    t0 = time.perf_counter()
+    options = options or {}
+    inputs = list(inputs)
+    files = discover(inputs)
+    if site and len(files) != 1:
+        raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
+    settings = settings_digest(backend, options, fmt)
+    results: list[FileResult] = []
+    todo: list[tuple[Path, str]] = []
+    from_folder = any(p.is_dir() for p in inputs)
+    for f in files:
+        name_site = site or site_from_name(f)
+        if from_folder and not site and "." not in name_site:
+            # README.md, SOURCE.md…: a folder's files are policies only when named after their domain.
+            results.append(FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped"))
+            continue
+        try:
+            digest = hashlib.sha256(f.read_bytes()).hexdigest()
+        except OSError as e:
+            results.append(FileResult(f.name, "failed", error=f"{f.name}: cannot be read ({e.strerror})"))
+            continue
+        prev = None if force else _previous(out_dir, name_site, digest, settings, fmt)
+        if prev is not None:
+            results.append(FileResult(f.name, "unchanged", name_site, prev.get("output"), report=prev))
+        else:
+            todo.append((f, digest))
+    for r in results:
+        if on_done:
+            on_done(r)
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if jobs <= 1 or len(todo) <= 1:
+        _init_worker(backend, options)
+        for f, digest in todo:
+            r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings)
+            results.append(r)
+            if on_done:
+                on_done(r)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(backend, options)) as pool:
+            # Largest first keeps the workers busy to the end.
+            ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
+            pending: set[Future[FileResult]] = {
+                pool.submit(_convert_one, str(f), site, str(out_dir), fmt, d, settings) for f, d in ordered
+            }
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    r = fut.result()
+                    results.append(r)
+                    if on_done:
+                        on_done(r)
+    results.sort(key=lambda r: r.source)
+    return BatchReport(results, time.perf_counter() - t0)

@@ -1,0 +1,26 @@
+"""The pp-graph command line: a thin click shell over the library.
+
+Each module in COMMAND_MODULES exposes ``commands`` (a list of click commands); adding a command
+family is one module plus one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from pp_graph import __version__
+
+COMMAND_MODULES = ["convert"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pp-graph")
+def main() -> None:
+    """Turn privacy policies into a validated, DPV-grounded knowledge graph (Pr2Graph)."""
+
+
+for _name in COMMAND_MODULES:
+    for _cmd in importlib.import_module(f"pp_graph.cli.{_name}").commands:
+        main.add_command(_cmd)

@@ -1,0 +1,86 @@
+"""Shared CLI helpers: error mapping, output formats, tables."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from pp_graph.errors import PPGraphError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_ERROR = 2  # pySHACL's convention: 0 ok, 1 findings (violations, failed files), 2 error
+
+
+class CLIError(click.ClickException):
+    exit_code = EXIT_ERROR
+
+
+def handle_errors(fn: F) -> F:
+    """Turn the library's typed errors into a one-line message and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PPGraphError as e:
+            raise CLIError(str(e)) from e
+
+    return wrapper  # type: ignore[return-value]
+
+
+def format_option(default: str = "table") -> Callable[[F], F]:
+    return click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default=default,
+                        show_default=True, help="Output format.")
+
+
+def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
+    if not rows:
+        return "(no rows)"
+    cols = list(columns or rows[0].keys())
+    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    line = "  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))
+    sep = "  ".join("-" * w for w in widths)
+    body = ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
+    return "\n".join([line, sep, *body])
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items())
+    return str(v)
+
+
+def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(list(rows), indent=1, ensure_ascii=False, default=str))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        cols = list(columns or (rows[0].keys() if rows else []))
+        w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: _cell(r.get(c)) for c in cols})
+        click.echo(buf.getvalue(), nl=False)
+    else:
+        click.echo(table(rows, columns))
+
+
+def err(msg: str) -> None:
+    click.echo(msg, err=True)
+
+
+def is_tty() -> bool:
+    return sys.stderr.isatty()

@@ -1,0 +1,142 @@
+"""pp-graph convert / validate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pp_graph.cli.common import EXIT_ERROR, err, handle_errors, table
+from pp_graph.graph.serialize import FORMATS
+
+_SHORT = {
+    "first-party-collection-use": "1st",
+    "third-party-collection-use": "3rd-coll",
+    "third-party-sharing-disclosure": "share",
+    "data-storage-retention-deletion": "retain",
+    "data-security-protection": "secure",
+}
+
+
+def _backend_options(model: str | None, config: Path | None, extra: tuple[str, ...], **flags: Any) -> dict[str, Any]:
+    opts: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
+    if model:
+        opts["model"] = model
+    if config:
+        opts["config"] = str(config)
+    for item in extra:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: expected KEY=VALUE", param_hint="--option")
+        opts[key.replace("-", "_")] = value
+    return opts
+
+
+@click.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path), default=Path("outputs"),
+              show_default=True, help="Folder for the graphs and per-file reports.")
+@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="trig", show_default=True,
+              help="Serialisation of each policy graph.")
+@click.option("--site", help="Domain of the policy's site (single file only); default: the file name.")
+@click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
+@click.option("--model", help="LLM model name (llm backend).")
+@click.option("--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TOML file with backend settings (per-stage models, concurrency, budget).")
+@click.option("--prefilter/--no-prefilter", default=None,
+              help="llm backend: skip segments the offline extractor finds practice-free.")
+@click.option("--budget", type=float, help="llm backend: stop before spending more than this many dollars.")
+@click.option("--no-cache", is_flag=True, default=None, help="llm backend: do not read or write the response cache.")
+@click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Parallel workers.")
+@click.option("--force", is_flag=True, help="Convert again even when input and settings are unchanged.")
+@click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
+@handle_errors
+def convert(
+    inputs: tuple[Path, ...], out_dir: Path, fmt: str, site: str | None, backend: str, model: str | None,
+    config: Path | None, prefilter: bool | None, budget: float | None, no_cache: bool | None,
+    extra: tuple[str, ...], jobs: int, force: bool, as_json: bool, progress: bool | None,
+) -> None:
+    """Convert policy files or folders (.txt, .md, .html) into one graph per policy."""
+    from tqdm import tqdm
+
+    from pp_graph.batch import convert_batch
+    from pp_graph.load.sources import discover
+
+    options = _backend_options(model, config, extra, prefilter=prefilter, budget=budget,
+                               no_cache=True if no_cache else None)
+    total = len(discover(inputs))
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=total, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
+
+    def done(r: Any) -> None:
+        bar.update(1)
+        bar.set_postfix_str(r.source[:30])
+        if r.status == "failed":
+            bar.write(f"error: {r.error}", file=sys.stderr)
+
+    try:
+        report = convert_batch(inputs, out_dir, fmt=fmt, backend=backend, options=options, jobs=jobs,
+                               force=force, site=site, on_done=done)
+    finally:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=1, sort_keys=True))
+    else:
+        rows = []
+        for f in report.files:
+            r = f.report
+            rows.append({
+                "file": f.source, "status": f.status, "segments": r.get("segments"),
+                "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
+                "data": r.get("data_classes"), "purposes": r.get("purpose_classes"),
+                "triples": r.get("triples"), "seconds": r.get("seconds"),
+            })
+        click.echo(table(rows))
+        tot = report.totals()
+        click.echo(
+            f"\n{tot['policies']} policies ({report.count('converted')} converted, {report.count('unchanged')} "
+            f"unchanged, {report.count('failed')} failed, {report.count('skipped')} skipped) in "
+            f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
+        )
+        click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
+        for f in report.files:
+            if f.status in {"failed", "skipped"}:
+                err(f"{f.status}: {f.error}")
+    if not report.ok:
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the validation reports as JSON.")
+@click.option("--max-results", type=int, default=20, show_default=True, help="Violations shown per file.")
+def validate(paths: tuple[Path, ...], as_json: bool, max_results: int) -> None:
+    """SHACL-validate graphs (files or folders). Exit 0 conforms, 1 violations, 2 error."""
+    from pp_graph.errors import PPGraphError
+    from pp_graph.validate import graph_files, validate_files
+
+    try:
+        files = graph_files(paths)
+        if not files:
+            raise PPGraphError(f"no graph files (.trig, .ttl, .nt, .nq, .jsonld) under {', '.join(map(str, paths))}")
+        reports = validate_files(files)
+    except PPGraphError as e:
+        err(f"error: {e}")
+        sys.exit(EXIT_ERROR)
+    bad = [(p, r) for p, r in reports if not r.conforms]
+    if as_json:
+        click.echo(json.dumps([{"file": str(p), **r.to_dict()} for p, r in reports], indent=1))
+    else:
+        for p, r in bad:
+            click.echo(f"{p}: {len(r.results)} violation(s)")
+            click.echo(r.text(limit=max_results))
+        click.echo(f"{len(reports) - len(bad)}/{len(reports)} graphs conform")
+    sys.exit(1 if bad else 0)
+
+
+commands = [convert, validate]
