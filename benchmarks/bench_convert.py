@@ -17,7 +17,7 @@ CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pol
 
 def main() -> int:
     if not CORPUS.is_dir():
-        print(f"skip: corpus not found at ../shared/corpus/policies")
+        print("skip: corpus not found at ../shared/corpus/policies")
         return 0
     print(f"{'jobs':>4}  {'policies':>8}  {'chars':>9}  {'seconds':>7}  {'policies/min':>12}  {'chars/s':>9}  triples")
     for jobs in (1, 2):
@@ -29,8 +29,10 @@ def main() -> int:
         if rep.count("failed"):
             print(f"error: {rep.count('failed')} policies failed", file=sys.stderr)
             return 1
-        print(f"{jobs:>4}  {tot['policies']:>8}  {tot['characters']:>9}  {dt:>7.1f}  "
-              f"{tot['policies'] / dt * 60:>12.1f}  {tot['characters'] / dt:>9.0f}  {tot['triples']}")
+        print(
+            f"{jobs:>4}  {tot['policies']:>8}  {tot['characters']:>9}  {dt:>7.1f}  "
+            f"{tot['policies'] / dt * 60:>12.1f}  {tot['characters'] / dt:>9.0f}  {tot['triples']}"
+        )
     print("target: >= 60 policies/min on 2 cores")
     return 0
 

@@ -82,8 +82,10 @@ class BatchReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seconds": round(self.seconds, 3),
-            "converted": self.count("converted"), "unchanged": self.count("unchanged"),
-            "failed": self.count("failed"), "skipped": self.count("skipped"),
+            "converted": self.count("converted"),
+            "unchanged": self.count("unchanged"),
+            "failed": self.count("failed"),
+            "skipped": self.count("skipped"),
             "totals": self.totals(),
             "files": [f.__dict__ for f in self.files],
         }
@@ -121,8 +123,14 @@ def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_dige
         out = Path(out_dir) / f"{policy.site}{SUFFIX[fmt]}"
         atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
         report = conv.report.to_dict()
-        report.update(characters=len(policy.text), input_digest=input_digest, settings_digest=settings,
-                      format=fmt, graph=str(conv.graph), output=out.name)
+        report.update(
+            characters=len(policy.text),
+            input_digest=input_digest,
+            settings_digest=settings,
+            format=fmt,
+            graph=str(conv.graph),
+            output=out.name,
+        )
         atomic_write(Path(out_dir) / f"{policy.site}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
         return FileResult(src.name, "converted", policy.site, out.name, report=report)
     except PPGraphError as e:

@@ -67,11 +67,19 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
                 purposes.add(pu.concept)
                 purpose_mentions += 1
     return PolicyReport(
-        source=ex.policy.source_name, site=ex.policy.site, segments=len(ex.segments),
-        practices=dict(sorted(practices.items())), negated_practices=negated,
-        data_classes=len(data), purpose_classes=len(purposes), data_mentions=data_mentions,
-        purpose_mentions=purpose_mentions, triples=triples, rejected=dict(sorted(rejected.items())),
-        seconds=round(seconds, 4), backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
+        source=ex.policy.source_name,
+        site=ex.policy.site,
+        segments=len(ex.segments),
+        practices=dict(sorted(practices.items())),
+        negated_practices=negated,
+        data_classes=len(data),
+        purpose_classes=len(purposes),
+        data_mentions=data_mentions,
+        purpose_mentions=purpose_mentions,
+        triples=triples,
+        rejected=dict(sorted(rejected.items())),
+        seconds=round(seconds, 4),
+        backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
     )
 
 
@@ -93,7 +101,12 @@ def convert(
 
 
 def convert_text(
-    text: str, site: str, *, media_type: str = "text/markdown", backend: Backend | str = "offline", **options: Any
+    text: str,
+    site: str,
+    *,
+    media_type: str = "text/markdown",
+    backend: Backend | str = "offline",
+    **options: Any,
 ) -> Conversion:
     """Convert a policy given as a string."""
     return convert_policy(policy_from_text(text, site, media_type=media_type), backend, **options)

@@ -37,10 +37,10 @@ class Policy:
     text: str
     source_name: str  # file name only, never a machine path
     media_type: str  # text/plain, text/markdown, text/html
+    digest: str = field(init=False, compare=False)  # sha256 of the text, computed once
 
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", hashlib.sha256(self.text.encode("utf-8")).hexdigest())
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,5 +202,12 @@ class PolicyExtraction:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""
         text = self.policy.text
         for r in self.results:
-            for item in (*r.data, *r.purposes, *r.parties, *r.practices, *r.attributes):
+            items: list[ClassifiedSpan | PartyMention | PracticeMention | AttributeMention] = [
+                *r.data,
+                *r.purposes,
+                *r.parties,
+                *r.practices,
+                *r.attributes,
+            ]
+            for item in items:
                 item.span.check(text)

@@ -26,8 +26,12 @@ def test_batch_converts_reports_and_keeps_going(folder: Path, tmp_path: Path) ->
     out = tmp_path / "out"
     rep = convert_batch([folder], out)
     status = {f.source: f.status for f in rep.files}
-    assert status == {"broken.example.md": "failed", "README.md": "skipped",
-                      "lists.example.md": "converted", "tinyshop.example.md": "converted"}
+    assert status == {
+        "broken.example.md": "failed",
+        "README.md": "skipped",
+        "lists.example.md": "converted",
+        "tinyshop.example.md": "converted",
+    }
     failed = next(f for f in rep.files if f.status == "failed")
     assert "broken.example.md" in (failed.error or "") and "binary" in (failed.error or "")
     assert not rep.ok

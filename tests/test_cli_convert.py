@@ -16,8 +16,20 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "policies"
 def test_convert_single_file_with_site_and_format(tmp_path: Path) -> None:
     src = tmp_path / "policy.md"
     shutil.copy(FIXTURES / "tinyshop.example.md", src)
-    res = CliRunner().invoke(main, ["convert", str(src), "--site", "shop.example", "--format", "nq",
-                                    "-o", str(tmp_path / "o"), "--json"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "convert",
+            str(src),
+            "--site",
+            "shop.example",
+            "--format",
+            "nq",
+            "-o",
+            str(tmp_path / "o"),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     report = json.loads(res.output)
     assert report["converted"] == 1 and report["files"][0]["site"] == "shop.example"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pp_graph.errors import ConfigError
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.pipeline import StageContractError, extract
 from pp_graph.extract.registry import STAGES, get_backend
-from pp_graph.errors import ConfigError
 from pp_graph.load.sources import policy_from_text
 from pp_graph.model import Policy, Relation, Role, Segment, SegmentExtraction, Span
 
@@ -34,8 +34,12 @@ class LyingBackend(OfflineBackend):
 
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]:
         out = super().relations(policy, results)
-        out[0] = [*out[0], Relation(0, Role.DATA_COLLECTED, "data:99"), Relation(7, Role.DATA_COLLECTED, "data:0"),
-                  Relation(0, Role.DATA_RECEIVER, "data:0")]
+        out[0] = [
+            *out[0],
+            Relation(0, Role.DATA_COLLECTED, "data:99"),
+            Relation(7, Role.DATA_COLLECTED, "data:0"),
+            Relation(0, Role.DATA_RECEIVER, "data:0"),
+        ]
         return out
 
 

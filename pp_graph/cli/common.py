@@ -37,8 +37,14 @@ def handle_errors(fn: F) -> F:
 
 
 def format_option(default: str = "table") -> Callable[[F], F]:
-    return click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default=default,
-                        show_default=True, help="Output format.")
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["table", "csv", "json"]),
+        default=default,
+        show_default=True,
+        help="Output format.",
+    )
 
 
 def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:

@@ -37,17 +37,36 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path), default=Path("outputs"),
-              show_default=True, help="Folder for the graphs and per-file reports.")
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="trig", show_default=True,
-              help="Serialisation of each policy graph.")
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=Path("outputs"),
+    show_default=True,
+    help="Folder for the graphs and per-file reports.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(FORMATS)),
+    default="trig",
+    show_default=True,
+    help="Serialisation of each policy graph.",
+)
 @click.option("--site", help="Domain of the policy's site (single file only); default: the file name.")
 @click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
 @click.option("--model", help="LLM model name (llm backend).")
-@click.option("--config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="TOML file with backend settings (per-stage models, concurrency, budget).")
-@click.option("--prefilter/--no-prefilter", default=None,
-              help="llm backend: skip segments the offline extractor finds practice-free.")
+@click.option(
+    "--config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="TOML file with backend settings (per-stage models, concurrency, budget).",
+)
+@click.option(
+    "--prefilter/--no-prefilter",
+    default=None,
+    help="llm backend: skip segments the offline extractor finds practice-free.",
+)
 @click.option("--budget", type=float, help="llm backend: stop before spending more than this many dollars.")
 @click.option("--no-cache", is_flag=True, default=None, help="llm backend: do not read or write the response cache.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
@@ -57,9 +76,21 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
 def convert(
-    inputs: tuple[Path, ...], out_dir: Path, fmt: str, site: str | None, backend: str, model: str | None,
-    config: Path | None, prefilter: bool | None, budget: float | None, no_cache: bool | None,
-    extra: tuple[str, ...], jobs: int, force: bool, as_json: bool, progress: bool | None,
+    inputs: tuple[Path, ...],
+    out_dir: Path,
+    fmt: str,
+    site: str | None,
+    backend: str,
+    model: str | None,
+    config: Path | None,
+    prefilter: bool | None,
+    budget: float | None,
+    no_cache: bool | None,
+    extra: tuple[str, ...],
+    jobs: int,
+    force: bool,
+    as_json: bool,
+    progress: bool | None,
 ) -> None:
     """Convert policy files or folders (.txt, .md, .html) into one graph per policy."""
     from tqdm import tqdm
@@ -67,8 +98,9 @@ def convert(
     from pp_graph.batch import convert_batch
     from pp_graph.load.sources import discover
 
-    options = _backend_options(model, config, extra, prefilter=prefilter, budget=budget,
-                               no_cache=True if no_cache else None)
+    options = _backend_options(
+        model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
+    )
     total = len(discover(inputs))
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=total, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
@@ -80,8 +112,17 @@ def convert(
             bar.write(f"error: {r.error}", file=sys.stderr)
 
     try:
-        report = convert_batch(inputs, out_dir, fmt=fmt, backend=backend, options=options, jobs=jobs,
-                               force=force, site=site, on_done=done)
+        report = convert_batch(
+            inputs,
+            out_dir,
+            fmt=fmt,
+            backend=backend,
+            options=options,
+            jobs=jobs,
+            force=force,
+            site=site,
+            on_done=done,
+        )
     finally:
         bar.close()
     if as_json:
@@ -90,12 +131,18 @@ def convert(
         rows = []
         for f in report.files:
             r = f.report
-            rows.append({
-                "file": f.source, "status": f.status, "segments": r.get("segments"),
-                "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
-                "data": r.get("data_classes"), "purposes": r.get("purpose_classes"),
-                "triples": r.get("triples"), "seconds": r.get("seconds"),
-            })
+            rows.append(
+                {
+                    "file": f.source,
+                    "status": f.status,
+                    "segments": r.get("segments"),
+                    "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
+                    "data": r.get("data_classes"),
+                    "purposes": r.get("purpose_classes"),
+                    "triples": r.get("triples"),
+                    "seconds": r.get("seconds"),
+                }
+            )
         click.echo(table(rows))
         tot = report.totals()
         click.echo(

@@ -8,6 +8,7 @@ relation pointing at an existing practice and entity. What fails is dropped and 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from pp_graph.extract.registry import STAGES, Backend, stage
 from pp_graph.load.segment import segment as segment_policy
@@ -28,7 +29,7 @@ class StageContractError(Exception):
     """A backend returned output not aligned with the segments (a bug in the backend)."""
 
 
-def _aligned(name: str, out: list, segments: list[Segment]) -> None:  # type: ignore[type-arg]
+def _aligned(name: str, out: Sequence[object], segments: list[Segment]) -> None:
     if len(out) != len(segments):
         raise StageContractError(f"stage {name}: {len(out)} outputs for {len(segments)} segments")
 
@@ -41,12 +42,18 @@ def _grounded(span: Span, policy: Policy, seg: Segment | None) -> bool:
 
 
 def _classify(
-    name: str, top: str, policy: Policy, segs: list[Segment], results: list[SegmentExtraction],
-    spans: list[list[Span]], classes: list[list[str | None]], attr: str,
+    name: str,
+    top: str,
+    policy: Policy,
+    segs: list[Segment],
+    results: list[SegmentExtraction],
+    spans: list[list[Span]],
+    classes: list[list[str | None]],
+    attr: str,
 ) -> None:
     vocab = vocabulary()
     _aligned(name, classes, segs)
-    for seg, res, ss, cs in zip(segs, results, spans, classes, strict=True):
+    for res, ss, cs in zip(results, spans, classes, strict=True):
         if len(cs) != len(ss):
             # Only the unmatched tail is lost; items that pair up by position are kept.
             res.reject(name, abs(len(cs) - len(ss)))
@@ -58,8 +65,9 @@ def _classify(
             out.append(ClassifiedSpan(sp, concept))
 
 
-def _spans(name: str, policy: Policy, segs: list[Segment], results: list[SegmentExtraction],
-           out: list[list[Span]]) -> list[list[Span]]:
+def _spans(
+    name: str, policy: Policy, segs: list[Segment], results: list[SegmentExtraction], out: list[list[Span]]
+) -> list[list[Span]]:
     _aligned(name, out, segs)
     kept: list[list[Span]] = []
     for seg, res, ss in zip(segs, results, out, strict=True):
@@ -129,12 +137,23 @@ def _attributes(backend: Backend, policy: Policy, segs: list[Segment], results: 
 
 
 _ROLE_TARGET = {
-    Role.DATA_COLLECTED: "data", Role.DATA_SHARED: "data", Role.DATA_RETAINED: "data",
-    Role.DATA_PROTECTED: "data", Role.PURPOSE_ARGUMENT: "purpose",
-    Role.DATA_COLLECTOR: "party", Role.DATA_PROVIDER: "party", Role.DATA_RECEIVER: "party",
-    Role.DATA_SHARER: "party", Role.DATA_HOLDER: "party", Role.DATA_PROTECTOR: "party",
-    Role.RETENTION_PERIOD: "attr", Role.STORAGE_PLACE: "attr", Role.METHOD: "attr",
-    Role.PROTECT_AGAINST: "attr", Role.LEGAL_BASIS: "attr", Role.CONDITION: "attr",
+    Role.DATA_COLLECTED: "data",
+    Role.DATA_SHARED: "data",
+    Role.DATA_RETAINED: "data",
+    Role.DATA_PROTECTED: "data",
+    Role.PURPOSE_ARGUMENT: "purpose",
+    Role.DATA_COLLECTOR: "party",
+    Role.DATA_PROVIDER: "party",
+    Role.DATA_RECEIVER: "party",
+    Role.DATA_SHARER: "party",
+    Role.DATA_HOLDER: "party",
+    Role.DATA_PROTECTOR: "party",
+    Role.RETENTION_PERIOD: "attr",
+    Role.STORAGE_PLACE: "attr",
+    Role.METHOD: "attr",
+    Role.PROTECT_AGAINST: "attr",
+    Role.LEGAL_BASIS: "attr",
+    Role.CONDITION: "attr",
 }
 
 
@@ -142,7 +161,12 @@ def entity_exists(res: SegmentExtraction, ref: str) -> bool:
     kind, _, idx = ref.partition(":")
     if kind == "party" and idx == "first":  # the policy's own first party, implied
         return True
-    pools = {"data": res.data, "purpose": res.purposes, "party": res.parties, "attr": res.attributes}
+    pools: dict[str, Sequence[object]] = {
+        "data": res.data,
+        "purpose": res.purposes,
+        "party": res.parties,
+        "attr": res.attributes,
+    }
     return kind in pools and idx.isdigit() and int(idx) < len(pools[kind])
 
 

@@ -20,8 +20,17 @@ EU_GDPR = Namespace("https://w3id.org/dpv/legal/eu/gdpr#")
 ODRL = Namespace("http://www.w3.org/ns/odrl/2/")
 
 PREFIXES = {
-    "pr2g": PR2G, "ppg": PPG, "dpv": DPV, "pd": PD, "eu-gdpr": EU_GDPR, "prov": PROV,
-    "xsd": XSD, "rdfs": RDFS, "skos": SKOS, "dct": DCTERMS, "rdf": RDF,
+    "pr2g": PR2G,
+    "ppg": PPG,
+    "dpv": DPV,
+    "pd": PD,
+    "eu-gdpr": EU_GDPR,
+    "prov": PROV,
+    "xsd": XSD,
+    "rdfs": RDFS,
+    "skos": SKOS,
+    "dct": DCTERMS,
+    "rdf": RDF,
 }
 
 SITE_BASE = "urn:pp-graph:site:"

@@ -9,8 +9,13 @@ from pathlib import Path
 from pp_graph.errors import InputError
 from pp_graph.model import Policy
 
-SUFFIXES = {".txt": "text/plain", ".md": "text/markdown", ".markdown": "text/markdown",
-            ".html": "text/html", ".htm": "text/html"}
+SUFFIXES = {
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".html": "text/html",
+    ".htm": "text/html",
+}
 
 _DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 
@@ -90,8 +95,12 @@ def load_policy(path: Path, site: str | None = None) -> Policy:
         text = html_to_text(text)
         if not text.strip():
             raise InputError(path.name, "HTML has no visible text")
-    return Policy(site=check_site(site or site_from_name(path), path.name), text=text,
-                  source_name=path.name, media_type=media)
+    return Policy(
+        site=check_site(site or site_from_name(path), path.name),
+        text=text,
+        source_name=path.name,
+        media_type=media,
+    )
 
 
 def policy_from_text(text: str, site: str, name: str = "<text>", media_type: str = "text/markdown") -> Policy:

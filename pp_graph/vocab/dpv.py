@@ -44,7 +44,7 @@ def expand(term: str) -> str:
 def compact(iri: str) -> str:
     for prefix, ns in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])):
         if iri.startswith(ns):
-            return f"{prefix}:{iri[len(ns):]}"
+            return f"{prefix}:{iri[len(ns) :]}"
     return iri
 
 
