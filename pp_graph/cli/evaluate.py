@@ -1,0 +1,91 @@
+"""pp-graph evaluate opp115 / brat: score an extraction backend against annotations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pp_graph.cli.common import handle_errors
+
+evaluate = click.Group("evaluate", help="Measure extraction quality against annotated policies.")
+
+
+def _options(model: str | None) -> dict[str, Any]:
+    return {"model": model} if model else {}
+
+
+@evaluate.command("opp115")
+@click.argument("root", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test", "all"]),
+    default="test",
+    show_default=True,
+    help="Policies of the fixed split in data/opp115-split.tsv.",
+)
+@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline", show_default=True)
+@click.option("--model", default=None, help="Model name for the llm backend.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also write the scores (with per-label rows) as JSON.",
+)
+@handle_errors
+def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out: Path | None) -> None:
+    """Segment-level scores on OPP-115 (ROOT holds sanitized_policies/ and annotations/)."""
+    from pp_graph.evaluate.opp115 import evaluate_opp115
+    from pp_graph.evaluate.report import label_table, write_json
+
+    res = evaluate_opp115(root, backend, split, **_options(model))
+    click.echo(f"OPP-115 {split} split: {res.policies} policies, backend {backend}, {res.seconds:.1f} s")
+    click.echo(label_table(res.tasks(), per_label="practice categories"))
+    if json_out:
+        write_json(
+            json_out,
+            {
+                "dataset": "opp115",
+                "split": split,
+                "backend": backend,
+                "model": model,
+                "policies": res.policies,
+                "tasks": {k: v.summary() for k, v in res.tasks().items()},
+            },
+        )
+
+
+@evaluate.command("brat")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline", show_default=True)
+@click.option("--model", default=None, help="Model name for the llm backend.")
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also write the scores as JSON.",
+)
+@handle_errors
+def brat_cmd(folder: Path, backend: str, model: str | None, json_out: Path | None) -> None:
+    """Span-level scores on brat standoff annotations (.ann beside .txt) under FOLDER."""
+    from pp_graph.evaluate.brat import evaluate_brat
+    from pp_graph.evaluate.report import segment_table, write_json
+
+    scores = evaluate_brat(folder, backend, **_options(model))
+    click.echo(segment_table(scores))
+    if json_out:
+        write_json(
+            json_out,
+            {
+                "dataset": "brat",
+                "backend": backend,
+                "model": model,
+                "tasks": {k: v.summary() for k, v in scores.items()},
+            },
+        )
+
+
+commands = [evaluate]

@@ -1,0 +1,149 @@
+"""Evaluation loaders: brat (hand-written fixture), OPP-115 (skips without the dataset), data files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pp_graph.errors import DataFileError, InputError
+from pp_graph.evaluate import opp115
+from pp_graph.evaluate.brat import evaluate_brat, load_document, load_folder
+from pp_graph.model import PracticeType
+
+FIXTURES = Path(__file__).parent / "fixtures" / "brat"
+OPP115 = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "opp115"
+needs_opp115 = pytest.mark.skipif(not (OPP115 / "annotations").is_dir(), reason="OPP-115 not available")
+
+
+def test_brat_loader_reads_entities_events_relations_concepts():
+    doc = load_document(FIXTURES / "example.com.ann")
+    assert len(doc.entities) == 7
+    for e in doc.entities.values():
+        assert doc.text[e.start : e.end] == e.text
+    assert doc.entities["T3"].type == "Data" and doc.entities["T3"].text == "email address"
+    assert doc.events["E1"].trigger == "T2"
+    assert doc.events["E1"].args == (("Data-Collected", "T3"), ("Purpose-Argument", "T4"))
+    assert doc.concepts["T3"] == "pd:EmailAddress"
+    assert ("T6", "Data-Receiver", "T5") in doc.tuples()
+    assert len(doc.tuples()) == 4
+
+
+def test_brat_loader_rejects_ungrounded_span_and_dangling_reference(tmp_path):
+    (tmp_path / "a.txt").write_text("We collect data.\n")
+    (tmp_path / "a.ann").write_text("T1\tData 11 15\tdatum\n")
+    with pytest.raises(InputError, match="not 'datum'"):
+        load_document(tmp_path / "a.ann")
+    (tmp_path / "a.ann").write_text("T1\tData 11 15\tdata\nE1\tfirst-party-collection-use:T9 Data-Collected:T1\n")
+    with pytest.raises(InputError, match="T9"):
+        load_document(tmp_path / "a.ann")
+    with pytest.raises(InputError):
+        load_folder(tmp_path / "missing")
+
+
+def test_brat_evaluation_on_fixture():
+    scores = evaluate_brat(FIXTURES)
+    # The offline extractor finds both practice triggers and both data spans with their classes exactly.
+    assert scores["practices"].micro.f1 == 1.0
+    assert scores["data spans"].micro.f1 == 1.0
+    assert scores["data classes (exact)"].micro.f1 == 1.0
+    # Its purpose span ("newsletters") is shorter than the gold one: no relaxed match.
+    assert scores["purpose spans"].micro.tp_pred == 0.0
+    rel = scores["relations"].micro
+    assert rel.n_gold == 4 and 0 < rel.tp_pred < rel.n_gold
+
+
+def test_cli_evaluate_brat(tmp_path):
+    from pp_graph.cli.evaluate import evaluate
+
+    out = tmp_path / "s.json"
+    res = CliRunner().invoke(evaluate, ["brat", str(FIXTURES), "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "practices" in res.output and out.is_file()
+    res = CliRunner().invoke(evaluate, ["brat", str(tmp_path / "none")])
+    assert res.exit_code == 2 and "no such folder" in res.output
+
+
+def test_segment_text_and_policy_offsets():
+    assert (
+        opp115.segment_text("Title <br> <br> We &amp; you <b>collect</b>  data. <br>")
+        == "Title\nWe & you collect data."
+    )
+    pol = opp115.OppPolicy("1", "example.com", ["A b", "C"])
+    text, bounds = pol.text_and_offsets()
+    assert [text[a:b] for a, b in bounds] == ["A b", "C"]
+
+
+def test_gold_needs_two_of_three_annotators():
+    A = opp115.Annotation
+    pol = opp115.OppPolicy(
+        "1",
+        "example.com",
+        ["s0", "s1"],
+        [
+            A("x", 0, "Data Retention", ()),
+            A("y", 0, "Data Retention", ()),
+            A("z", 0, "Other", ()),
+            A("x", 1, "Data Security", ()),
+            A("x", 1, "Data Security", ()),  # one annotator twice: not agreement
+        ],
+    )
+    assert pol.gold(lambda a: [a.category]) == [{"Data Retention"}, set()]
+
+
+def test_mapping_and_split_files_are_valid():
+    m = opp115.load_mapping()
+    cats = m.practice_types()
+    assert cats["third party sharing/collection"] == {
+        PracticeType.THIRD_PARTY_SHARING_DISCLOSURE,
+        PracticeType.THIRD_PARTY_COLLECTION_USE,
+    }
+    assert len(cats) == 4
+    assert m.target("Personal Information Type", "user PROFILE") == m.target(
+        "Personal Information Type", "User profile"
+    )
+    assert m.target("Purpose", "Unspecified") is None
+    split = opp115.load_split()
+    assert sorted(split.values()).count("test") == 50 and len(split) == 115
+    assert [p for p in opp115.split_order(split) if split[p] == "train"] == opp115.split_order(split)[:65]
+
+
+def test_mapping_rejects_unknown_concept(tmp_path):
+    bad = tmp_path / "m.tsv"
+    bad.write_text("Purpose\tAdvertising\tdpv:NoSuchPurpose\twhy\n")
+    with pytest.raises(DataFileError, match="NoSuchPurpose"):
+        opp115.load_mapping(bad)
+    bad.write_text("Purpose\tAdvertising\n")
+    with pytest.raises(DataFileError, match="4 tab-separated"):
+        opp115.load_mapping(bad)
+
+
+@needs_opp115
+def test_opp115_loader_reads_real_corpus():
+    split = opp115.load_split()
+    ids = set(sorted(split)[:2])
+    corpus = opp115.load_corpus(OPP115, ids)
+    assert {p.policy_id for p in corpus} == ids
+    for pol in corpus:
+        assert pol.segments and pol.annotations
+        assert len({a.annotator for a in pol.annotations}) == 3
+        assert all(0 <= a.segment < len(pol.segments) for a in pol.annotations)
+        assert any(pol.gold(lambda a: [a.category]))
+
+
+@needs_opp115
+def test_opp115_evaluation_runs_on_a_few_policies(tmp_path):
+    split = opp115.load_split()
+    small = tmp_path / "split.tsv"
+    few = [p for p in sorted(split) if split[p] == "train"][:3]
+    small.write_text("".join(f"{p}\tx\ttrain\n" for p in few))
+    res = opp115.evaluate_opp115(OPP115, split="train", split_file=small)
+    assert res.policies == 3
+    cat = res.categories.micro
+    assert cat.n_gold > 0 and cat.n_pred > 0 and 0 < cat.f1 <= 1
+
+
+def test_opp115_missing_folder_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="not an OPP-115 folder"):
+        opp115.load_corpus(tmp_path)
