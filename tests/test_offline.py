@@ -80,3 +80,50 @@ def test_deterministic() -> None:
     a, b = run(text), run(text)
     assert [r.practices for r in a.results] == [r.practices for r in b.results]
     assert [r.relations for r in a.results] == [r.relations for r in b.results]
+
+
+def kinds(text: str) -> list[list[PracticeType]]:
+    return [[p.type for p in r.practices] for r in run(text).results]
+
+
+def test_children_statement_is_not_a_collection_practice() -> None:
+    assert kinds("We do not knowingly collect personal information from kids under 13.\n") == [[]]
+
+
+def test_policy_overview_is_not_a_practice() -> None:
+    assert kinds("This notice explains how we collect, use and share your personal data.\n") == [[]]
+
+
+def test_security_tool_is_not_data_use() -> None:
+    secure = PracticeType.DATA_SECURITY_PROTECTION
+    assert kinds("We use encryption to protect your payment information.\n") == [[secure]]
+    assert kinds("We use access controls and firewalls to secure your account information.\n") == [[secure]]
+
+
+def test_pronoun_subject_makes_third_party_collection() -> None:
+    text = "Some ads on our pages come from ad networks. They may collect your IP address and browsing history.\n"
+    assert PracticeType.THIRD_PARTY_COLLECTION_USE in kinds(text)[0]
+    third = PracticeType.THIRD_PARTY_COLLECTION_USE
+    assert kinds("We use Google Analytics to measure the pages you visit.\n") == [[third]]
+
+
+def test_plain_text_title_line_acts_as_heading() -> None:
+    ex = run("Information We Share\nAdvertising partners: your email address and city.\n")
+    assert ex.results[0].practices == []
+    assert [(p.type, p.inherited) for p in ex.results[1].practices] == [(SHARE, True)]
+
+
+def test_retention_needs_retention_wording() -> None:
+    retain = PracticeType.DATA_STORAGE_RETENTION_DELETION
+    assert kinds("We delete your email address after we have answered your question.\n") == [[retain]]
+    assert kinds("Our partners follow rules on the collection, use and retention of personal data.\n") == [[]]
+    assert kinds("Please keep in mind that your email address is visible.\n") == [[]]
+
+
+def test_user_choice_is_not_a_collection_practice() -> None:
+    assert kinds("You can opt out of our use of your location data in the app settings.\n") == [[]]
+
+
+def test_account_information_is_profile_data() -> None:
+    r = run("We collect your account information when you register.\n").results[0]
+    assert PD + "Profile" in {d.concept for d in r.data}

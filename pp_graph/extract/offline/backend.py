@@ -35,7 +35,7 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-1"
+RULESET_VERSION = "offline-rules-3"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -59,6 +59,154 @@ _PRACTICE_OF = {
     "retain": PracticeType.DATA_STORAGE_RETENTION_DELETION,
     "secure": PracticeType.DATA_SECURITY_PROTECTION,
 }
+
+_REQUIRES = {"", "agent", "third", "detail"}  # see data/lexicon/triggers.tsv
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?$", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|which|that|who|if|when|unless|so)\b", re.I)
+# Words before a trigger that make it talk about practices ("this policy explains how we collect")
+# or refer to data already collected ("the information we collect is stored…").
+_META = re.compile(
+    r"\b(?:how|what|why|whether|types? of|kinds? of|categories of|explains?|describes?|ways)\s+"
+    r"(?:\w+,?\s+(?:(?:and|or|&)\s+)?){0,5}$",
+    re.I,
+)
+_REFERENCE = re.compile(r"\s+(?:(?:that|which)\s+)?(?:(?:we|you)\s+(?:\w+\s+)?)?", re.I)
+_DETAIL_OF = {
+    "retain": {AttributeKind.RETENTION_PERIOD, AttributeKind.STORAGE_PLACE},
+    "secure": {AttributeKind.SECURITY_METHOD, AttributeKind.PROTECT_AGAINST},
+}
+
+# Sentences about audiences (children, California residents, EU transfers / Safe Harbor): OPP-115 files
+# them under "International and Specific Audiences", not as data practices.
+_AUDIENCE = re.compile(
+    r"\b(?:child(?:ren)?(?:'s|’s|s)?|kids|minors?|teens?|under (?:the )?(?:age|ages) of|under (?:13|thirteen|16|18)\b|"
+    r"parents? or (?:legal )?guardians?|parental consent|COPPA|Children's Online Privacy Protection|"
+    r"California (?:residents?|Civil Code|law|privacy)|Shine the Light|Nevada|Safe Harbou?r|Privacy Shield)",
+    re.I,
+)
+_ABROAD = re.compile(
+    r"\b(?:outside (?:of )?(?:the )?(?:United States|U\.S\.|US|EEA|European)|"
+    r"(?:transferred|transfer(?:ring)?)\b[\w, ]{0,60}?\b(?:to|in|into) (?:the )?(?:United States|U\.S\.|US\b|"
+    r"other countries|countries|another country|jurisdictions))",
+    re.I,
+)
+# Section titles whose sections OPP-115 files elsewhere (audiences, policy changes, contact, other sites).
+_OFF_TOPIC = re.compile(
+    r"\b(?:child(?:ren)?(?:'s|’s|s)?|kids|minors|COPPA|parents|California|Nevada|"
+    r"(?:changes?|updates?|revisions?|amendments?) (?:to|in|of) (?:this|our|the) (?:\w+ )?(?:policy|statement|notice)|"
+    r"policy changes|^\W*(?:\d+\W*)?changes\W*$|contact(?:ing)? us|questions|links?|other (?:web ?)?sites|do not track|"
+    r"definitions|effective date|governing law|safe harbou?r)\b",
+    re.I,
+)
+_TITLE_START = re.compile(r"^(?:[IVXivx]+[.)]|\d+(?:\.\d+)*[.)]?|[A-Za-z][.)])?\s*[\"“(]?[A-Z0-9]")
+
+
+_PSEUDO_REACH = 2
+
+
+def _title_like(line: str) -> bool:
+    """A short line that reads as a section title ("3. Information We Share", "Children's Privacy.")."""
+    t = line.strip()
+    words = t.split()
+    if not 1 <= len(words) <= 12 or t[0] in "*-+•" or not _TITLE_START.match(t):
+        return False
+    long = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    title_case = bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
+    if _LIST_ITEM.match(t) and not title_case:
+        return False  # a numbered list item, not a numbered section title
+    end = t[-1]
+    if end in "?-–—":
+        return True
+    if end in ".:;,!)":
+        return title_case and (end != "." or len(words) <= 6)
+    return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
+
+
+# Sentences about the policy itself, other sites' practices, or the reader's choices/rights: not a practice.
+_SCOPE = re.compile(
+    r"\b(?:(?:this|our|the) (?:online )?(?:privacy )?(?:policy|statement|notice)|"
+    r"privacy (?:policy|statement|notice))\s+"
+    r"(?:\w+\s+){0,2}(?:describes?|explains?|applies|covers?|outlines?|tells?|sets? (?:out|forth)|informs?|"
+    r"discloses?|addresses|governs?|summari[sz]es|details|is intended|does not (?:apply|cover))\b"
+    r"|\b(?:links? to|linked|hyperlinks? to) (?:\w+ ){0,3}(?:other|third[- ]party|external) (?:web ?)?sites\b"
+    r"|\bprivacy (?:policies|practices|statements) of (?:these|those|such|other|any|the)\b"
+    r"|\bwe (?:are|is) not responsible for\b|\b(?:we have|has) no control over\b"
+    r"|\b(?:means|refers to|is defined as)\b (?:\w+ ){0,3}(?:information|data)\b"
+    r"|\b(?:can|could|may) (?:not )?(?:reasonably )?be used to (?:identify|contact|locate)\b"
+    r"|\bchanges? (?:to|in) (?:this|our|the) (?:privacy )?(?:policy|statement|notice)\b",
+    re.I,
+)
+# Words before a noun/verb-ambiguous trigger that make it a noun ("the use of", "your request", "a record").
+_NOUN_BEFORE = {
+    "a", "an", "the", "your", "our", "their", "its", "his", "her", "this", "that", "these", "those", "such",
+    "any", "each", "every", "no", "of", "for", "in", "upon", "unauthorized", "unauthorised", "retail",
+    "fair", "acceptable", "intended", "commercial", "further", "secondary", "limited", "own", "my", "personal",
+    "illegal", "improper", "general", "normal", "business", "legal", "continued", "temporary", "public",
+}
+_AMBIGUOUS = {
+    "use", "uses", "access", "request", "requests", "record", "records", "log", "logs", "process", "processes",
+    "track", "transfer", "transfers", "store", "stores", "sale", "share", "shares", "hold", "monitor", "capture",
+}
+# Objects after "use" that are tools, not data ("use encryption", "use reasonable safeguards").
+_TOOL_OBJECT = re.compile(
+    r"\s+(?:\w+\s+){0,4}?(?:encryption|SSL|TLS|firewalls?|safeguards?|measures|procedures|precautions|"
+    r"technolog(?:y|ies)|software|security|passwords?|efforts|steps|servers?|controls?)\b",
+    re.I,
+)
+# An implicit third-party subject right before the verb ("they may collect", "these features collect").
+_THIRD_SUBJECT = re.compile(
+    r"\b(?:they|these|those|such|(?:\w+\s+)?(?:companies|advertisers?|networks?|features|widgets|buttons|plug-?ins|"
+    r"vendors|partners|providers|sponsors|operators|sites|websites|services|technolog(?:y|ies)|servers?|"
+    r"platforms?|others|parties|tools|applications|apps|cookies|beacons|pixels))\s+"
+    r"(?:(?:may|might|can|could|will|would|also|then|only|generally|typically|sometimes|automatically|"
+    r"independently|directly|themselves|do|does|be able to|are able to|is able to|to)\s+)*$",
+    re.I,
+)
+_OUR_SUBJECT = re.compile(
+    r"\b(?:our|this|the site's)\s+(?:[\w-]+\s+)?\w+,?\s+(?:(?:may|might|can|could|will|would|also|only)\s+)*$", re.I
+)
+_SHARE_TOOL = re.compile(r"\s+(?:buttons?|tools?|features?|functionality|widgets?|options?|settings?|platform)\b", re.I)
+_CHOICE_BEFORE = re.compile(
+    r"(?:\bopt[- ]?(?:out|in)\b|\bprefer not\b|\bchoices?\b|\bpreferences?\b|\bunsubscribe\b)[^.;]{0,40}$", re.I
+)
+# Retention nouns inside a coordinated list of practices ("collection, use and retention of"): a label, not a statement.
+_PRACTICE_LIST = re.compile(
+    r"\b(?:collection|use|processing|disclosure|transfer|storage|retention|sharing)(?:,\s*|\s+(?:and|or|&)\s+)"
+    r"(?:(?:\w+,\s*)*(?:and|or|&)\s+)?$|^(?:,\s*|\s+(?:and|or|&)\s+)(?:\w+(?:,\s*|\s+(?:and|or|&)\s+))*"
+    r"(?:collection|use|processing|disclosure|transfer|storage|retention|sharing)\b",
+    re.I,
+)
+_ON_DEVICE = re.compile(
+    r"\s+(?:\w+\s+){0,3}?(?:on|in|to|within)\s+(?:your|the user's|a user's|users'?|their)\s+(?:own\s+)?(?:\w+\s+)?"
+    r"(?:computer|device|hard drive|browser|machine|phone|hard disk)",
+    re.I,
+)
+_USER_REQUEST = re.compile(
+    r"\b(?:you (?:may|can|could|have the right)|request|ask (?:us|that)|contact us|if you (?:would like|wish|want)|"
+    r"opt[- ]out|your (?:choice|right))",
+    re.I,
+)
+_USER_CHOICE = re.compile(r"\b(?:opt[- ]out|you (?:may|can|have the right)|your right|have the right)\b", re.I)
+# Deletion with a time or trigger ("delete the information after…", "removed once…", "regular destruction").
+_DELETE_TIMING = re.compile(
+    r"\s+(?:[\w'-]+\s+){0,6}?(?:after|once|as soon as|when (?:it is )?no longer|within|periodically|"
+    r"on an ongoing basis|regularly|automatically after)\b",
+    re.I,
+)
+_SECURE_AIM = re.compile(
+    r"\s+(?:[\w'-]+\s+){0,8}?(?:protect\w*|secur\w*|safeguard\w*|prevent\w*|unauthori[sz]ed|confidential\w*)\b", re.I
+)
+_NOT_DATA_PROTECTION = re.compile(
+    r"\s+(?:and defend\s+)?(?:\w+\s+){0,2}?"
+    r"(?:rights?|property|safety|interests|legal|privacy of (?:children|minors))\b",
+    re.I,
+)
+_CHOICE_LINE = re.compile(
+    r"\b(?:unsubscribe|opt[- ]?(?:out|in)|contact us|you (?:should|must)|you (?:can|may) (?:also )?(?:choose|change|"
+    r"adjust|update|control|disable|turn off|manage|decline|refuse|withdraw|set your))\b",
+    re.I,
+)
+_HIRE = re.compile(r"^\s+(?:to|by)\s+(?:perform|provide|help|assist|act|conduct|process|host|operate|manage)\b", re.I)
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
 _NEGATION = {"not", "never", "n't", "no", "neither", "nor", "without"}
@@ -84,7 +232,8 @@ _PERIOD = re.compile(
     r"(day|week|month|year)s?\b"
     r"|\bas long as (?:(?:is |it is |we deem |reasonably )?(?:necessary|needed|required)|your account is active|"
     r"you (?:keep|maintain|have) (?:your|an) account)[^.;,]{0,60}"
-    r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}",
+    r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}"
+    r"|\bindefinitely\b|\bfor (?:a |an |some )?(?:\w+ ){0,2}(?:time|period)(?: of time)?\b(?! to)",
     re.I,
 )
 _PLACE = re.compile(
@@ -153,11 +302,13 @@ def load_lexicons() -> Lexicons:
             raise DataFileError(f"parties.tsv: {phrase!r}: party {party!r} or recipient kind {kind!r} unknown")
     parties = Lexicon("parties", (entry(p, k, r) for p, k, r in party_rows if p != "{site}"))
 
-    trig_rows = read_tsv(LEXICON_DIR / "triggers.tsv", 2)
-    for phrase, kind in trig_rows:
+    trig_rows = read_tsv(LEXICON_DIR / "triggers.tsv", 3)
+    for phrase, kind, needs in trig_rows:
         if kind not in _PRACTICE_OF:
             raise DataFileError(f"triggers.tsv: {phrase!r}: practice {kind!r} is not one of {sorted(_PRACTICE_OF)}")
-    triggers = Lexicon("triggers", (entry(p, k) for p, k in trig_rows))
+        if needs not in _REQUIRES:
+            raise DataFileError(f"triggers.tsv: {phrase!r}: requires {needs!r} is not one of {sorted(_REQUIRES)}")
+    triggers = Lexicon("triggers", (entry(p, k, n) for p, k, n in trig_rows))
 
     attr_rows = read_tsv(LEXICON_DIR / "attributes.tsv", 3)
     attrs = []
@@ -284,18 +435,29 @@ class OfflineBackend(Backend):
     def practices(self, policy: Policy, segments: list[Segment]) -> list[list[PracticeMention]]:
         out: list[list[PracticeMention]] = []
         lead_in: PracticeMention | None = None  # a line ending in ':' that announced a practice
-        for seg in segments:
+        # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
+        pseudo = not any(s.is_heading for s in segments)
+        heads = [s.is_heading or (pseudo and _title_like(s.text)) for s in segments]
+        section = ""  # title of the nearest heading above
+        blocks = 0  # paragraphs (blank-line separated) since that heading
+        for i, seg in enumerate(segments):
             st = self._state(policy, seg)
             found: list[PracticeMention] = []
-            if not seg.is_heading:
+            if i and "\n\n" in policy.text[segments[i - 1].end : seg.start]:
+                blocks += 1
+            if heads[i]:
+                section, blocks = seg.text, 0
+            # A section about children, policy changes, contacting the site or other sites' practices (a
+            # title-like line of plain text only reaches its own and the next paragraph).
+            elif not (_OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH)):
                 for s0, s1 in sentences(seg):
                     found.extend(self._sentence_practices(policy, seg, st, s0, s1))
-            if not found and not seg.is_heading and st.data:
-                inherited = self._inherit(policy, seg, segments, lead_in)
-                if inherited:
-                    found.append(inherited)
+                if not found and (st.data or blocks == 0):
+                    inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
+                    if inherited:
+                        found.append(inherited)
             out.append(found)
-            if seg.is_heading:
+            if heads[i]:
                 lead_in = None
             elif seg.text.rstrip().endswith(":") and found:
                 lead_in = found[0]
@@ -309,19 +471,110 @@ class OfflineBackend(Backend):
         in_sent = [t for t in st.triggers if s0 <= t.start < s1]
         if not in_sent:
             return []
+        text = policy.text
+        sentence = text[s0:s1]
+        if _SCOPE.search(sentence) or _AUDIENCE.search(sentence):
+            return []  # about the policy itself, other sites, definitions, children or state residents
+        abroad = bool(_ABROAD.search(sentence))
+        choice = bool(_CHOICE_LINE.search(sentence))
         has_data = any(s0 <= d.start < s1 for d in st.data)
         third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
         found: list[PracticeMention] = []
         seen: set[PracticeType] = set()
         for t in in_sent:
-            kind = t.entry.value[0]
+            kind, needs = t.entry.value[0], t.entry.value[1]
             ptype = _PRACTICE_OF[kind]
-            if kind == "collect" and any(p.span.start < t.start for p in third) and not any(
-                p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties
-            ):
+            word = text[t.start : t.end].lower()
+            before = text[max(s0, t.start - 60) : t.start]
+            after = text[t.end : min(s1, t.end + 60)]
+            prev = re.findall(r"[\w']+", before.lower())[-1:]
+            if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
+                continue  # "the use of", "your request", "a record": a noun, not the practice verb
+            if word in _AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
+                continue  # "their use of cookies": a noun
+            if kind == "share" and (re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
+                                    or _SHARE_TOOL.match(after) or _CHOICE_BEFORE.search(before)):
+                continue  # "send you newsletters", "sharing buttons", "opt out of sharing…"
+            if word.startswith("access") and re.match(r"\s+(?:to|control|controls|logs?|rights?)\b", after, re.I):
+                continue  # "access to", "access controls"
+            if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
+                continue  # "the collection, use and retention of…": a list of practice names
+            if choice and kind == "collect":
+                continue  # "you can opt out of…", "to unsubscribe…": the reader's choices
+            if abroad and kind in ("collect", "retain"):
+                continue  # "may be transferred to and stored in the United States": an international transfer
+            subject = self._subject(text, st, s0, t)
+            implicit_third = subject is None and bool(_THIRD_SUBJECT.search(before)) and not _OUR_SUBJECT.search(before)
+            if kind == "collect" and subject is None and (implicit_third or (
+                any(p.span.start < t.start for p in third)
+                and not any(p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties)
+            )):
                 ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+            if kind == "collect" and subject is not None:
+                if subject.kind == PartyKind.USER and "you" not in t.entry.phrase.lower():
+                    continue  # "you can access / request / use…" is the user's action
+                if subject.kind == PartyKind.THIRD_PARTY:
+                    ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+            passive = bool(_PASSIVE.search(text[s0 : t.start]))
+            if needs == "agent" and (subject is None or subject.kind == PartyKind.USER) and not passive and not (
+                implicit_third
+            ):
+                continue
+            if kind == "collect" and word.endswith("ed") and subject is None and not passive and not implicit_third \
+                    and not seg.text.rstrip().endswith(":"):
+                continue  # "information collected through the site…": a reference, not a statement
+            if kind == "collect" and word.startswith("us"):
+                nxt = [d.start for d in st.data if t.end <= d.start < s1]
+                window = text[t.end : nxt[0]] if nxt else after
+                if _TOOL_OBJECT.match(window):
+                    continue  # "we use encryption to protect…": a tool, not data use
+                obj = [p for p in st.parties if t.end <= p.span.start < t.end + 40 and p.span.start < s1]
+                if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(text[t.end : obj[0].span.start].split()) <= 3:
+                    ptype = PracticeType.THIRD_PARTY_COLLECTION_USE  # "we use Google Analytics / ad networks"
+            if kind in ("collect", "share") and (_META.search(before) or (
+                any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start])
+                    for d in st.data) and not seg.text.rstrip().endswith(":"))):
+                continue  # "how we collect…", "the information we collect is…": a reference, not a statement
+            if kind == "retain" and (implicit_third or (
+                subject is not None and subject.kind != PartyKind.FIRST_PARTY and not any(
+                    p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties))):
+                continue  # a third party's or the user's keeping/deleting is not the site's retention
+            if kind == "retain" and (_USER_CHOICE.search(sentence) or (
+                    word.startswith(("delet", "eras", "remov")) and _USER_REQUEST.search(sentence))):
+                continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
+            if kind == "retain" and word.endswith("ed") and subject is None and not passive:
+                continue  # "information retained by…": a reference
+            if word == "keep" and re.match(r"\s+in mind\b", after, re.I):
+                continue
+            timed = kind == "retain" and bool(_DELETE_TIMING.match(after))
+            sec_detail = any(a.kind in _DETAIL_OF["secure"] and s0 <= a.span.start < s1 for a in st.attributes)
+            if kind == "secure" and not needs and " " in word and word.startswith("reasonable") and not sec_detail \
+                    and not _SECURE_AIM.match(after):
+                continue  # "reasonable steps to verify your identity / keep it accurate": not security
+            if kind == "secure" and _NOT_DATA_PROTECTION.match(after):
+                continue  # "protect our rights, property or safety"
+            if kind == "secure" and needs == "detail" and not sec_detail and word.startswith(("protect", "safeguard")) \
+                    and re.match(r"\s+(?:(?:the|all|any)\s+)?(?:your|our users'?|customers'?|visitors'?)\s+(?:\w+\s+)?"
+                                 r"(?:personal\s+|personally\s+identifiable\s+|financial\s+)?(?:information|data)\b",
+                                 after, re.I) and "privacy" not in after[:30].lower():
+                needs = ""  # "we work hard to protect your personal information"
+            if kind == "retain" and (_HIRE.match(after) or _ON_DEVICE.match(after)):
+                continue  # "service providers we have retained to perform…", "cookies stored on your computer"
+            if needs == "third" and not third:
+                continue
+            if needs == "detail" and not timed and not any(
+                a.kind in _DETAIL_OF.get(kind, ()) and s0 <= a.span.start < s1 for a in st.attributes
+            ):
+                continue
+            if needs == "detail" and kind == "retain" and not timed and not any(
+                a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes
+            ):
+                continue  # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
             # A practice needs something to act on: personal data, or for sharing a recipient.
-            if not has_data and not (kind == "share" and third) and kind != "secure":
+            has_period = kind == "retain" and any(
+                a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes
+            )
+            if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
                 continue
             if kind == "secure" and not (has_data or any(a.kind == AttributeKind.SECURITY_METHOD
                                                          and s0 <= a.span.start < s1 for a in st.attributes)):
@@ -329,25 +582,52 @@ class OfflineBackend(Backend):
             if ptype in seen:
                 continue
             seen.add(ptype)
-            negated = _negated(policy.text, s0, t.start)
-            found.append(PracticeMention(Span.at(policy.text, t.start, t.end), ptype, negated))
+            negated = _negated(text, s0, t.start)
+            found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
         return found
 
+    @staticmethod
+    def _subject(text: str, st: _SegState, s0: int, t: Hit) -> PartyMention | None:
+        """The party acting at a trigger: the nearest party mention before it in its clause.
+
+        A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
+        """
+        for p in reversed(st.parties):
+            if not (s0 <= p.span.start < t.start):
+                continue
+            if p.span.text.lower() in ("your", "our", "their", "its", "us"):
+                continue
+            between = text[p.span.end : t.start]
+            if _CLAUSE_BREAK.search(between) or len(between.split()) > 6:
+                return None
+            return p
+        return None
+
     def _inherit(
-        self, policy: Policy, seg: Segment, segments: list[Segment], lead_in: PracticeMention | None
+        self, policy: Policy, seg: Segment, segments: list[Segment], heads: list[bool],
+        lead_in: PracticeMention | None, has_data: bool = True, near: bool = False,
     ) -> PracticeMention | None:
-        if lead_in is not None and _LIST_ITEM.match(seg.text):
+        """The practice a line without a trigger of its own takes from its lead-in line or its heading.
+
+        Lines need personal data to inherit, except under a security heading in the same paragraph
+        ("Site Security" directly above a line about monitoring network traffic); a title-like line of
+        plain text passes on only collection and sharing, or security to its own paragraph.
+        """
+        if _USER_CHOICE.search(seg.text) or _CHOICE_LINE.search(seg.text):
+            return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
+        if lead_in is not None and _LIST_ITEM.match(seg.text) and has_data:
             return PracticeMention(lead_in.span, lead_in.type, lead_in.negated, inherited=True)
         # Nearest heading above this segment whose words cue a practice.
         for prev in reversed(segments[: seg.index]):
-            if not prev.is_heading:
+            if not heads[prev.index]:
                 continue
             for pattern, kind in _HEADING_CUES:
                 m = pattern.search(prev.text)
-                if m:
+                if m and ((kind == "secure" and near)
+                          or (has_data and (prev.is_heading or kind in ("collect", "share")))):
                     return PracticeMention(Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
                                            _PRACTICE_OF[kind], inherited=True)
-            if prev.heading_path and len(prev.heading_path) <= 1:
+            if not prev.is_heading or (prev.heading_path and len(prev.heading_path) <= 1):
                 break
         return None
 
@@ -424,7 +704,8 @@ def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
     """A negation word among the four words before the trigger, in the same clause."""
     before = text[sentence_start:trigger_start]
     clause = re.split(r"[,;:]|\b(?:but|however|unless|except)\b", before)[-1]
-    words = re.findall(r"n't|\w+", clause.lower().replace("’", "'"))[-4:]
+    clause = clause.lower().replace("’", "'").replace("n't", " not")  # don't → do not
+    words = re.findall(r"\w+", clause)[-4:]
     return any(w in _NEGATION for w in words)
 
 

@@ -54,9 +54,8 @@ def plural_variants(phrase: str) -> list[str]:
     if last.endswith("y") and last[-2:-1] not in "aeiou":
         forms = [last[:-1] + "ies"]
     elif last.endswith(("s", "x", "ch", "sh")):
-        forms = [last + "es"] if not last.endswith("ss") else [last + "es"]
-        if last.endswith("s") and not last.endswith("ss"):
-            forms = []  # already plural
+        # "address" → "addresses"; a word ending in a single "s" is taken as already plural.
+        forms = [] if last.endswith("s") and not last.endswith("ss") else [last + "es"]
     else:
         forms = [last + "s"]
     return [f"{head} {f}".strip() for f in forms]
