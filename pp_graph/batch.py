@@ -21,7 +21,7 @@ from typing import Any
 from pp_graph.errors import InputError, PPGraphError
 from pp_graph.graph.serialize import SUFFIX, serialize
 from pp_graph.load.sources import discover, load_policy, site_from_name
-from pp_graph.resources import DATA
+from pp_graph.resources import DATA, PROMPTS
 
 REPORT_SUFFIX = ".report.json"
 
@@ -96,8 +96,13 @@ def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
     from pp_graph import __version__
 
     h = hashlib.sha256(json.dumps([__version__, backend, options, fmt], sort_keys=True, default=str).encode())
-    for p in sorted((DATA / "lexicon").glob("*.tsv")):
-        h.update(p.read_bytes())
+    files = [*sorted((DATA / "lexicon").glob("*.tsv")), *sorted(PROMPTS.glob("*"))]
+    if options.get("config"):
+        files.append(Path(options["config"]))  # its contents, not just its name, decide the output
+    for p in files:
+        if p.is_file():
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -134,6 +139,8 @@ def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_dige
         atomic_write(Path(out_dir) / f"{policy.site}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
         return FileResult(src.name, "converted", policy.site, out.name, report=report)
     except PPGraphError as e:
+        if getattr(e, "fatal", False):
+            raise  # e.g. a refused API key: every further policy would fail the same way, stop the batch
         return FileResult(src.name, "failed", error=str(e))
     except Exception as e:  # one bad policy must not sink the batch; the message names it
         return FileResult(src.name, "failed", error=f"{src.name}: internal error: {type(e).__name__}: {e}")
@@ -216,7 +223,12 @@ def convert_batch(
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    r = fut.result()
+                    try:
+                        r = fut.result()
+                    except PPGraphError:  # fatal (see _convert_one): drop what has not started
+                        for p in pending:
+                            p.cancel()
+                        raise
                     results.append(r)
                     if on_done:
                         on_done(r)

@@ -88,3 +88,15 @@ def test_atomic_write_leaves_old_file_on_failure(tmp_path: Path) -> None:
         atomic_write(target, Boom("new"))
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["g.trig"]
+
+
+def test_settings_digest_follows_config_contents(tmp_path: Path) -> None:
+    from pp_graph.batch import settings_digest
+
+    cfg = tmp_path / "pp-graph.toml"
+    cfg.write_text('model = "a"\n', encoding="utf-8")
+    first = settings_digest("llm", {"config": str(cfg)}, "trig")
+    assert settings_digest("llm", {"config": str(cfg)}, "trig") == first
+    cfg.write_text('model = "b"\n', encoding="utf-8")
+    assert settings_digest("llm", {"config": str(cfg)}, "trig") != first
+    assert settings_digest("offline", {}, "trig") != settings_digest("offline", {}, "nq")
