@@ -127,3 +127,52 @@ def test_user_choice_is_not_a_collection_practice() -> None:
 def test_account_information_is_profile_data() -> None:
     r = run("We collect your account information when you register.\n").results[0]
     assert PD + "Profile" in {d.concept for d in r.data}
+
+
+RETAIN = PracticeType.DATA_STORAGE_RETENTION_DELETION
+SECURE = PracticeType.DATA_SECURITY_PROTECTION
+
+
+def test_retention_period_with_hedged_necessity() -> None:
+    assert kinds("We keep your order history for as long as is reasonably necessary.\n") == [[RETAIN]]
+
+
+def test_site_keeping_or_deleting_named_data_is_retention_without_a_period() -> None:
+    assert kinds("We do not store your credit card number.\n") == [[RETAIN]]
+    assert kinds("We delete your email address from our servers.\n") == [[RETAIN]]
+    assert kinds("We delete your email address after your request has been answered.\n") == [[RETAIN]]
+
+
+def test_retention_verb_in_a_list_of_verbs_is_not_retention() -> None:
+    assert RETAIN not in kinds("We collect, retain and use your email address.\n")[0]
+
+
+def test_negated_third_party_keeping_is_not_the_sites_retention() -> None:
+    assert (
+        RETAIN not in kinds("Our vendors receive your email address, but they will not retain your email address.\n")[0]
+    )
+
+
+def test_access_limits_and_duties_to_protect_are_security() -> None:
+    assert kinds("We restrict access to your personal information to staff who need it.\n") == [[SECURE]]
+    assert kinds("Our contractors are required to protect this information.\n") == [[SECURE]]
+
+
+def test_participle_after_data_is_a_reference_not_collection() -> None:
+    assert kinds("We may disclose your email address collected on the site to the police.\n") == [[SHARE]]
+
+
+def test_threats_and_data_coming_to_the_site_are_not_sharing() -> None:
+    assert kinds(
+        "No system can fully prevent unauthorized access, use or disclosure of your personal information.\n"
+    ) == [[]]
+    assert SHARE not in kinds("Your friends may share your email address with us.\n")[0]
+    assert kinds("Do not share your password with anyone.\n") == [[]]
+
+
+def test_operator_named_as_subject_is_first_party() -> None:
+    assert kinds("Acme Health may use your email address to send receipts.\n") == [[FP]]
+
+
+def test_unbulleted_list_items_inherit_the_lead_in() -> None:
+    assert kinds("We use your information to:\n\nsend you receipts;\n\nimprove the site;\n") == [[FP], [FP], [FP]]

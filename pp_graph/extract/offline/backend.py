@@ -35,22 +35,96 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-3"
+RULESET_VERSION = "offline-rules-4"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
 _LABEL_STOP = {
-    "external", "internal", "historical", "social", "financial", "tracking", "identifying", "professional",
-    "like", "reference", "character", "family", "sale", "purchase", "job", "connection", "interaction",
-    "association", "thought", "proclivity", "public life", "authenticating", "behavioural", "intention",
-    "demeanour", "favourite", "dislike", "acquaintance", "ownership", "reliability", "vulnerability",
-    "credit", "identifier", "transactional", "accent", "knowledge and beliefs", "mood", "attitude",
-    "personal data", "collected personal data", "location", "sexual", "tax", "insurance", "health",
-    "physical trait", "criminal", "opinion", "language", "school", "profile", "preference", "interest",
-    "communication", "name", "age", "gender", "country", "city", "region", "education", "income",
-    "salary", "picture", "emotion", "street", "weight", "height", "locality", "vehicle", "marriage",
-    "divorce", "parent", "sibling", "friend", "offspring", "tattoo", "piercing", "religion", "race",
-    "purpose", "verification", "improve", "research", "security",
+    "external",
+    "internal",
+    "historical",
+    "social",
+    "financial",
+    "tracking",
+    "identifying",
+    "professional",
+    "like",
+    "reference",
+    "character",
+    "family",
+    "sale",
+    "purchase",
+    "job",
+    "connection",
+    "interaction",
+    "association",
+    "thought",
+    "proclivity",
+    "public life",
+    "authenticating",
+    "behavioural",
+    "intention",
+    "demeanour",
+    "favourite",
+    "dislike",
+    "acquaintance",
+    "ownership",
+    "reliability",
+    "vulnerability",
+    "credit",
+    "identifier",
+    "transactional",
+    "accent",
+    "knowledge and beliefs",
+    "mood",
+    "attitude",
+    "personal data",
+    "collected personal data",
+    "location",
+    "sexual",
+    "tax",
+    "insurance",
+    "health",
+    "physical trait",
+    "criminal",
+    "opinion",
+    "language",
+    "school",
+    "profile",
+    "preference",
+    "interest",
+    "communication",
+    "name",
+    "age",
+    "gender",
+    "country",
+    "city",
+    "region",
+    "education",
+    "income",
+    "salary",
+    "picture",
+    "emotion",
+    "street",
+    "weight",
+    "height",
+    "locality",
+    "vehicle",
+    "marriage",
+    "divorce",
+    "parent",
+    "sibling",
+    "friend",
+    "offspring",
+    "tattoo",
+    "piercing",
+    "religion",
+    "race",
+    "purpose",
+    "verification",
+    "improve",
+    "research",
+    "security",
 }
 
 _PRACTICE_OF = {
@@ -138,14 +212,74 @@ _SCOPE = re.compile(
 )
 # Words before a noun/verb-ambiguous trigger that make it a noun ("the use of", "your request", "a record").
 _NOUN_BEFORE = {
-    "a", "an", "the", "your", "our", "their", "its", "his", "her", "this", "that", "these", "those", "such",
-    "any", "each", "every", "no", "of", "for", "in", "upon", "unauthorized", "unauthorised", "retail",
-    "fair", "acceptable", "intended", "commercial", "further", "secondary", "limited", "own", "my", "personal",
-    "illegal", "improper", "general", "normal", "business", "legal", "continued", "temporary", "public",
+    "a",
+    "an",
+    "the",
+    "your",
+    "our",
+    "their",
+    "its",
+    "his",
+    "her",
+    "this",
+    "that",
+    "these",
+    "those",
+    "such",
+    "any",
+    "each",
+    "every",
+    "no",
+    "of",
+    "for",
+    "in",
+    "upon",
+    "unauthorized",
+    "unauthorised",
+    "retail",
+    "fair",
+    "acceptable",
+    "intended",
+    "commercial",
+    "further",
+    "secondary",
+    "limited",
+    "own",
+    "my",
+    "personal",
+    "illegal",
+    "improper",
+    "general",
+    "normal",
+    "business",
+    "legal",
+    "continued",
+    "temporary",
+    "public",
 }
 _AMBIGUOUS = {
-    "use", "uses", "access", "request", "requests", "record", "records", "log", "logs", "process", "processes",
-    "track", "transfer", "transfers", "store", "stores", "sale", "share", "shares", "hold", "monitor", "capture",
+    "use",
+    "uses",
+    "access",
+    "request",
+    "requests",
+    "record",
+    "records",
+    "log",
+    "logs",
+    "process",
+    "processes",
+    "track",
+    "transfer",
+    "transfers",
+    "store",
+    "stores",
+    "sale",
+    "share",
+    "shares",
+    "hold",
+    "monitor",
+    "capture",
 }
 # Objects after "use" that are tools, not data ("use encryption", "use reasonable safeguards").
 _TOOL_OBJECT = re.compile(
@@ -156,10 +290,10 @@ _TOOL_OBJECT = re.compile(
 # An implicit third-party subject right before the verb ("they may collect", "these features collect").
 _THIRD_SUBJECT = re.compile(
     r"\b(?:they|these|those|such|(?:\w+\s+)?(?:companies|advertisers?|networks?|features|widgets|buttons|plug-?ins|"
-    r"vendors|partners|providers|sponsors|operators|sites|websites|services|technolog(?:y|ies)|servers?|"
-    r"platforms?|others|parties|tools|applications|apps|cookies|beacons|pixels))\s+"
+    r"vendors|partners|providers|sponsors|operators|sites|websites|services|"
+    r"platforms?|others|parties|tools|applications|apps))\s+"
     r"(?:(?:may|might|can|could|will|would|also|then|only|generally|typically|sometimes|automatically|"
-    r"independently|directly|themselves|do|does|be able to|are able to|is able to|to)\s+)*$",
+    r"independently|directly|themselves|do|does|not|never|be able to|are able to|is able to|to)\s+)*$",
     re.I,
 )
 _OUR_SUBJECT = re.compile(
@@ -182,7 +316,8 @@ _ON_DEVICE = re.compile(
     re.I,
 )
 _USER_REQUEST = re.compile(
-    r"\b(?:you (?:may|can|could|have the right)|request|ask (?:us|that)|contact us|if you (?:would like|wish|want)|"
+    r"\b(?:you (?:may|can|could|have the right)|request|ask (?:us|that)|contact us|"
+    r"if you (?:would )?(?:like|wish|want|prefer)|"
     r"opt[- ]out|your (?:choice|right))",
     re.I,
 )
@@ -206,6 +341,42 @@ _CHOICE_LINE = re.compile(
     r"adjust|update|control|disable|turn off|manage|decline|refuse|withdraw|set your))\b",
     re.I,
 )
+_DISPOSE = ("delet", "eras", "destr", "purg", "dispos")
+_VERB_LIST = re.compile(
+    r"\b(?:collect|use|process|disclose|share|obtain|access|preserve)\w*\s*(?:,\s*(?:and|or)?|and|or|&)\s*#"
+    r"|#\s*(?:,\s*|\s+(?:and|or|&)\s+)(?:\w+,?\s+)?(?:(?:and|or|&|otherwise)\s+)?"
+    r"(?:use|process|disclose|share|transfer)\w*\b",
+    re.I,
+)
+# Security measures named without a security trigger word (data access limits, confidentiality duties,
+# password protection, breach notice, privacy seals); the "strong" ones count without data in the sentence.
+_SECURE_CUE = re.compile(
+    r"\b(?:limit|limits|limited|limiting|restrict|restricts|restricted|restricting)\s+(?:the\s+)?"
+    r"(?:number\s+of\s+(?:people|persons|employees)\s+(?:who\s+have\s+|with\s+)?)?"
+    r"(?:(?:physical|electronic|employee|internal)\s+)?access\b"
+    r"|\baccess\s+(?:to\s+(?:[\w-]+\s+){1,5}?)?(?:is|are|will be)\s+(?:only\s+|strictly\s+)?(?:limited|restricted)\b"
+    r"|\bonly\s+(?:be\s+)?accessible\s+(?:to|by)\b"
+    r"|\b(?:only|authori[sz]ed)\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates)\s+(?:who|that|with)\s+"
+    r"(?:\w+\s+){0,3}?(?:need|require)"
+    r"|(?P<strong>\bneed[- ]to[- ]know\b)",
+    re.I,
+)
+_THREAT_LIST = re.compile(
+    r"\b(?:unauthori[sz]ed|loss|misuse|theft|access(?:ed)?|alter(?:ed|ation)?|destr\w+|modif\w+|tamper\w*)"
+    r"(?:\s*,\s*(?:\w+\s*,\s*)*(?:or\s+|and\s+)?|\s+(?:or|and)\s+)(?:\w+\s+)?#"
+    r"|#\s*(?:,\s*(?:\w+\s*,\s*)*(?:or\s+|and\s+)?|\s+(?:or|and)\s+)(?:alter(?:ed|ation)?|destr\w+|modif\w+|loss|"
+    r"misuse|tamper\w*)\b",
+    re.I,
+)
+_TO_US = re.compile(
+    r"\s+(?:(?:[\w-]+\s+){0,4}?(?:with|to)\s+(?:us|ourselves)\b|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
+)
+_NAME_SUBJECT = re.compile(
+    r"\W*(?!(?:They|These|Those|Such|It|Its|This|That|Some|Any|All|Each|Other|Many|Most|Certain|No|Both|Either|"
+    r"Neither|If|When|Where|While|Once|After|Before|Because|Since|Although|Unless|In|On|At|For|From|With|By|To|As|"
+    r"Upon|Only|Also|Then|Please|Note|There|Here|He|She|One)\b)(?:The\s+)?(?:[A-Z][\w.&'’-]*\s+){1,3}(?:(?:also|may|will|can|might|would|only|generally|"
+    r"does|do|not|never|then)\s+)*$"
+)
 _HIRE = re.compile(r"^\s+(?:to|by)\s+(?:perform|provide|help|assist|act|conduct|process|host|operate|manage)\b", re.I)
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
@@ -216,22 +387,56 @@ _HEADING_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(share|sharing|shared|disclos\w*|sell|sale|transfer\w*|recipients?)\b", re.I), "share"),
     (re.compile(r"\b(retain\w*|retention|storage|store|keep|delet\w*|how long)\b", re.I), "retain"),
     (re.compile(r"\b(secur\w*|protect\w*|safeguard\w*)\b", re.I), "secure"),
-    (re.compile(r"\b(collect\w*|gather\w*|obtain\w*|receive|provide|use|using|process\w*|"
-                r"information we|data we|automatically)\b", re.I), "collect"),
+    (
+        re.compile(
+            r"\b(collect\w*|gather\w*|obtain\w*|receive|provide|use|using|process\w*|"
+            r"information we|data we|automatically)\b",
+            re.I,
+        ),
+        "collect",
+    ),
 )
 
-_NUM = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-        r"fifteen|eighteen|twenty|thirty|forty|forty-five|sixty|ninety|a|an)")
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-            "fifteen": 15, "eighteen": 18, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
-            "sixty": 60, "ninety": 90}
+_NUM = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|eighteen|twenty|thirty|forty|forty-five|sixty|ninety|a|an)"
+)
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "eighteen": 18,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "sixty": 60,
+    "ninety": 90,
+}
 _PERIOD = re.compile(
     rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of)\s+"
     rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?({_NUM})\s+"
     r"(day|week|month|year)s?\b"
-    r"|\bas long as (?:(?:is |it is |we deem |reasonably )?(?:necessary|needed|required)|your account is active|"
-    r"you (?:keep|maintain|have) (?:your|an) account)[^.;,]{0,60}"
+    r"|\bas long as (?:(?:is |it is |we deem |we consider |reasonably |strictly |legally |may be |it's )*"
+    r"(?:necessary|needed|required|permitted|appropriate|useful|relevant)|your account (?:is|remains) (?:active|open)|"
+    r"you (?:keep|maintain|have) (?:your|an) account|"
+    r"you (?:are|remain) a (?:member|user|customer|subscriber))[^.;,]{0,60}"
+    r"|\b(?:no longer|not longer) than (?:is )?(?:necessary|needed|required)[^.;,]{0,60}"
+    r"|\buntil (?:it is |they are )?no longer (?:necessary|needed|required)[^.;,]{0,40}"
     r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}"
     r"|\bindefinitely\b|\bfor (?:a |an |some )?(?:\w+ ){0,2}(?:time|period)(?: of time)?\b(?! to)",
     re.I,
@@ -387,20 +592,30 @@ class OfflineBackend(Backend):
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
             name = h.entry.phrase if kind == PartyKind.THIRD_PARTY else kind
-            parties.append(PartyMention(Span.at(policy.text, h.start, h.end), PartyKind(kind),
-                                        RecipientKind(rkind), name.lower()))
+            parties.append(
+                PartyMention(Span.at(policy.text, h.start, h.end), PartyKind(kind), RecipientKind(rkind), name.lower())
+            )
         triggers = list(self.lex.triggers.find(text, off))
         attrs: list[AttributeMention] = []
         for h in self.lex.attributes.find(text, off):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
         for m in _PERIOD.finditer(text):
-            attrs.append(AttributeMention(Span.at(policy.text, m.start() + off, m.end() + off),
-                                          AttributeKind.RETENTION_PERIOD, None, _duration(m)))
+            attrs.append(
+                AttributeMention(
+                    Span.at(policy.text, m.start() + off, m.end() + off),
+                    AttributeKind.RETENTION_PERIOD,
+                    None,
+                    _duration(m),
+                )
+            )
         if _PLACE_CONTEXT.search(text):
             for m in _PLACE.finditer(text):
-                attrs.append(AttributeMention(Span.at(policy.text, m.start(1) + off, m.end(1) + off),
-                                              AttributeKind.STORAGE_PLACE))
+                attrs.append(
+                    AttributeMention(
+                        Span.at(policy.text, m.start(1) + off, m.end(1) + off), AttributeKind.STORAGE_PLACE
+                    )
+                )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
         # Drop data hits inside a purpose phrase ("sell your data" is a purpose, "data" inside it is not data).
         return _SegState(data, purposes, parties, triggers, attrs)
@@ -452,7 +667,7 @@ class OfflineBackend(Backend):
             elif not (_OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH)):
                 for s0, s1 in sentences(seg):
                     found.extend(self._sentence_practices(policy, seg, st, s0, s1))
-                if not found and (st.data or blocks == 0):
+                if not found and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text))):
                     inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
                     if inherited:
                         found.append(inherited)
@@ -461,7 +676,7 @@ class OfflineBackend(Backend):
                 lead_in = None
             elif seg.text.rstrip().endswith(":") and found:
                 lead_in = found[0]
-            elif not _LIST_ITEM.match(seg.text):
+            elif not _list_like(seg.text):
                 lead_in = None
         return out
 
@@ -469,10 +684,11 @@ class OfflineBackend(Backend):
         self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int
     ) -> list[PracticeMention]:
         in_sent = [t for t in st.triggers if s0 <= t.start < s1]
-        if not in_sent:
-            return []
         text = policy.text
         sentence = text[s0:s1]
+        cue = _SECURE_CUE.search(sentence)
+        if not in_sent and not cue:
+            return []
         if _SCOPE.search(sentence) or _AUDIENCE.search(sentence):
             return []  # about the policy itself, other sites, definitions, children or state residents
         abroad = bool(_ABROAD.search(sentence))
@@ -492,9 +708,16 @@ class OfflineBackend(Backend):
                 continue  # "the use of", "your request", "a record": a noun, not the practice verb
             if word in _AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
                 continue  # "their use of cookies": a noun
-            if kind == "share" and (re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
-                                    or _SHARE_TOOL.match(after) or _CHOICE_BEFORE.search(before)):
+            if kind == "share" and (
+                re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
+                or _SHARE_TOOL.match(after)
+                or _CHOICE_BEFORE.search(before)
+            ):
                 continue  # "send you newsletters", "sharing buttons", "opt out of sharing…"
+            if kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]):
+                continue  # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
+            if kind == "share" and _TO_US.match(after):
+                continue  # "information you share with us", "disclosed to the Company": data coming to the site
             if word.startswith("access") and re.match(r"\s+(?:to|control|controls|logs?|rights?)\b", after, re.I):
                 continue  # "access to", "access controls"
             if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
@@ -504,24 +727,62 @@ class OfflineBackend(Backend):
             if abroad and kind in ("collect", "retain"):
                 continue  # "may be transferred to and stored in the United States": an international transfer
             subject = self._subject(text, st, s0, t)
+            if (
+                subject is None
+                and kind in ("collect", "share")
+                and _NAME_SUBJECT.match(text[s0 : t.start])
+                and not any(s0 <= p.span.start < t.start for p in st.parties)
+                and not _THIRD_SUBJECT.search(before)
+            ):
+                # "Acme Health may use…": the operator named at the start of the sentence.
+                subject = PartyMention(
+                    Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
+                )
             implicit_third = subject is None and bool(_THIRD_SUBJECT.search(before)) and not _OUR_SUBJECT.search(before)
-            if kind == "collect" and subject is None and (implicit_third or (
-                any(p.span.start < t.start for p in third)
-                and not any(p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties)
-            )):
+            if (
+                kind == "collect"
+                and subject is None
+                and (
+                    implicit_third
+                    or (
+                        any(p.span.start < t.start for p in third)
+                        and not any(
+                            p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties
+                        )
+                    )
+                )
+            ):
                 ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+            if kind == "share" and re.match(r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", text[s0 : t.start], re.I):
+                continue  # "do not share your password": advice to the reader
             if kind == "collect" and subject is not None:
                 if subject.kind == PartyKind.USER and "you" not in t.entry.phrase.lower():
                     continue  # "you can access / request / use…" is the user's action
                 if subject.kind == PartyKind.THIRD_PARTY:
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
             passive = bool(_PASSIVE.search(text[s0 : t.start]))
-            if needs == "agent" and (subject is None or subject.kind == PartyKind.USER) and not passive and not (
-                implicit_third
+            if (
+                needs == "agent"
+                and (subject is None or subject.kind == PartyKind.USER)
+                and not passive
+                and not (implicit_third)
             ):
                 continue
-            if kind == "collect" and word.endswith("ed") and subject is None and not passive and not implicit_third \
-                    and not seg.text.rstrip().endswith(":"):
+            if (
+                kind == "collect"
+                and word.endswith("ed")
+                and not passive
+                and any(0 < t.start - d.end <= 2 and not text[d.end : t.start].strip() for d in st.data)
+            ):
+                continue  # "we may disclose information collected through…": a reduced relative clause, a reference
+            if (
+                kind == "collect"
+                and word.endswith("ed")
+                and subject is None
+                and not passive
+                and not implicit_third
+                and not seg.text.rstrip().endswith(":")
+            ):
                 continue  # "information collected through the site…": a reference, not a statement
             if kind == "collect" and word.startswith("us"):
                 nxt = [d.start for d in st.data if t.end <= d.start < s1]
@@ -531,43 +792,95 @@ class OfflineBackend(Backend):
                 obj = [p for p in st.parties if t.end <= p.span.start < t.end + 40 and p.span.start < s1]
                 if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(text[t.end : obj[0].span.start].split()) <= 3:
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE  # "we use Google Analytics / ad networks"
-            if kind in ("collect", "share") and (_META.search(before) or (
-                any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start])
-                    for d in st.data) and not seg.text.rstrip().endswith(":"))):
+            if kind in ("collect", "share") and (
+                _META.search(before)
+                or (
+                    any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data)
+                    and not seg.text.rstrip().endswith(":")
+                )
+            ):
                 continue  # "how we collect…", "the information we collect is…": a reference, not a statement
-            if kind == "retain" and (implicit_third or (
-                subject is not None and subject.kind != PartyKind.FIRST_PARTY and not any(
-                    p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties))):
+            if kind == "retain" and (
+                implicit_third
+                or (
+                    subject is not None
+                    and subject.kind != PartyKind.FIRST_PARTY
+                    and not any(p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties)
+                )
+            ):
                 continue  # a third party's or the user's keeping/deleting is not the site's retention
-            if kind == "retain" and (_USER_CHOICE.search(sentence) or (
-                    word.startswith(("delet", "eras", "remov")) and _USER_REQUEST.search(sentence))):
+            timed = kind == "retain" and bool(_DELETE_TIMING.match(after))
+            period_here = kind == "retain" and any(
+                a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
+            )
+            if (
+                kind == "retain"
+                and not period_here
+                and _VERB_LIST.search(text[max(s0, t.start - 40) : t.start] + "#" + text[t.end : min(s1, t.end + 40)])
+            ):
+                continue  # "we collect, retain and use…": retention named in a list of verbs, not a statement
+            if kind == "retain" and (
+                (_USER_CHOICE.search(sentence) and not (period_here and not _USER_CHOICE.search(text[s0 : t.start])))
+                or (word.startswith(("delet", "eras", "remov")) and _USER_REQUEST.search(sentence) and not timed)
+            ):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
             if kind == "retain" and word.endswith("ed") and subject is None and not passive:
                 continue  # "information retained by…": a reference
             if word == "keep" and re.match(r"\s+in mind\b", after, re.I):
                 continue
-            timed = kind == "retain" and bool(_DELETE_TIMING.match(after))
             sec_detail = any(a.kind in _DETAIL_OF["secure"] and s0 <= a.span.start < s1 for a in st.attributes)
-            if kind == "secure" and not needs and " " in word and word.startswith("reasonable") and not sec_detail \
-                    and not _SECURE_AIM.match(after):
+            if (
+                kind == "secure"
+                and not needs
+                and " " in word
+                and word.startswith("reasonable")
+                and not sec_detail
+                and not _SECURE_AIM.match(after)
+            ):
                 continue  # "reasonable steps to verify your identity / keep it accurate": not security
             if kind == "secure" and _NOT_DATA_PROTECTION.match(after):
                 continue  # "protect our rights, property or safety"
-            if kind == "secure" and needs == "detail" and not sec_detail and word.startswith(("protect", "safeguard")) \
-                    and re.match(r"\s+(?:(?:the|all|any)\s+)?(?:your|our users'?|customers'?|visitors'?)\s+(?:\w+\s+)?"
-                                 r"(?:personal\s+|personally\s+identifiable\s+|financial\s+)?(?:information|data)\b",
-                                 after, re.I) and "privacy" not in after[:30].lower():
+            if (
+                kind == "secure"
+                and needs == "detail"
+                and not sec_detail
+                and word.startswith(("protect", "safeguard"))
+                and re.match(
+                    r"\s+(?:(?:the|all|any)\s+)?(?:your|this|such|that|the|our users'?|customers'?|visitors'?)\s+"
+                    r"(?:\w+\s+)?"
+                    r"(?:personal\s+|personally\s+identifiable\s+|financial\s+)?(?:information|data)\b",
+                    after,
+                    re.I,
+                )
+                and "privacy" not in after[:30].lower()
+            ):
                 needs = ""  # "we work hard to protect your personal information"
             if kind == "retain" and (_HIRE.match(after) or _ON_DEVICE.match(after)):
                 continue  # "service providers we have retained to perform…", "cookies stored on your computer"
             if needs == "third" and not third:
                 continue
-            if needs == "detail" and not timed and not any(
-                a.kind in _DETAIL_OF.get(kind, ()) and s0 <= a.span.start < s1 for a in st.attributes
+            # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
+            # retention without a period.
+            own = (
+                kind == "retain"
+                and has_data
+                and subject is not None
+                and subject.kind == PartyKind.FIRST_PARTY
+                and (word.startswith(_DISPOSE) or _negated(text, s0, t.start))
+            )
+            if own:
+                timed = True
+            if (
+                needs == "detail"
+                and not timed
+                and not any(a.kind in _DETAIL_OF.get(kind, ()) and s0 <= a.span.start < s1 for a in st.attributes)
             ):
                 continue
-            if needs == "detail" and kind == "retain" and not timed and not any(
-                a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes
+            if (
+                needs == "detail"
+                and kind == "retain"
+                and not timed
+                and not any(a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes)
             ):
                 continue  # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
             # A practice needs something to act on: personal data, or for sharing a recipient.
@@ -576,14 +889,24 @@ class OfflineBackend(Backend):
             )
             if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
                 continue
-            if kind == "secure" and not (has_data or any(a.kind == AttributeKind.SECURITY_METHOD
-                                                         and s0 <= a.span.start < s1 for a in st.attributes)):
+            if kind == "secure" and not (
+                has_data
+                or any(a.kind == AttributeKind.SECURITY_METHOD and s0 <= a.span.start < s1 for a in st.attributes)
+            ):
                 continue
             if ptype in seen:
                 continue
             seen.add(ptype)
             negated = _negated(text, s0, t.start)
             found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
+        sec = PracticeType.DATA_SECURITY_PROTECTION
+        if cue and sec not in seen and (has_data or cue.group("strong")):
+            # OPP-115's security measures beyond encryption: access limits, confidentiality duties, seals, breaches.
+            found.append(
+                PracticeMention(
+                    Span.at(text, s0 + cue.start(), s0 + cue.end()), sec, _negated(text, s0, s0 + cue.start())
+                )
+            )
         return found
 
     @staticmethod
@@ -604,8 +927,14 @@ class OfflineBackend(Backend):
         return None
 
     def _inherit(
-        self, policy: Policy, seg: Segment, segments: list[Segment], heads: list[bool],
-        lead_in: PracticeMention | None, has_data: bool = True, near: bool = False,
+        self,
+        policy: Policy,
+        seg: Segment,
+        segments: list[Segment],
+        heads: list[bool],
+        lead_in: PracticeMention | None,
+        has_data: bool = True,
+        near: bool = False,
     ) -> PracticeMention | None:
         """The practice a line without a trigger of its own takes from its lead-in line or its heading.
 
@@ -615,7 +944,9 @@ class OfflineBackend(Backend):
         """
         if _USER_CHOICE.search(seg.text) or _CHOICE_LINE.search(seg.text):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
-        if lead_in is not None and _LIST_ITEM.match(seg.text) and has_data:
+        if lead_in is not None and (
+            (_LIST_ITEM.match(seg.text) and has_data) or (_list_like(seg.text) and lead_in.type in _LIST_TYPES)
+        ):
             return PracticeMention(lead_in.span, lead_in.type, lead_in.negated, inherited=True)
         # Nearest heading above this segment whose words cue a practice.
         for prev in reversed(segments[: seg.index]):
@@ -623,10 +954,14 @@ class OfflineBackend(Backend):
                 continue
             for pattern, kind in _HEADING_CUES:
                 m = pattern.search(prev.text)
-                if m and ((kind == "secure" and near)
-                          or (has_data and (prev.is_heading or kind in ("collect", "share")))):
-                    return PracticeMention(Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
-                                           _PRACTICE_OF[kind], inherited=True)
+                if m and (
+                    (kind == "secure" and near) or (has_data and (prev.is_heading or kind in ("collect", "share")))
+                ):
+                    return PracticeMention(
+                        Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
+                        _PRACTICE_OF[kind],
+                        inherited=True,
+                    )
             if not prev.is_heading or (prev.heading_path and len(prev.heading_path) <= 1):
                 break
         return None
@@ -670,11 +1005,17 @@ class OfflineBackend(Backend):
             if t == PracticeType.FIRST_PARTY_COLLECTION_USE:
                 rels.append(Relation(pi, Role.DATA_COLLECTOR, "party:first"))
                 rels.extend(Relation(pi, Role.DATA_PROVIDER, f"party:{i}") for i in users)
-                rels.extend(Relation(pi, Role.DATA_PROVIDER, f"party:{i}") for i in third
-                            if res.parties[i].span.start > pr.span.start)
+                rels.extend(
+                    Relation(pi, Role.DATA_PROVIDER, f"party:{i}")
+                    for i in third
+                    if res.parties[i].span.start > pr.span.start
+                )
             elif t == PracticeType.THIRD_PARTY_COLLECTION_USE:
-                rels.extend(Relation(pi, Role.DATA_COLLECTOR, f"party:{i}") for i in third
-                            if res.parties[i].span.start < pr.span.start)
+                rels.extend(
+                    Relation(pi, Role.DATA_COLLECTOR, f"party:{i}")
+                    for i in third
+                    if res.parties[i].span.start < pr.span.start
+                )
                 rels.extend(Relation(pi, Role.DATA_PROVIDER, f"party:{i}") for i in users)
             elif t == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE:
                 rels.append(Relation(pi, Role.DATA_SHARER, "party:first"))
@@ -698,6 +1039,17 @@ _ATTR_ROLE: dict[tuple[PracticeType | None, AttributeKind], Role] = {
     (PracticeType.DATA_SECURITY_PROTECTION, AttributeKind.PROTECT_AGAINST): Role.PROTECT_AGAINST,
     (None, AttributeKind.LEGAL_BASIS): Role.LEGAL_BASIS,
 }
+
+
+_LIST_TYPES = {PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_SHARING_DISCLOSURE}
+
+
+def _list_like(line: str) -> bool:
+    """A bulleted line, or an unbulleted list item: starting in lower case or ending in ';' / ', and'."""
+    t = line.strip()
+    return bool(_LIST_ITEM.match(t)) or (
+        bool(t) and (t[0].islower() or bool(re.search(r"(?:;|;\s*(?:and|or)|,\s*(?:and|or))$", t)))
+    )
 
 
 def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
