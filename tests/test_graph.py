@@ -98,3 +98,19 @@ def test_policy_iri_changes_with_content(tmp_path: Path) -> None:
     first = convert(a).graph
     a.write_text("We collect your phone number.\n", encoding="utf-8")
     assert convert(a).graph != first
+
+
+def test_one_mention_node_per_reading_of_a_span() -> None:
+    """A span read two ways (purpose and legal basis) gives two mention nodes, each with one concept."""
+    from pp_graph import convert_text
+
+    conv = convert_text("We collect your email address for legal obligations.\n", "shop.example")
+    g = conv.dataset.graph(conv.graph)
+    readings = {
+        g.value(m, PPG.denotes)
+        for m in g.subjects(RDF.type, PPG.Mention)
+        if str(g.value(m, PPG.anchorText)) == "legal obligations"
+    }
+    assert readings == {URIRef("https://w3id.org/dpv#LegalCompliance"), URIRef("https://w3id.org/dpv#LegalObligation")}
+    for m in g.subjects(RDF.type, PPG.Mention):
+        assert len(set(g.objects(m, PPG.denotes))) <= 1

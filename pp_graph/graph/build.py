@@ -37,6 +37,7 @@ from pp_graph.model import (
     SegmentExtraction,
     Span,
 )
+from pp_graph.vocab.dpv import compact
 
 PRACTICE_CLASS = {
     PracticeType.FIRST_PARTY_COLLECTION_USE: PR2G.DataCollectionUse,
@@ -75,7 +76,11 @@ class _Builder:
         self.g.add((s, p, o))
 
     def mention(self, span: Span, denotes: URIRef | None = None) -> URIRef:
-        m = child(self.policy, "span", f"{span.start}-{span.end}")
+        # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
+        parts = ["span", f"{span.start}-{span.end}"]
+        if denotes is not None:
+            parts.append(slug(compact(str(denotes))))
+        m = child(self.policy, *parts)
         self.add(m, RDF.type, PPG.Mention)
         self.add(m, PPG.start, Literal(span.start, datatype=XSD.integer))
         self.add(m, PPG.end, Literal(span.end, datatype=XSD.integer))
@@ -195,7 +200,7 @@ class _Builder:
                 self.add(node, PPG.retentionText, Literal(a.span.text))
             elif role in ATTR_PROPERTY:
                 self.add(node, ATTR_PROPERTY[role], Literal(a.span.text))
-            self.add(node, PPG.evidence, self.mention(a.span))
+            self.add(node, PPG.evidence, self.mention(a.span, URIRef(a.concept) if a.concept else None))
 
 
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:

@@ -1,0 +1,21 @@
+"""SHACL validation of policy graphs against ontologies/pr2graph-shapes.ttl (see :mod:`.shacl`)."""
+
+from pp_graph.validate.shacl import (
+    GRAPH_SUFFIXES,
+    ValidationReport,
+    ValidationResult,
+    graph_files,
+    typing_graph,
+    validate,
+    validate_files,
+)
+
+__all__ = [
+    "GRAPH_SUFFIXES",
+    "ValidationReport",
+    "ValidationResult",
+    "graph_files",
+    "typing_graph",
+    "validate",
+    "validate_files",
+]

@@ -1,0 +1,976 @@
+"""SHACL validation of policy graphs, fast enough for a whole corpus.
+
+pyshacl needs about 33 s for the 40-policy corpus (436k triples) on 2 cores, and over 5 minutes with an
+oxigraph backing store. Policy graphs only need SHACL Core, so the default engine here ("core") compiles the
+shapes file into Python checks over per-graph dictionary indexes: about 2 s for the same corpus
+(benchmarks/bench_validate.py). Shapes that use
+anything beyond the supported subset (sh:or, sh:sparql, sh:closed, …) are run by pyshacl instead, and
+``engine="pyshacl"`` forces it; tests check that both engines report the same results.
+
+Each named graph (one per policy) is validated on its own, together with a small typing graph: every DPV
+concept in the personal-data, purpose, legal-basis and right schemes typed ``ppg:PersonalDataConcept`` etc.,
+plus the rdfs:subClassOf axioms of pr2graph.ttl. That replaces loading all of DPV (see the shapes file).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
+from rdflib.collection import Collection
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, ConjunctiveGraph
+from rdflib.namespace import RDF, RDFS, SH, XSD
+from rdflib.term import Node
+
+from pp_graph.errors import DataFileError, InputError
+from pp_graph.graph.namespaces import PPG, PR2G, bind_prefixes
+from pp_graph.resources import PR2GRAPH_ONTOLOGY, PR2GRAPH_SHAPES
+from pp_graph.vocab.dpv import LEGAL_BASIS, PERSONAL_DATA, PURPOSE, RIGHT, vocabulary
+
+GRAPH_SUFFIXES = {".trig": "trig", ".ttl": "turtle", ".nq": "nquads", ".nt": "ntriples", ".jsonld": "json-ld"}
+
+TYPING_CLASSES = {
+    PERSONAL_DATA: PPG.PersonalDataConcept,
+    PURPOSE: PPG.PurposeConcept,
+    LEGAL_BASIS: PPG.LegalBasisConcept,
+    RIGHT: PPG.RightConcept,
+}
+
+_XSD_STRING = str(XSD.string)
+_LANG_STRING = str(RDF.langString)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Report
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationResult:
+    """One SHACL result. ``path`` is the predicate, or a SPARQL property path string for complex paths."""
+
+    focus: Node
+    path: URIRef | str | None
+    value: Node | None
+    message: str
+    severity: str  # Violation, Warning or Info
+    shape: Node  # the named shape the constraint belongs to (e.g. pps:PracticeShape)
+    component: str  # e.g. MinCountConstraintComponent
+    graph: Node | None = None  # the named graph it came from (the policy IRI for built graphs)
+    policy: URIRef | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "focus": str(self.focus), "path": None if self.path is None else str(self.path),
+            "value": None if self.value is None else str(self.value), "message": self.message,
+            "severity": self.severity, "shape": str(self.shape), "component": self.component,
+            "graph": None if self.graph is None else str(self.graph),
+            "policy": None if self.policy is None else str(self.policy),
+        }
+
+
+@dataclass(slots=True)
+class ValidationReport:
+    conforms: bool
+    results: list[ValidationResult] = field(default_factory=list)
+    graphs: list[Node | None] = field(default_factory=list)  # graphs validated (None: a file's default graph)
+    engine: str = "core"
+
+    def by_graph(self) -> dict[Node | None, ValidationReport]:
+        out = {g: ValidationReport(True, [], [g], self.engine) for g in self.graphs}
+        for r in self.results:
+            rep = out.setdefault(r.graph, ValidationReport(True, [], [r.graph], self.engine))
+            rep.results.append(r)
+            rep.conforms = False
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"conforms": self.conforms, "engine": self.engine,
+                "graphs": [None if g is None else str(g) for g in self.graphs],
+                "results": [r.to_dict() for r in self.results]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def text(self, limit: int | None = None) -> str:
+        if self.conforms:
+            return f"conforms ({len(self.graphs)} graph(s))"
+        lines = [f"{len(self.results)} result(s) in {len({r.graph for r in self.results})} graph(s)"]
+        shown = self.results if limit is None else self.results[:limit]
+        for r in shown:
+            where = f"  graph {r.graph}" if r.graph is not None else ""
+            path = "" if r.path is None else f" {_short(r.path)}"
+            value = "" if r.value is None else f" = {_short(r.value)}"
+            lines.append(f"[{r.severity}] {_short(r.focus)}{path}{value}{where}")
+            lines.append(f"    {r.message}  ({_short(r.shape)}, {r.component})")
+        if len(shown) < len(self.results):
+            lines.append(f"… and {len(self.results) - len(shown)} more")
+        return "\n".join(lines)
+
+
+_SHORT = Graph()
+bind_prefixes(_SHORT)
+_SHORT.bind("pps", "urn:pp-graph:shapes#")
+
+
+def _short(node: object) -> str:
+    if isinstance(node, URIRef):
+        try:
+            return _SHORT.namespace_manager.normalizeUri(node)
+        except Exception:  # an IRI that cannot be a CURIE
+            return f"<{node}>"
+    if isinstance(node, Literal):
+        return node.n3(_SHORT.namespace_manager)
+    return str(node)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Data indexes. Literals become (lexical, datatype, lang) tuples: C-level hashing and equality.
+
+
+# Inside the engine an IRI is a plain str, a blank node a _B ("_:" + id) and a literal a plain tuple
+# (lexical form, datatype IRI, language or None): rdflib terms hash and compare in Python code, which made
+# dictionary lookups the bottleneck.
+
+
+class _B(str):
+    __slots__ = ()
+
+
+_Lit = tuple[str, str, str | None]
+Term = str | _Lit
+
+_TYPE = str(RDF.type)
+_SUBCLASS = str(RDFS.subClassOf)
+
+
+def _from_rdflib(o: Node) -> Term:
+    if isinstance(o, Literal):
+        if o.language:
+            return (str(o), _LANG_STRING, o.language.lower())
+        return (str(o), str(o.datatype) if o.datatype else _XSD_STRING, None)
+    if isinstance(o, BNode):
+        return _B("_:" + o)
+    return str(o)
+
+
+def _to_rdflib(t: Term) -> Node:
+    if isinstance(t, tuple):
+        if t[2]:
+            return Literal(t[0], lang=t[2])
+        if t[1] == _XSD_STRING:
+            return Literal(t[0])
+        with warnings.catch_warnings():  # rdflib warns on ill-typed lexical forms, which is what we report
+            warnings.simplefilter("ignore")
+            return Literal(t[0], datatype=URIRef(t[1]))
+    if isinstance(t, _B):
+        return BNode(t[2:])
+    return URIRef(t)
+
+
+class _Index:
+    """One graph: s → p → [o]; per-predicate pairs and o → [s] are built on first use."""
+
+    __slots__ = ("_inv", "_over", "_pso", "_sub_cache", "_sup_cache", "name", "orig", "overlay", "spo")
+
+    def __init__(self, name: Node | None, overlay: _Index | None = None) -> None:
+        self.name = name
+        self.overlay = overlay
+        self._over = overlay.predicates() if overlay is not None else frozenset()
+        self.spo: dict[Term, dict[str, list[Term]]] = {}
+        self.orig: dict[_Lit, Literal] = {}  # keeps rdflib literals so reports show them unchanged
+        self._pso: dict[str, list[tuple[Term, Term]]] = {}
+        self._inv: dict[str, dict[Term, list[Term]]] = {}
+        self._sup_cache: dict[Term, frozenset[Term]] = {}
+        self._sub_cache: dict[Term, frozenset[Term]] = {}
+
+    def add(self, s: Term, p: str, o: Term) -> None:
+        """Add a triple the caller knows is new (rdflib graphs are sets; the file reader deduplicates)."""
+        po = self.spo.get(s)
+        if po is None:
+            self.spo[s] = {p: [o]}
+            return
+        objs = po.get(p)
+        if objs is None:
+            po[p] = [o]
+        else:
+            objs.append(o)
+
+    def predicates(self) -> frozenset[str]:
+        return frozenset(p for po in self.spo.values() for p in po)
+
+    def __len__(self) -> int:
+        return sum(len(objs) for po in self.spo.values() for objs in po.values())
+
+    def objects(self, s: Term, p: str) -> list[Term]:
+        po = self.spo.get(s)
+        own = po.get(p, []) if po is not None else []
+        if p in self._over:
+            assert self.overlay is not None
+            extra = self.overlay.objects(s, p)
+            if extra:
+                return own + [o for o in extra if o not in own]
+        return own
+
+    def prepare(self, preds: Iterable[str]) -> None:
+        """Build the pairs of several predicates in one scan (targets and inverse paths need them)."""
+        todo = {p: [] for p in preds if p not in self._pso}  # type: dict[str, list[tuple[Term, Term]]]
+        if todo:
+            for s, po in self.spo.items():
+                for p, objs in po.items():
+                    lst = todo.get(p)
+                    if lst is not None:
+                        for o in objs:
+                            lst.append((s, o))
+            self._pso.update(todo)
+
+    def own_pairs(self, p: str) -> list[tuple[Term, Term]]:
+        got = self._pso.get(p)
+        if got is None:  # one scan per predicate a shape targets or inverts: a few per graph
+            got = self._pso[p] = [(s, o) for s, po in self.spo.items() for o in po.get(p, ())]
+        return got
+
+    def pairs(self, p: str) -> Iterator[tuple[Term, Term]]:
+        yield from self.own_pairs(p)
+        if p in self._over:
+            assert self.overlay is not None
+            yield from self.overlay.pairs(p)
+
+    def subjects(self, p: str, o: Term) -> list[Term]:
+        inv = self._inv.get(p)
+        if inv is None:
+            inv = self._inv[p] = {}
+            for s, oo in self.own_pairs(p):
+                inv.setdefault(oo, []).append(s)
+        own = inv.get(o, [])
+        if p in self._over:
+            assert self.overlay is not None
+            extra = self.overlay.subjects(p, o)
+            if extra:
+                return own + [s for s in extra if s not in own]
+        return own
+
+    def superclasses(self, c: Term) -> frozenset[Term]:
+        got = self._sup_cache.get(c)
+        if got is None:
+            seen, todo = {c}, [c]
+            while todo:
+                for sup in self.objects(todo.pop(), _SUBCLASS):
+                    if sup not in seen:
+                        seen.add(sup)
+                        todo.append(sup)
+            got = self._sup_cache[c] = frozenset(seen)
+        return got
+
+    def subclasses(self, c: Term) -> frozenset[Term]:
+        got = self._sub_cache.get(c)
+        if got is None:
+            seen, todo = {c}, [c]
+            while todo:
+                for sub in self.subjects(_SUBCLASS, todo.pop()):
+                    if sub not in seen:
+                        seen.add(sub)
+                        todo.append(sub)
+            got = self._sub_cache[c] = frozenset(seen)
+        return got
+
+    def is_instance(self, node: Term, cls: Term) -> bool:
+        if isinstance(node, tuple):
+            return False
+        return any(cls in self.superclasses(t) for t in self.objects(node, _TYPE))
+
+    def instances(self, cls: Term) -> list[Term]:
+        out: dict[Term, None] = {}
+        for c in self.subclasses(cls):
+            out.update(dict.fromkeys(self.subjects(_TYPE, c)))
+        return list(out)
+
+    def policy(self) -> URIRef | None:
+        policies = [s for s in self.subjects(_TYPE, str(PR2G.PrivacyPolicy)) if type(s) is str]
+        if isinstance(self.name, URIRef) and str(self.name) in policies:
+            return self.name
+        return URIRef(policies[0]) if len(policies) == 1 else None
+
+
+@cache
+def typing_graph() -> Graph:
+    """The DPV typing triples plus the ontology's class hierarchy (about 530 triples); see the shapes file."""
+    g = Graph()
+    vocab = vocabulary()
+    for top, cls in TYPING_CLASSES.items():
+        for c in sorted(vocab.members(top)):
+            g.add((URIRef(c), RDF.type, cls))
+    onto = Graph().parse(PR2GRAPH_ONTOLOGY, format="turtle")
+    for s, o in onto.subject_objects(RDFS.subClassOf):
+        if isinstance(s, URIRef) and isinstance(o, URIRef):
+            g.add((s, RDFS.subClassOf, o))
+    return g
+
+
+@cache
+def _typing_index() -> _Index:
+    idx = _Index(None)
+    for s, p, o in typing_graph():
+        idx.add(_from_rdflib(s), str(p), _from_rdflib(o))
+    return idx
+
+
+# ---------------------------------------------------------------------------------------------------
+# Literal checks
+
+
+_INT_TYPES = {str(XSD[n]) for n in (
+    "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
+    "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte")}
+_NUM_TYPES = _INT_TYPES | {str(XSD.decimal), str(XSD.float), str(XSD.double)}
+_LEXICAL = {
+    str(XSD.integer): re.compile(r"[+-]?\d+"),
+    str(XSD.boolean): re.compile(r"true|false|1|0"),
+    str(XSD.decimal): re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)"),
+    str(XSD.duration): re.compile(
+        r"-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
+}
+_WELL_FORMED: dict[tuple[str, str], bool] = {}
+
+
+def _well_formed(lit: _Lit) -> bool:
+    if lit[1] in (_XSD_STRING, _LANG_STRING):
+        return True
+    key = (lit[0], lit[1])
+    ok = _WELL_FORMED.get(key)
+    if ok is None:
+        rx = _LEXICAL.get(lit[1])
+        if rx is not None:
+            ok = rx.fullmatch(lit[0]) is not None
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ok = not Literal(lit[0], datatype=URIRef(lit[1])).ill_typed
+        if len(_WELL_FORMED) < 200_000:
+            _WELL_FORMED[key] = ok
+    return ok
+
+
+def _compare(a: Term, b: Term) -> int | None:
+    """-1/0/1 for comparable literals, None otherwise (SHACL: incomparable values fail)."""
+    if not (isinstance(a, tuple) and isinstance(b, tuple)):
+        return None
+    if a[1] in _NUM_TYPES and b[1] in _NUM_TYPES:
+        try:
+            x, y = Decimal(a[0]), Decimal(b[0])
+        except InvalidOperation:
+            return None
+        return (x > y) - (x < y)
+    if a[1] != b[1] or a[2] or b[2]:
+        return None
+    if a[1] == _XSD_STRING:
+        return (a[0] > b[0]) - (a[0] < b[0])
+    try:
+        la, lb = _to_rdflib(a), _to_rdflib(b)
+        if not isinstance(la, Literal) or not isinstance(lb, Literal) or la.ill_typed or lb.ill_typed:
+            return None
+        return 1 if la > lb else (-1 if la < lb else 0)
+    except TypeError:
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shapes → compiled checks
+
+
+class _Unsupported(Exception):
+    """The shapes use a SHACL feature the core engine does not implement (pyshacl runs them instead)."""
+
+
+_IGNORED = {SH.message, SH.severity, SH.deactivated, SH.name, SH.description, SH.order, SH.group,
+            SH.defaultValue, SH.property, SH.path, SH.targetClass, SH.targetNode, SH.targetSubjectsOf,
+            SH.targetObjectsOf, SH.flags}
+_SUPPORTED = {SH.minCount, SH.maxCount, SH.datatype, SH["class"], SH.nodeKind, SH["in"], SH.pattern,
+              SH.minLength, SH.maxLength, SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive,
+              SH.lessThan, SH.lessThanOrEquals, SH.equals, SH.disjoint, SH.hasValue, SH.node}
+_SEVERITY = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
+
+Check = Callable[["_Shape", Term, list[Term], _Index, list["_Hit"]], None]
+
+
+class _Hit(NamedTuple):
+    focus: Term
+    value: Term | None
+    shape: _Shape
+    component: str
+    default_message: str
+
+
+@dataclass(eq=False)
+class _Shape:
+    node: Node
+    named: Node  # nearest named ancestor shape, for reports
+    path: Any = None  # compiled path, None for node shapes
+    path_out: URIRef | str | None = None
+    message: str | None = None
+    severity: str = "Violation"
+    targets: list[tuple[URIRef, Term]] = field(default_factory=list)  # (sh:targetX, engine term)
+    checks: list[Check] = field(default_factory=list)
+    properties: list[_Shape] = field(default_factory=list)
+    on_empty: bool = False  # a check can fail with no value nodes (sh:minCount, sh:hasValue, sh:equals)
+
+
+def _render_path(g: Graph, p: Node) -> URIRef | str:
+    if isinstance(p, URIRef):
+        return p
+    inv = g.value(p, SH.inversePath)
+    if inv is not None:
+        inner = _render_path(g, inv)
+        return "^" + (_short(inner) if isinstance(inner, URIRef) else f"({inner})")
+    alt = g.value(p, SH.alternativePath)
+    if alt is not None:
+        return "|".join(_short(x) if isinstance(x, URIRef) else str(x)
+                        for x in (_render_path(g, i) for i in Collection(g, alt)))
+    if g.value(p, RDF.first) is not None:
+        return "/".join(_short(x) if isinstance(x, URIRef) else f"({x})"
+                        for x in (_render_path(g, i) for i in Collection(g, p)))
+    raise _Unsupported(f"path {p}")
+
+
+def _compile_path(g: Graph, p: Node) -> Any:
+    if isinstance(p, URIRef):
+        return str(p)
+    inv = g.value(p, SH.inversePath)
+    if isinstance(inv, URIRef):
+        return ("inv", str(inv))
+    if inv is not None:
+        raise _Unsupported("inverse of a complex path")
+    alt = g.value(p, SH.alternativePath)
+    if alt is not None:
+        return ("alt", [_compile_path(g, i) for i in Collection(g, alt)])
+    if g.value(p, RDF.first) is not None:
+        return ("seq", [_compile_path(g, i) for i in Collection(g, p)])
+    raise _Unsupported(f"path {p}")
+
+
+def _values(idx: _Index, focus: Term, path: Any) -> list[Term]:
+    if type(path) is str:
+        return idx.objects(focus, path)
+    kind, arg = path
+    if kind == "inv":
+        return idx.subjects(arg, focus)
+    if kind == "alt":
+        out: dict[Term, None] = {}
+        for sub in arg:
+            out.update(dict.fromkeys(_values(idx, focus, sub)))
+        return list(out)
+    if kind == "seq":
+        nodes = [focus]
+        for sub in arg:
+            nxt: dict[Term, None] = {}
+            for n in nodes:
+                nxt.update(dict.fromkeys(_values(idx, n, sub)))
+            nodes = list(nxt)
+        return nodes
+    raise AssertionError(path)
+
+
+class _Shapes:
+    def __init__(self, g: Graph) -> None:
+        self.g = g
+        self.compiled: dict[Node, _Shape] = {}
+        roots = set(g.subjects(RDF.type, SH.NodeShape)) | set(g.subjects(RDF.type, SH.PropertyShape))
+        for t in (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf):
+            roots |= set(g.subjects(t, None))
+        if (None, SH.target, None) in g:
+            raise _Unsupported("sh:target (SHACL-AF targets)")
+        for kind in (SH.SPARQLTarget, SH.SPARQLConstraint, SH.JSConstraint):
+            if (None, RDF.type, kind) in g:
+                raise _Unsupported(str(kind))
+        self.top = [self.shape(s, s) for s in sorted(roots, key=str)]
+        self.top = [s for s in self.top if s.targets]
+        # Predicates whose pairs every graph needs: targets, inverse paths, typing.
+        self.scan = {_TYPE, _SUBCLASS} | {str(o) for t in (SH.targetSubjectsOf, SH.targetObjectsOf)
+                                          for o in g.objects(None, t)}
+        self.scan |= {str(o) for o in g.objects(None, SH.inversePath) if isinstance(o, URIRef)}
+
+    def shape(self, node: Node, named: Node) -> _Shape:
+        got = self.compiled.get(node)
+        if got is not None:
+            return got
+        g = self.g
+        if isinstance(node, URIRef):
+            named = node
+        sh = _Shape(node, named)
+        self.compiled[node] = sh  # before recursion: sh:node cycles terminate
+        if (node, SH.deactivated, Literal(True)) in g:
+            sh.targets = []
+            return sh
+        path = g.value(node, SH.path)
+        if path is not None:
+            sh.path = _compile_path(g, path)
+            sh.path_out = _render_path(g, path)
+        msgs = list(g.objects(node, SH.message))
+        if msgs:
+            en = [m for m in msgs if isinstance(m, Literal) and m.language in (None, "en")]
+            sh.message = str((en or msgs)[0])
+        sev = g.value(node, SH.severity)
+        if sev is not None:
+            sh.severity = _SEVERITY.get(sev, str(sev))  # type: ignore[call-overload]
+        for t in (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf):
+            sh.targets.extend((t, _from_rdflib(o)) for o in g.objects(node, t))
+        if (node, RDF.type, RDFS.Class) in g:
+            sh.targets.append((SH.targetClass, _from_rdflib(node)))  # implicit class target
+        for p, o in g.predicate_objects(node):
+            if p == SH.property:
+                sh.properties.append(self.shape(o, named))
+            elif p in _SUPPORTED:
+                sh.checks.append(self.check(p, o, sh))
+                if p in (SH.hasValue, SH.equals) or (p == SH.minCount and int(o) > 0):  # type: ignore[call-overload]
+                    sh.on_empty = True
+            elif str(p).startswith(str(SH)) and p not in _IGNORED:
+                raise _Unsupported(f"{_short(p)} on {_short(node)}")
+        return sh
+
+    def check(self, p: Node, o: Node, sh: _Shape) -> Check:  # one branch per constraint component
+        g = self.g
+        oo = _from_rdflib(o)
+
+        def fail_each(component: str, ok: Callable[[Term], bool], why: str) -> Check:
+            def run(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                for v in values:
+                    if not ok(v):
+                        out.append(_Hit(focus, v, s, component, why))
+            return run
+
+        if p in (SH.minCount, SH.maxCount):
+            n = int(o)  # type: ignore[call-overload]
+            is_min = p == SH.minCount
+
+            def card(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                if (len(values) < n) if is_min else (len(values) > n):
+                    comp = "MinCountConstraintComponent" if is_min else "MaxCountConstraintComponent"
+                    why = f"{'fewer' if is_min else 'more'} than {n} value(s)"
+                    out.append(_Hit(focus, None, s, comp, why))
+            return card
+        if p == SH.datatype:
+            dt = str(o)
+            return fail_each("DatatypeConstraintComponent",
+                             lambda v: isinstance(v, tuple) and v[1] == dt and _well_formed(v),
+                             f"value is not a well-formed {_short(o)} literal")
+        if p == SH["class"]:
+            def cls(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                for v in values:
+                    if not idx.is_instance(v, oo):
+                        why = f"value is not a {_short(o)}"
+                        out.append(_Hit(focus, v, s, "ClassConstraintComponent", why))
+            return cls
+        if p == SH.nodeKind:
+            kinds = {SH.IRI: "i", SH.BlankNode: "b", SH.Literal: "l", SH.BlankNodeOrIRI: "bi",
+                     SH.BlankNodeOrLiteral: "bl", SH.IRIOrLiteral: "il"}.get(o)  # type: ignore[call-overload]
+            if kinds is None:
+                raise _Unsupported(f"sh:nodeKind {o}")
+            return fail_each("NodeKindConstraintComponent", lambda v: _kind(v) in kinds,
+                             f"value is not of node kind {_short(o)}")
+        if p == SH["in"]:
+            allowed = frozenset(_from_rdflib(x) for x in Collection(g, o))
+            return fail_each("InConstraintComponent", lambda v: v in allowed,
+                             "value is not among the allowed values")
+        if p == SH.pattern:
+            flags = 0
+            for f in str(g.value(sh.node, SH.flags) or ""):
+                flags |= {"i": re.I, "m": re.M, "s": re.S, "x": re.X}.get(f, 0)
+            rx = re.compile(str(o), flags)
+            return fail_each("PatternConstraintComponent",
+                             lambda v: not isinstance(v, _B) and rx.search(_lex(v)) is not None,
+                             f"value does not match {str(o)!r}")
+        if p in (SH.minLength, SH.maxLength):
+            n = int(o)  # type: ignore[call-overload]
+            if p == SH.minLength:
+                return fail_each("MinLengthConstraintComponent",
+                                 lambda v: not isinstance(v, _B) and len(_lex(v)) >= n, f"shorter than {n}")
+            return fail_each("MaxLengthConstraintComponent",
+                             lambda v: not isinstance(v, _B) and len(_lex(v)) <= n, f"longer than {n}")
+        if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
+            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,),
+                    SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
+            comp = str(p).rsplit("#", 1)[1]
+            comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
+            return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
+        if p in (SH.lessThan, SH.lessThanOrEquals):
+            other = str(o)
+            want2 = (-1,) if p == SH.lessThan else (-1, 0)
+            comp = ("LessThanConstraintComponent" if p == SH.lessThan
+                    else "LessThanOrEqualsConstraintComponent")
+
+            def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                others = idx.objects(focus, other)
+                for v in values:
+                    for w in others:
+                        if _compare(v, w) not in want2:
+                            out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
+            return lt
+        if p in (SH.equals, SH.disjoint):
+            other = str(o)
+            is_eq = p == SH.equals
+
+            def eq(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                others = idx.objects(focus, other)
+                if is_eq:
+                    for v in [v for v in values if v not in others] + [w for w in others if w not in values]:
+                        why = f"differs from {_short(other)}"
+                        out.append(_Hit(focus, v, s, "EqualsConstraintComponent", why))
+                else:
+                    for v in values:
+                        if v in others:
+                            why = f"shared with {_short(other)}"
+                            out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
+            return eq
+        if p == SH.hasValue:
+            def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                if oo not in values:
+                    why = f"missing value {_short(o)}"
+                    out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
+            return has
+        if p == SH.node:
+            nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
+
+            def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                for v in values:
+                    inner: list[_Hit] = []
+                    _run_shape(nested, v, idx, inner, depth=1)
+                    if inner:
+                        why = f"value does not conform to {_short(o)}"
+                        out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
+            return node
+        raise _Unsupported(str(p))
+
+
+_NONE: list[Term] = []
+
+
+def _lex(v: Term) -> str:
+    return v[0] if isinstance(v, tuple) else v
+
+
+def _kind(v: Term) -> str:
+    return "l" if isinstance(v, tuple) else ("b" if isinstance(v, _B) else "i")
+
+
+def _run_shape(sh: _Shape, focus: Term, idx: _Index, out: list[_Hit], depth: int = 0) -> None:
+    if depth > 15:
+        return
+    path = sh.path
+    if path is None:
+        values = [focus]
+    elif type(path) is str and path not in idx._over:  # the common case, inlined
+        po = idx.spo.get(focus)
+        values = po.get(path, _NONE) if po is not None else _NONE
+    else:
+        values = _values(idx, focus, path)
+    if not values and not sh.on_empty:
+        return
+    for check in sh.checks:
+        check(sh, focus, values, idx, out)
+    for prop in sh.properties:
+        for v in values:
+            _run_shape(prop, v, idx, out, depth + 1)
+
+
+def _focus_nodes(sh: _Shape, idx: _Index) -> list[Term]:
+    out: dict[Term, None] = {}
+    for kind, arg in sh.targets:
+        if kind == SH.targetClass:
+            out.update(dict.fromkeys(idx.instances(arg)))
+        elif kind == SH.targetNode:
+            out[arg] = None
+        elif kind == SH.targetSubjectsOf:
+            out.update(dict.fromkeys(s for s, _ in idx.pairs(arg)))  # type: ignore[arg-type]
+        else:
+            out.update(dict.fromkeys(o for _, o in idx.pairs(arg)))  # type: ignore[arg-type]
+    return list(out)
+
+
+@cache
+def _default_shapes_graph() -> Graph:
+    return _parse_shapes(PR2GRAPH_SHAPES)
+
+
+def _parse_shapes(path: Path) -> Graph:
+    try:
+        return Graph().parse(path, format="turtle")
+    except Exception as e:  # rdflib raises several unrelated types for bad Turtle
+        raise DataFileError(f"{path.name}: not valid Turtle SHACL shapes ({e})") from e
+
+
+@cache
+def _default_compiled() -> _Shapes:
+    return _Shapes(_default_shapes_graph())
+
+
+def _compiled(g: Graph) -> _Shapes:
+    # Only the default shapes are cached: rdflib graphs hash by identifier, not content.
+    return _default_compiled() if g is _default_shapes_graph() else _Shapes(g)
+
+
+def _validate_core(units: list[_Index], shapes_g: Graph) -> ValidationReport:
+    shapes = _compiled(shapes_g)
+    results: list[ValidationResult] = []
+    for idx in units:
+        hits: list[_Hit] = []
+        idx.prepare(shapes.scan)
+        for sh in shapes.top:
+            for focus in _focus_nodes(sh, idx):
+                _run_shape(sh, focus, idx, hits)
+        if hits:
+            policy = idx.policy()
+            for h in hits:
+                value = None if h.value is None else _original(idx, h.value)
+                msg = h.shape.message or f"{_short(h.shape.path_out or h.focus)}: {h.default_message}"
+                results.append(ValidationResult(
+                    focus=_to_rdflib(h.focus), path=h.shape.path_out, value=value, message=msg,
+                    severity=h.shape.severity, shape=h.shape.named, component=h.component,
+                    graph=idx.name, policy=policy))
+    results.sort(key=_result_key)
+    return ValidationReport(not results, results, [u.name for u in units], "core")
+
+
+def _original(idx: _Index, t: Term) -> Node:
+    if isinstance(t, tuple):
+        lit = idx.orig.get(t)
+        return lit if lit is not None else _to_rdflib(t)
+    return _to_rdflib(t)
+
+
+def _result_key(r: ValidationResult) -> tuple[str, ...]:
+    return (str(r.graph), str(r.focus), str(r.path), r.component, str(r.value))
+
+
+# ---------------------------------------------------------------------------------------------------
+# pyshacl engine (reference, and for shapes beyond the core subset)
+
+
+def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
+    from pyshacl import validate as pyshacl_validate
+
+    results: list[ValidationResult] = []
+    for idx in units:
+        g = Graph()
+        for s, po in idx.spo.items():
+            for p, objs in po.items():
+                for o in objs:
+                    g.add((_to_rdflib(s), URIRef(p), _original(idx, o)))
+        for t in typing_graph():
+            g.add(t)
+        _conforms, rg, _text = pyshacl_validate(g, shacl_graph=shapes_g, inference="none", inplace=True)
+        policy = idx.policy()
+        for r in rg.subjects(RDF.type, SH.ValidationResult):
+            src = rg.value(r, SH.sourceShape)
+            named = _named_shape(shapes_g, src)
+            path = rg.value(r, SH.resultPath)
+            msg = rg.value(r, SH.resultMessage)
+            sev = rg.value(r, SH.resultSeverity)
+            comp = str(rg.value(r, SH.sourceConstraintComponent)).rsplit("#", 1)[-1]
+            results.append(ValidationResult(
+                focus=rg.value(r, SH.focusNode), path=None if path is None else _render_path(rg, path),
+                value=rg.value(r, SH.value), message=str(msg) if msg is not None else "",
+                severity=_SEVERITY.get(sev, str(sev)),
+                shape=named, component=comp, graph=idx.name, policy=policy))
+    results.sort(key=_result_key)
+    return ValidationReport(not results, results, [u.name for u in units], "pyshacl")
+
+
+def _named_shape(g: Graph, node: Node | None) -> Node:
+    seen: set[Node] = set()
+    while node is not None and not isinstance(node, URIRef) and node not in seen:
+        seen.add(node)
+        parent = g.value(None, SH.property, node) or g.value(None, SH.node, node)
+        if parent is None:
+            break
+        node = parent
+    return node if node is not None else URIRef("urn:unknown-shape")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Inputs
+
+
+def _graph_triples(g: Graph) -> Iterable[tuple[Node, Node, Node]]:
+    """All triples of one graph. rdflib's Memory store checks each triple's contexts when asked through
+    the API (over half the time here); its per-context sets hold the same triples, so read those when
+    they are there, and use the public API for any other store."""
+    sets = getattr(g.store, "_Memory__contextTriples", None)
+    if isinstance(sets, dict):
+        got = sets.get(f"{type(g.identifier).__name__}:{g.identifier}")
+        if isinstance(got, set):
+            return got
+    return g.triples((None, None, None))
+
+
+def _units_from_rdflib(data: Graph) -> list[_Index]:
+    overlay = _typing_index()
+    units: list[_Index] = []
+    graphs: Iterable[Graph] = [data]
+    if isinstance(data, Dataset):
+        graphs = data.graphs()
+    elif isinstance(data, ConjunctiveGraph):
+        graphs = data.contexts()
+    uri, lit = URIRef, Literal
+    for g in sorted(graphs, key=lambda x: str(x.identifier)):
+        # The default graph and anonymous graphs have no useful name.
+        name: Node | None = g.identifier
+        if name == DATASET_DEFAULT_GRAPH_ID or not isinstance(name, URIRef):
+            name = None
+        idx = _Index(name, overlay)
+        orig, add = idx.orig, idx.add
+        for s, p, o in _graph_triples(g):
+            # _from_rdflib inlined for the common cases: this loop sees every triple.
+            ts = str(s) if type(s) is uri else _from_rdflib(s)
+            to = type(o)
+            if to is uri:
+                add(ts, str(p), str(o))
+            elif to is lit:
+                lo = _from_rdflib(o)
+                orig[lo] = o  # type: ignore[index,assignment]
+                add(ts, str(p), lo)
+            else:
+                add(ts, str(p), _from_rdflib(o))
+        if idx.spo:
+            units.append(idx)
+    return units
+
+
+def _units_from_file(path: Path) -> list[_Index]:
+    import pyoxigraph as ox
+
+    fmt = {".trig": ox.RdfFormat.TRIG, ".ttl": ox.RdfFormat.TURTLE, ".nq": ox.RdfFormat.N_QUADS,
+           ".nt": ox.RdfFormat.N_TRIPLES, ".jsonld": ox.RdfFormat.JSON_LD}.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(path.name, f"unsupported graph file type {path.suffix!r}; expected one of "
+                         + ", ".join(GRAPH_SUFFIXES))
+    overlay = _typing_index()
+    units: dict[str, _Index] = {}
+    named, blank, lit = ox.NamedNode, ox.BlankNode, ox.Literal
+
+    def term(t: Any) -> Term:
+        kind = type(t)
+        if kind is named:
+            return t.value
+        if kind is blank:
+            return _B("_:" + t.value)
+        if kind is lit:
+            lang = t.language
+            return (t.value, _LANG_STRING if lang else t.datatype.value, lang.lower() if lang else None)
+        raise InputError(path.name, "contains RDF-star triple terms, which policy graphs never use")
+
+    last: Any = None
+    spo: dict[Term, dict[str, list[Term]]] = {}
+    big: dict[tuple[str, Term, str], set[Term]] = {}
+    key = ""
+    try:
+        with open(path, "rb") as fh:
+            for q in ox.parse(fh, format=fmt):
+                gn = q.graph_name
+                if gn != last:  # quads usually come grouped by graph
+                    last = gn
+                    key = "" if isinstance(gn, ox.DefaultGraph) else str(gn)
+                    idx = units.get(key)
+                    if idx is None:
+                        # Blank-node graph names are file-local: reported as no name.
+                        gname = URIRef(gn.value) if isinstance(gn, named) else None
+                        idx = units[key] = _Index(gname, overlay)
+                    spo = idx.spo
+                # Inlined _Index.add with duplicate removal (a file may repeat a triple).
+                s = term(q.subject)
+                p = q.predicate.value
+                o = term(q.object)
+                po = spo.get(s)
+                if po is None:
+                    spo[s] = {p: [o]}
+                    continue
+                objs = po.get(p)
+                if objs is None:
+                    po[p] = [o]
+                elif len(objs) < 64:
+                    if o not in objs:
+                        objs.append(o)
+                else:  # long value lists: a set keeps this linear
+                    seen = big.get((key, s, p))
+                    if seen is None:
+                        seen = big[(key, s, p)] = set(objs)
+                    if o not in seen:
+                        seen.add(o)
+                        objs.append(o)
+    except OSError as e:
+        raise InputError(path.name, f"cannot be read ({e.strerror or e})") from e
+    except (SyntaxError, ValueError) as e:
+        raise InputError(path.name, f"is not valid {GRAPH_SUFFIXES[path.suffix.lower()]}: {e}") from e
+    if not units:
+        raise InputError(path.name, "contains no triples")
+    return [units[k] for k in sorted(units)]
+
+
+def _shapes_graph(shapes: Graph | Path | str | None) -> Graph:
+    if shapes is None:
+        return _default_shapes_graph()
+    if isinstance(shapes, Graph):
+        return shapes
+    return _parse_shapes(Path(shapes))
+
+
+def _run(units: list[_Index], shapes: Graph | Path | str | None, engine: str) -> ValidationReport:
+    g = _shapes_graph(shapes)
+    if engine not in ("core", "pyshacl", "auto"):
+        raise ValueError(f"engine must be 'auto', 'core' or 'pyshacl', not {engine!r}")
+    if engine == "pyshacl":
+        return _validate_pyshacl(units, g)
+    try:
+        return _validate_core(units, g)
+    except _Unsupported:
+        if engine == "core":
+            raise
+        return _validate_pyshacl(units, g)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Public API
+
+
+def validate(
+    graph_or_dataset: Graph, *, shapes: Graph | Path | str | None = None, engine: str = "auto",
+) -> ValidationReport:
+    """Validate a policy graph, or every named graph of a Dataset separately, against the shapes.
+
+    ``shapes`` defaults to ontologies/pr2graph-shapes.ttl. ``engine``: "auto" (core engine, pyshacl when
+    the shapes need more than SHACL Core), "core" or "pyshacl". Each result names its graph and policy.
+    """
+    return _run(_units_from_rdflib(graph_or_dataset), shapes, engine)
+
+
+def validate_files(
+    paths: Sequence[Path | str], *, shapes: Graph | Path | str | None = None, engine: str = "auto",
+) -> list[tuple[Path, ValidationReport]]:
+    """Validate graph files (.trig, .ttl, .nq, .nt, .jsonld); one report per file.
+
+    Raises InputError naming the file when one cannot be read or parsed.
+    """
+    out = []
+    for p in map(Path, paths):
+        out.append((p, _run(_units_from_file(p), shapes, engine)))
+    return out
+
+
+def graph_files(inputs: Iterable[Path | str]) -> list[Path]:
+    """Graph files under the given files/folders, sorted, supported suffixes only."""
+    found: list[Path] = []
+    for p in map(Path, inputs):
+        if p.is_dir():
+            found.extend(f for f in sorted(p.rglob("*"))
+                         if f.is_file() and f.suffix.lower() in GRAPH_SUFFIXES)
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise InputError(p.name, "no such file or folder")
+    return found
