@@ -38,6 +38,7 @@ def summary(rep: ValidationReport) -> None:
     if not rep.conforms:
         bad = {r.graph for r in rep.results}
         print(f"  non-conforming graphs: {len(bad)}")
+
         def key(r: ValidationResult) -> tuple[str, str, str]:
             return (str(r.shape), str(r.path), r.component)
 
@@ -72,8 +73,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "corpus.nq"
         ds.serialize(path, format="nquads")
-        [(_, frep)] = timed("validate_files (core engine, N-Quads file incl. parsing)",
-                            lambda: validate_files([path]))
+        [(_, frep)] = timed("validate_files (core engine, N-Quads file incl. parsing)", lambda: validate_files([path]))
         summary(frep)
 
     if "--pyshacl" in sys.argv:
@@ -87,8 +87,7 @@ def main() -> int:
             for t in typing_graph():
                 tg.add(t)
             try:
-                conforms, _, _ = pyshacl.validate(ds, shacl_graph=str(PR2GRAPH_SHAPES), inference="none",
-                                                  inplace=True)
+                conforms, _, _ = pyshacl.validate(ds, shacl_graph=str(PR2GRAPH_SHAPES), inference="none", inplace=True)
             finally:
                 ds.remove_graph(tg)
             return bool(conforms)

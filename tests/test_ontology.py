@@ -116,8 +116,12 @@ def test_every_term_in_the_builder_source_is_declared(onto: Graph) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ns:
             used.add(ns[node.value.id][node.attr])
-        elif (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in ns
-              and isinstance(node.slice, ast.Constant)):
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ns
+            and isinstance(node.slice, ast.Constant)
+        ):
             used.add(ns[node.value.id][node.slice.value])
     assert len(used) > 30
     for t in used:
@@ -137,8 +141,12 @@ def test_every_declared_term_is_documented(onto: Graph) -> None:
 
 
 def test_practice_and_party_superclasses(onto: Graph) -> None:
-    for c in (PR2G.DataCollectionUse, PR2G.DataSharingDisclosure, PR2G.DataStorageRetention,
-              PR2G.DataSecurityProtection):
+    for c in (
+        PR2G.DataCollectionUse,
+        PR2G.DataSharingDisclosure,
+        PR2G.DataStorageRetention,
+        PR2G.DataSecurityProtection,
+    ):
         assert (c, RDFS.subClassOf, PPG.DataPractice) in onto
     for c in (PR2G.FirstParty, PR2G.ThirdParty, PR2G.User):
         assert (c, RDFS.subClassOf, PPG.Party) in onto

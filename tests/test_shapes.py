@@ -66,8 +66,9 @@ def set_value(g: Graph, s: URIRef, p: URIRef, o: object) -> None:
 
 
 def fired(rep: ValidationReport, shape: str, path: URIRef | str, component: str) -> list:
-    return [r for r in rep.results
-            if str(r.shape) == PPS + shape and str(r.path) == str(path) and r.component == component]
+    return [
+        r for r in rep.results if str(r.shape) == PPS + shape and str(r.path) == str(path) and r.component == component
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -80,8 +81,12 @@ def test_converted_graph_conforms(built: tuple[Dataset, URIRef]) -> None:
     assert rep.graphs == [name]
     g = ds.graph(name)
     # Not vacuous: the graph has every practice class, DPV values and a retention period.
-    for cls in (PR2G.DataCollectionUse, PR2G.DataSharingDisclosure, PR2G.DataStorageRetention,
-                PR2G.DataSecurityProtection):
+    for cls in (
+        PR2G.DataCollectionUse,
+        PR2G.DataSharingDisclosure,
+        PR2G.DataStorageRetention,
+        PR2G.DataSecurityProtection,
+    ):
         assert (None, RDF.type, cls) in g
     assert (None, PR2G.data, PD.EmailAddress) in g
     assert (None, PR2G.purpose, DPV.Marketing) in g
@@ -157,8 +162,7 @@ def _mention_start_after_end(g: Graph) -> None:
 
 
 def _retention_words(g: Graph) -> None:
-    set_value(g, practice(g, PR2G.DataStorageRetention), PPG.retentionPeriod,
-              Literal("2 years", datatype=XSD.duration))
+    set_value(g, practice(g, PR2G.DataStorageRetention), PPG.retentionPeriod, Literal("2 years", datatype=XSD.duration))
 
 
 def _retention_plain_string(g: Graph) -> None:
@@ -207,8 +211,9 @@ def _untyped_practice(g: Graph) -> None:
 
 
 def _unknown_recipient_kind(g: Graph) -> None:
-    set_value(g, _one(g, practice(g, PR2G.DataSharingDisclosure), PR2G.receiver), PPG.recipientKind,
-              PPG["recipient-aliens"])
+    set_value(
+        g, _one(g, practice(g, PR2G.DataSharingDisclosure), PR2G.receiver), PPG.recipientKind, PPG["recipient-aliens"]
+    )
 
 
 CASES: list[tuple[str, Callable[[Graph], None], str, URIRef | str, str]] = [
@@ -220,48 +225,70 @@ CASES: list[tuple[str, Callable[[Graph], None], str, URIRef | str, str]] = [
     ("data literal", _data_is_a_literal, "PracticeShape", PR2G.data, "NodeKindConstraintComponent"),
     ("data /owl# IRI", _data_owl_iri, "PracticeShape", PR2G.data, "ClassConstraintComponent"),
     ("purpose pd:EmailAddress", _purpose_is_data, "PracticeShape", PR2G.purpose, "ClassConstraintComponent"),
-    ("legal basis dpv:Marketing", _legal_basis_is_purpose, "PracticeShape", DPV.hasLegalBasis,
-     "ClassConstraintComponent"),
+    (
+        "legal basis dpv:Marketing",
+        _legal_basis_is_purpose,
+        "PracticeShape",
+        DPV.hasLegalBasis,
+        "ClassConstraintComponent",
+    ),
     ("right pd:EmailAddress", _right_is_data, "PolicyShape", PPG.disclosesRight, "ClassConstraintComponent"),
-    ("sharing without receiver", _sharing_without_receiver, "SharingShape", PR2G.receiver,
-     "MinCountConstraintComponent"),
-    ("receiver literal", _receiver_literal, "PracticeShape",
-     "ppg:collector|pr2g:provider|pr2g:sharer|pr2g:receiver|ppg:holder|ppg:protector|pr2g:user",
-     "ClassConstraintComponent"),
+    (
+        "sharing without receiver",
+        _sharing_without_receiver,
+        "SharingShape",
+        PR2G.receiver,
+        "MinCountConstraintComponent",
+    ),
+    (
+        "receiver literal",
+        _receiver_literal,
+        "PracticeShape",
+        "ppg:collector|pr2g:provider|pr2g:sharer|pr2g:receiver|ppg:holder|ppg:protector|pr2g:user",
+        "ClassConstraintComponent",
+    ),
     ("negated 'yes'", _negated_yes, "PracticeShape", PPG.negated, "DatatypeConstraintComponent"),
     ("negated missing", _negated_missing, "PracticeShape", PPG.negated, "MinCountConstraintComponent"),
-    ("mention start xsd:string", _mention_start_string, "MentionShape", PPG.start,
-     "DatatypeConstraintComponent"),
-    ("mention start >= end", _mention_start_after_end, "MentionShape", PPG.start,
-     "LessThanConstraintComponent"),
-    ("retention '2 years'", _retention_words, "PracticeShape", PPG.retentionPeriod,
-     "DatatypeConstraintComponent"),
-    ("retention plain string", _retention_plain_string, "PracticeShape", PPG.retentionPeriod,
-     "DatatypeConstraintComponent"),
-    ("policy without website", _policy_without_site, "PolicyShape", PR2G["for"],
-     "MinCountConstraintComponent"),
-    ("website without domain", _site_without_domain, "WebsiteShape", PR2G.hasDomain,
-     "MinCountConstraintComponent"),
-    ("website domain not a domain", _site_bad_domain, "WebsiteShape", PR2G.hasDomain,
-     "PatternConstraintComponent"),
+    ("mention start xsd:string", _mention_start_string, "MentionShape", PPG.start, "DatatypeConstraintComponent"),
+    ("mention start >= end", _mention_start_after_end, "MentionShape", PPG.start, "LessThanConstraintComponent"),
+    ("retention '2 years'", _retention_words, "PracticeShape", PPG.retentionPeriod, "DatatypeConstraintComponent"),
+    (
+        "retention plain string",
+        _retention_plain_string,
+        "PracticeShape",
+        PPG.retentionPeriod,
+        "DatatypeConstraintComponent",
+    ),
+    ("policy without website", _policy_without_site, "PolicyShape", PR2G["for"], "MinCountConstraintComponent"),
+    ("website without domain", _site_without_domain, "WebsiteShape", PR2G.hasDomain, "MinCountConstraintComponent"),
+    ("website domain not a domain", _site_bad_domain, "WebsiteShape", PR2G.hasDomain, "PatternConstraintComponent"),
     ("no provenance", _no_provenance, "PracticeShape", PROV.wasGeneratedBy, "MinCountConstraintComponent"),
-    ("activity without model", _activity_without_model, "ActivityShape", PPG.model,
-     "MinCountConstraintComponent"),
-    ("activity without prompt version", _activity_without_prompt_version, "ActivityShape", PPG.promptVersion,
-     "MinCountConstraintComponent"),
+    ("activity without model", _activity_without_model, "ActivityShape", PPG.model, "MinCountConstraintComponent"),
+    (
+        "activity without prompt version",
+        _activity_without_prompt_version,
+        "ActivityShape",
+        PPG.promptVersion,
+        "MinCountConstraintComponent",
+    ),
     ("unknown practice label", _unknown_label, "PracticeShape", PPG.practiceLabel, "InConstraintComponent"),
     ("two practice labels", _two_labels, "PracticeShape", PPG.practiceLabel, "MaxCountConstraintComponent"),
-    ("label disagrees with class", _label_disagrees_with_class, "SharingShape", PPG.practiceLabel,
-     "InConstraintComponent"),
+    (
+        "label disagrees with class",
+        _label_disagrees_with_class,
+        "SharingShape",
+        PPG.practiceLabel,
+        "InConstraintComponent",
+    ),
     ("untyped practice", _untyped_practice, "PolicyShape", PR2G.hasDataPractice, "ClassConstraintComponent"),
-    ("unknown recipient kind", _unknown_recipient_kind, "PartyShape", PPG.recipientKind,
-     "InConstraintComponent"),
+    ("unknown recipient kind", _unknown_recipient_kind, "PartyShape", PPG.recipientKind, "InConstraintComponent"),
 ]
 
 
 @pytest.mark.parametrize(("why", "breaks", "shape", "path", "component"), CASES, ids=[c[0] for c in CASES])
-def test_shape_fires(g: Graph, why: str, breaks: Callable[[Graph], None], shape: str, path: URIRef | str,
-                     component: str) -> None:
+def test_shape_fires(
+    g: Graph, why: str, breaks: Callable[[Graph], None], shape: str, path: URIRef | str, component: str
+) -> None:
     assert not fired(validate(g), shape, path, component)  # the intact graph does not trip it
     breaks(g)
     rep = validate(g)
@@ -287,8 +314,7 @@ def test_engines_agree(g: Graph) -> None:
     core, ref = validate(g, engine="core"), validate(g, engine="pyshacl")
 
     def key(rep: ValidationReport) -> set[tuple[str, ...]]:
-        return {(str(r.focus), str(r.path), r.component, str(r.value), str(r.shape), r.message)
-                for r in rep.results}
+        return {(str(r.focus), str(r.path), r.component, str(r.value), str(r.shape), r.message) for r in rep.results}
 
     assert len(core.results) >= 25
     assert key(core) == key(ref)
@@ -297,8 +323,7 @@ def test_engines_agree(g: Graph) -> None:
 def test_dataset_results_name_their_policy(built: tuple[Dataset, URIRef], g: Graph) -> None:
     ds, name = built
     other = "other-notes.example"
-    ds2, name2 = build_graph(extract(policy_from_text(TEXT.replace("Lumen", "Other"), other),
-                                     get_backend("offline")))
+    ds2, name2 = build_graph(extract(policy_from_text(TEXT.replace("Lumen", "Other"), other), get_backend("offline")))
     broken = ds2.graph(name2)
     broken.remove((name2, PR2G["for"], None))
     both = Dataset()
@@ -344,11 +369,14 @@ def test_validate_files_errors_name_the_file(tmp_path: Path) -> None:
 
 
 def test_shapes_beyond_core_fall_back_to_pyshacl(g: Graph) -> None:
-    extra = Graph().parse(data="""
+    extra = Graph().parse(
+        data="""
         @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix pr2g: <urn:pp-analyze:core#> .
         <urn:x:S> a sh:NodeShape ; sh:targetClass pr2g:Website ;
             sh:or ( [ sh:path pr2g:hasDomain ; sh:minCount 2 ] [ sh:path pr2g:name ; sh:minCount 1 ] ) .
-    """, format="turtle")
+    """,
+        format="turtle",
+    )
     rep = validate(g, shapes=extra)
     assert rep.engine == "pyshacl"
     assert [r.component for r in rep.results] == ["OrConstraintComponent"]

@@ -68,9 +68,13 @@ class ValidationResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "focus": str(self.focus), "path": None if self.path is None else str(self.path),
-            "value": None if self.value is None else str(self.value), "message": self.message,
-            "severity": self.severity, "shape": str(self.shape), "component": self.component,
+            "focus": str(self.focus),
+            "path": None if self.path is None else str(self.path),
+            "value": None if self.value is None else str(self.value),
+            "message": self.message,
+            "severity": self.severity,
+            "shape": str(self.shape),
+            "component": self.component,
             "graph": None if self.graph is None else str(self.graph),
             "policy": None if self.policy is None else str(self.policy),
         }
@@ -92,9 +96,12 @@ class ValidationReport:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"conforms": self.conforms, "engine": self.engine,
-                "graphs": [None if g is None else str(g) for g in self.graphs],
-                "results": [r.to_dict() for r in self.results]}
+        return {
+            "conforms": self.conforms,
+            "engine": self.engine,
+            "graphs": [None if g is None else str(g) for g in self.graphs],
+            "results": [r.to_dict() for r in self.results],
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -326,16 +333,30 @@ def _typing_index() -> _Index:
 # Literal checks
 
 
-_INT_TYPES = {str(XSD[n]) for n in (
-    "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
-    "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort", "unsignedByte")}
+_INT_TYPES = {
+    str(XSD[n])
+    for n in (
+        "integer",
+        "int",
+        "long",
+        "short",
+        "byte",
+        "nonNegativeInteger",
+        "positiveInteger",
+        "nonPositiveInteger",
+        "negativeInteger",
+        "unsignedInt",
+        "unsignedLong",
+        "unsignedShort",
+        "unsignedByte",
+    )
+}
 _NUM_TYPES = _INT_TYPES | {str(XSD.decimal), str(XSD.float), str(XSD.double)}
 _LEXICAL = {
     str(XSD.integer): re.compile(r"[+-]?\d+"),
     str(XSD.boolean): re.compile(r"true|false|1|0"),
     str(XSD.decimal): re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)"),
-    str(XSD.duration): re.compile(
-        r"-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
+    str(XSD.duration): re.compile(r"-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
 }
 _WELL_FORMED: dict[tuple[str, str], bool] = {}
 
@@ -389,12 +410,44 @@ class _Unsupported(Exception):
     """The shapes use a SHACL feature the core engine does not implement (pyshacl runs them instead)."""
 
 
-_IGNORED = {SH.message, SH.severity, SH.deactivated, SH.name, SH.description, SH.order, SH.group,
-            SH.defaultValue, SH.property, SH.path, SH.targetClass, SH.targetNode, SH.targetSubjectsOf,
-            SH.targetObjectsOf, SH.flags}
-_SUPPORTED = {SH.minCount, SH.maxCount, SH.datatype, SH["class"], SH.nodeKind, SH["in"], SH.pattern,
-              SH.minLength, SH.maxLength, SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive,
-              SH.lessThan, SH.lessThanOrEquals, SH.equals, SH.disjoint, SH.hasValue, SH.node}
+_IGNORED = {
+    SH.message,
+    SH.severity,
+    SH.deactivated,
+    SH.name,
+    SH.description,
+    SH.order,
+    SH.group,
+    SH.defaultValue,
+    SH.property,
+    SH.path,
+    SH.targetClass,
+    SH.targetNode,
+    SH.targetSubjectsOf,
+    SH.targetObjectsOf,
+    SH.flags,
+}
+_SUPPORTED = {
+    SH.minCount,
+    SH.maxCount,
+    SH.datatype,
+    SH["class"],
+    SH.nodeKind,
+    SH["in"],
+    SH.pattern,
+    SH.minLength,
+    SH.maxLength,
+    SH.minInclusive,
+    SH.maxInclusive,
+    SH.minExclusive,
+    SH.maxExclusive,
+    SH.lessThan,
+    SH.lessThanOrEquals,
+    SH.equals,
+    SH.disjoint,
+    SH.hasValue,
+    SH.node,
+}
 _SEVERITY = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 
 Check = Callable[["_Shape", Term, list[Term], _Index, list["_Hit"]], None]
@@ -431,11 +484,13 @@ def _render_path(g: Graph, p: Node) -> URIRef | str:
         return "^" + (_short(inner) if isinstance(inner, URIRef) else f"({inner})")
     alt = g.value(p, SH.alternativePath)
     if alt is not None:
-        return "|".join(_short(x) if isinstance(x, URIRef) else str(x)
-                        for x in (_render_path(g, i) for i in Collection(g, alt)))
+        return "|".join(
+            _short(x) if isinstance(x, URIRef) else str(x) for x in (_render_path(g, i) for i in Collection(g, alt))
+        )
     if g.value(p, RDF.first) is not None:
-        return "/".join(_short(x) if isinstance(x, URIRef) else f"({x})"
-                        for x in (_render_path(g, i) for i in Collection(g, p)))
+        return "/".join(
+            _short(x) if isinstance(x, URIRef) else f"({x})" for x in (_render_path(g, i) for i in Collection(g, p))
+        )
     raise _Unsupported(f"path {p}")
 
 
@@ -492,8 +547,9 @@ class _Shapes:
         self.top = [self.shape(s, s) for s in sorted(roots, key=str)]
         self.top = [s for s in self.top if s.targets]
         # Predicates whose pairs every graph needs: targets, inverse paths, typing.
-        self.scan = {_TYPE, _SUBCLASS} | {str(o) for t in (SH.targetSubjectsOf, SH.targetObjectsOf)
-                                          for o in g.objects(None, t)}
+        self.scan = {_TYPE, _SUBCLASS} | {
+            str(o) for t in (SH.targetSubjectsOf, SH.targetObjectsOf) for o in g.objects(None, t)
+        }
         self.scan |= {str(o) for o in g.objects(None, SH.inversePath) if isinstance(o, URIRef)}
 
     def shape(self, node: Node, named: Node) -> _Shape:
@@ -543,6 +599,7 @@ class _Shapes:
                 for v in values:
                     if not ok(v):
                         out.append(_Hit(focus, v, s, component, why))
+
             return run
 
         if p in (SH.minCount, SH.maxCount):
@@ -554,56 +611,73 @@ class _Shapes:
                     comp = "MinCountConstraintComponent" if is_min else "MaxCountConstraintComponent"
                     why = f"{'fewer' if is_min else 'more'} than {n} value(s)"
                     out.append(_Hit(focus, None, s, comp, why))
+
             return card
         if p == SH.datatype:
             dt = str(o)
-            return fail_each("DatatypeConstraintComponent",
-                             lambda v: isinstance(v, tuple) and v[1] == dt and _well_formed(v),
-                             f"value is not a well-formed {_short(o)} literal")
+            return fail_each(
+                "DatatypeConstraintComponent",
+                lambda v: isinstance(v, tuple) and v[1] == dt and _well_formed(v),
+                f"value is not a well-formed {_short(o)} literal",
+            )
         if p == SH["class"]:
+
             def cls(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
                 for v in values:
                     if not idx.is_instance(v, oo):
                         why = f"value is not a {_short(o)}"
                         out.append(_Hit(focus, v, s, "ClassConstraintComponent", why))
+
             return cls
         if p == SH.nodeKind:
-            kinds = {SH.IRI: "i", SH.BlankNode: "b", SH.Literal: "l", SH.BlankNodeOrIRI: "bi",
-                     SH.BlankNodeOrLiteral: "bl", SH.IRIOrLiteral: "il"}.get(o)  # type: ignore[call-overload]
+            kinds = {
+                SH.IRI: "i",
+                SH.BlankNode: "b",
+                SH.Literal: "l",
+                SH.BlankNodeOrIRI: "bi",
+                SH.BlankNodeOrLiteral: "bl",
+                SH.IRIOrLiteral: "il",
+            }.get(o)  # type: ignore[call-overload]
             if kinds is None:
                 raise _Unsupported(f"sh:nodeKind {o}")
-            return fail_each("NodeKindConstraintComponent", lambda v: _kind(v) in kinds,
-                             f"value is not of node kind {_short(o)}")
+            return fail_each(
+                "NodeKindConstraintComponent", lambda v: _kind(v) in kinds, f"value is not of node kind {_short(o)}"
+            )
         if p == SH["in"]:
             allowed = frozenset(_from_rdflib(x) for x in Collection(g, o))
-            return fail_each("InConstraintComponent", lambda v: v in allowed,
-                             "value is not among the allowed values")
+            return fail_each("InConstraintComponent", lambda v: v in allowed, "value is not among the allowed values")
         if p == SH.pattern:
             flags = 0
             for f in str(g.value(sh.node, SH.flags) or ""):
                 flags |= {"i": re.I, "m": re.M, "s": re.S, "x": re.X}.get(f, 0)
             rx = re.compile(str(o), flags)
-            return fail_each("PatternConstraintComponent",
-                             lambda v: not isinstance(v, _B) and rx.search(_lex(v)) is not None,
-                             f"value does not match {str(o)!r}")
+            return fail_each(
+                "PatternConstraintComponent",
+                lambda v: not isinstance(v, _B) and rx.search(_lex(v)) is not None,
+                f"value does not match {str(o)!r}",
+            )
         if p in (SH.minLength, SH.maxLength):
             n = int(o)  # type: ignore[call-overload]
             if p == SH.minLength:
-                return fail_each("MinLengthConstraintComponent",
-                                 lambda v: not isinstance(v, _B) and len(_lex(v)) >= n, f"shorter than {n}")
-            return fail_each("MaxLengthConstraintComponent",
-                             lambda v: not isinstance(v, _B) and len(_lex(v)) <= n, f"longer than {n}")
+                return fail_each(
+                    "MinLengthConstraintComponent",
+                    lambda v: not isinstance(v, _B) and len(_lex(v)) >= n,
+                    f"shorter than {n}",
+                )
+            return fail_each(
+                "MaxLengthConstraintComponent",
+                lambda v: not isinstance(v, _B) and len(_lex(v)) <= n,
+                f"longer than {n}",
+            )
         if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
-            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,),
-                    SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
+            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,), SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
             comp = str(p).rsplit("#", 1)[1]
             comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
             return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
         if p in (SH.lessThan, SH.lessThanOrEquals):
             other = str(o)
             want2 = (-1,) if p == SH.lessThan else (-1, 0)
-            comp = ("LessThanConstraintComponent" if p == SH.lessThan
-                    else "LessThanOrEqualsConstraintComponent")
+            comp = "LessThanConstraintComponent" if p == SH.lessThan else "LessThanOrEqualsConstraintComponent"
 
             def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
                 others = idx.objects(focus, other)
@@ -611,6 +685,7 @@ class _Shapes:
                     for w in others:
                         if _compare(v, w) not in want2:
                             out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
+
             return lt
         if p in (SH.equals, SH.disjoint):
             other = str(o)
@@ -627,12 +702,15 @@ class _Shapes:
                         if v in others:
                             why = f"shared with {_short(other)}"
                             out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
+
             return eq
         if p == SH.hasValue:
+
             def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
                 if oo not in values:
                     why = f"missing value {_short(o)}"
                     out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
+
             return has
         if p == SH.node:
             nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
@@ -644,6 +722,7 @@ class _Shapes:
                     if inner:
                         why = f"value does not conform to {_short(o)}"
                         out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
+
             return node
         raise _Unsupported(str(p))
 
@@ -729,10 +808,19 @@ def _validate_core(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             for h in hits:
                 value = None if h.value is None else _original(idx, h.value)
                 msg = h.shape.message or f"{_short(h.shape.path_out or h.focus)}: {h.default_message}"
-                results.append(ValidationResult(
-                    focus=_to_rdflib(h.focus), path=h.shape.path_out, value=value, message=msg,
-                    severity=h.shape.severity, shape=h.shape.named, component=h.component,
-                    graph=idx.name, policy=policy))
+                results.append(
+                    ValidationResult(
+                        focus=_to_rdflib(h.focus),
+                        path=h.shape.path_out,
+                        value=value,
+                        message=msg,
+                        severity=h.shape.severity,
+                        shape=h.shape.named,
+                        component=h.component,
+                        graph=idx.name,
+                        policy=policy,
+                    )
+                )
     results.sort(key=_result_key)
     return ValidationReport(not results, results, [u.name for u in units], "core")
 
@@ -773,11 +861,19 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             msg = rg.value(r, SH.resultMessage)
             sev = rg.value(r, SH.resultSeverity)
             comp = str(rg.value(r, SH.sourceConstraintComponent)).rsplit("#", 1)[-1]
-            results.append(ValidationResult(
-                focus=rg.value(r, SH.focusNode), path=None if path is None else _render_path(rg, path),
-                value=rg.value(r, SH.value), message=str(msg) if msg is not None else "",
-                severity=_SEVERITY.get(sev, str(sev)),
-                shape=named, component=comp, graph=idx.name, policy=policy))
+            results.append(
+                ValidationResult(
+                    focus=rg.value(r, SH.focusNode),
+                    path=None if path is None else _render_path(rg, path),
+                    value=rg.value(r, SH.value),
+                    message=str(msg) if msg is not None else "",
+                    severity=_SEVERITY.get(sev, str(sev)),
+                    shape=named,
+                    component=comp,
+                    graph=idx.name,
+                    policy=policy,
+                )
+            )
     results.sort(key=_result_key)
     return ValidationReport(not results, results, [u.name for u in units], "pyshacl")
 
@@ -845,11 +941,17 @@ def _units_from_rdflib(data: Graph) -> list[_Index]:
 def _units_from_file(path: Path) -> list[_Index]:
     import pyoxigraph as ox
 
-    fmt = {".trig": ox.RdfFormat.TRIG, ".ttl": ox.RdfFormat.TURTLE, ".nq": ox.RdfFormat.N_QUADS,
-           ".nt": ox.RdfFormat.N_TRIPLES, ".jsonld": ox.RdfFormat.JSON_LD}.get(path.suffix.lower())
+    fmt = {
+        ".trig": ox.RdfFormat.TRIG,
+        ".ttl": ox.RdfFormat.TURTLE,
+        ".nq": ox.RdfFormat.N_QUADS,
+        ".nt": ox.RdfFormat.N_TRIPLES,
+        ".jsonld": ox.RdfFormat.JSON_LD,
+    }.get(path.suffix.lower())
     if fmt is None:
-        raise InputError(path.name, f"unsupported graph file type {path.suffix!r}; expected one of "
-                         + ", ".join(GRAPH_SUFFIXES))
+        raise InputError(
+            path.name, f"unsupported graph file type {path.suffix!r}; expected one of " + ", ".join(GRAPH_SUFFIXES)
+        )
     overlay = _typing_index()
     units: dict[str, _Index] = {}
     named, blank, lit = ox.NamedNode, ox.BlankNode, ox.Literal
@@ -939,7 +1041,10 @@ def _run(units: list[_Index], shapes: Graph | Path | str | None, engine: str) ->
 
 
 def validate(
-    graph_or_dataset: Graph, *, shapes: Graph | Path | str | None = None, engine: str = "auto",
+    graph_or_dataset: Graph,
+    *,
+    shapes: Graph | Path | str | None = None,
+    engine: str = "auto",
 ) -> ValidationReport:
     """Validate a policy graph, or every named graph of a Dataset separately, against the shapes.
 
@@ -950,7 +1055,10 @@ def validate(
 
 
 def validate_files(
-    paths: Sequence[Path | str], *, shapes: Graph | Path | str | None = None, engine: str = "auto",
+    paths: Sequence[Path | str],
+    *,
+    shapes: Graph | Path | str | None = None,
+    engine: str = "auto",
 ) -> list[tuple[Path, ValidationReport]]:
     """Validate graph files (.trig, .ttl, .nq, .nt, .jsonld); one report per file.
 
@@ -967,8 +1075,7 @@ def graph_files(inputs: Iterable[Path | str]) -> list[Path]:
     found: list[Path] = []
     for p in map(Path, inputs):
         if p.is_dir():
-            found.extend(f for f in sorted(p.rglob("*"))
-                         if f.is_file() and f.suffix.lower() in GRAPH_SUFFIXES)
+            found.extend(f for f in sorted(p.rglob("*")) if f.is_file() and f.suffix.lower() in GRAPH_SUFFIXES)
         elif p.is_file():
             found.append(p)
         else:

@@ -1,0 +1,222 @@
+"""pp-graph query / stats / push / export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.errors import ConfigError
+
+_paths = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+_endpoint = click.option(
+    "--endpoint",
+    metavar="URL",
+    help="A SPARQL server (e.g. http://127.0.0.1:7878, union default graph) instead of files.",
+)
+_store = click.option(
+    "--store",
+    "store_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Persistent embedded store folder, reused between runs (unchanged files are skipped).",
+)
+
+
+def _open(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None) -> Any:
+    if endpoint:
+        if paths or store_dir:
+            raise ConfigError(
+                "--endpoint queries the server's graphs: give no PATHS or --store with it "
+                "(load them first with pp-graph push)"
+            )
+        from pp_graph.store.remote import RemoteStore
+
+        return RemoteStore(endpoint)
+    if not paths and store_dir is None:
+        raise ConfigError("give graph files or folders (PATHS), --store DIR or --endpoint URL")
+    from pp_graph.store.embedded import open_store
+
+    return open_store(paths, store_dir)
+
+
+def _display(rows: list[dict[str, Any]], fmt: str) -> list[dict[str, Any]]:
+    """Compact DPV IRIs and join lists for tables and CSV; JSON keeps full values."""
+    if fmt == "json":
+        return rows
+    from pp_graph.vocab.dpv import compact
+
+    def cell(v: Any) -> Any:
+        if isinstance(v, list):
+            return ", ".join(compact(str(x)) for x in v)
+        if isinstance(v, str):
+            return compact(v)
+        return v
+
+    return [{k: cell(v) for k, v in r.items()} for r in rows]
+
+
+def _params(items: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: expected NAME=VALUE", param_hint="--param")
+        out[key] = value
+    return out
+
+
+@click.command()
+@click.argument("name", required=False)
+@_paths
+@click.option(
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Query parameter (repeatable); CURIEs such as pd:Contact are expanded.",
+)
+@_endpoint
+@_store
+@click.option("--limit", type=click.IntRange(min=1), help="Show at most this many rows.")
+@click.option("--list", "list_queries", is_flag=True, help="List the named queries and their parameters.")
+@format_option()
+@handle_errors
+def query(
+    name: str | None,
+    paths: tuple[Path, ...],
+    params: tuple[str, ...],
+    endpoint: str | None,
+    store_dir: Path | None,
+    limit: int | None,
+    list_queries: bool,
+    fmt: str,
+) -> None:
+    """Run a named query (queries/NAME.rq) or an .rq file over graphs, a store or a SPARQL server."""
+    from pp_graph.query.runner import load_all, load_query
+
+    if list_queries or not name:
+        rows = [
+            {
+                "query": q.name,
+                "purpose": q.purpose,
+                "params": ", ".join(f"{p.name}" + (f"={p.default}" if p.default else "") for p in q.params),
+            }
+            for q in load_all()
+        ]
+        emit(rows, fmt)
+        return
+    q = load_query(name)
+    values = _params(params)
+    q.bindings(values)  # fail on bad parameters before loading anything
+    rows = q.run(_open(paths, endpoint, store_dir), values)
+    emit(_display(rows[:limit] if limit else rows, fmt), fmt)
+
+
+@click.command()
+@_paths
+@_endpoint
+@_store
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Also list the most mentioned data and purpose classes.",
+)
+@format_option()
+@handle_errors
+def stats(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None, top: int, fmt: str) -> None:
+    """Corpus summary as in the Pr2Graph paper: policies, triples, practices, data and purpose classes."""
+    from pp_graph.query.stats import corpus_stats
+
+    st = corpus_stats(_open(paths, endpoint, store_dir), top=top)
+    if fmt == "json":
+        emit([st.to_dict()], fmt)
+        return
+    emit(st.summary_rows(), fmt, columns=["measure", "value", "negated", "mentions"])
+    if top and fmt == "table":
+        for title, rows, key in (("data classes", st.top_data, "data"), ("purposes", st.top_purposes, "purpose")):
+            click.echo(f"\ntop {title}:")
+            emit(_display(rows, fmt), fmt, columns=[key, "label", "mentions", "policies"])
+
+
+@click.command()
+@_paths
+@click.option("--endpoint", required=True, metavar="URL", help="SPARQL server base URL, e.g. http://127.0.0.1:7878.")
+@click.option("--store-url", metavar="URL", help="Graph Store Protocol URL (default: ENDPOINT/store).")
+@click.option("--dpv/--no-dpv", default=True, show_default=True, help="Also upload DPV into urn:pp-graph:graph:dpv.")
+@handle_errors
+def push(paths: tuple[Path, ...], endpoint: str, store_url: str | None, dpv: bool) -> None:
+    """Load policy graphs into a SPARQL server, one named graph per policy (HTTP PUT, replaces)."""
+    from pp_graph.store.remote import RemoteStore
+
+    if not paths:
+        raise ConfigError("give graph files or folders to push")
+    sent = RemoteStore(endpoint, store_url=store_url).push(paths, dpv=dpv)
+    policies = [g for g in sent if g.startswith("urn:pp-graph:policy:")]
+    click.echo(f"pushed {len(policies)} policy graph(s), {sum(sent.values())} triples in all, to {endpoint}")
+
+
+@click.group()
+def export() -> None:
+    """Export policy graphs to other policy languages."""
+
+
+def _export_command(name: str, help_text: str) -> click.Command:
+    @click.command(name=name, help=help_text)
+    @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+    @click.option(
+        "-o",
+        "--output",
+        "out",
+        type=click.Path(path_type=Path),
+        required=True,
+        help="A .ttl file (all policies in one graph) or a folder (one file per policy).",
+    )
+    @_store
+    @click.option(
+        "--validate/--no-validate",
+        default=False,
+        help="odrl: check the result against the W3C ODRL shapes and the profile shapes.",
+    )
+    @handle_errors
+    def run(paths: tuple[Path, ...], out: Path, store_dir: Path | None, validate: bool) -> None:
+        from pp_graph.export import export_paths
+
+        written = export_paths(name, paths, out, store_dir)
+        click.echo(
+            f"wrote {len(written)} file(s): {', '.join(map(str, written[:5]))}" + (" …" if len(written) > 5 else "")
+        )
+        if validate:
+            if name != "odrl":
+                raise ConfigError("--validate is available for the odrl exporter only")
+            from rdflib import Graph
+
+            from pp_graph.export.odrl import validate_odrl
+
+            bad = 0
+            for f in written:
+                rep = validate_odrl(Graph().parse(f, format="turtle"))
+                if not rep.conforms:
+                    bad += 1
+                    click.echo(f"{f}: {len(rep.results)} violation(s)\n{rep.text}", err=True)
+            click.echo(f"{len(written) - bad}/{len(written)} file(s) conform to the ODRL shapes")
+            if bad:
+                raise SystemExit(1)
+
+    return run
+
+
+def _register_exporters() -> None:
+    from pp_graph.export import EXPORTERS
+
+    for e in EXPORTERS.values():
+        export.add_command(_export_command(e.name, e.help))
+
+
+_register_exporters()
+
+commands = [query, stats, push, export]

@@ -1,0 +1,159 @@
+"""pp-graph risk: allow / transform / deny an outgoing action against a site's policy graph."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from pp_graph.cli.common import CLIError, handle_errors
+
+
+def _engine(
+    graphs: tuple[Path, ...], thresholds: str, llm_model: str | None, llm_base_url: str | None, llm_key_env: str
+) -> Any:
+    from pp_graph.risk.engine import RiskEngine
+    from pp_graph.store.embedded import EmbeddedStore
+
+    store = EmbeddedStore()
+    if not store.load(graphs):
+        raise CLIError(
+            f"no graph files (.trig, .ttl, .nt, .nq, .jsonld) under {', '.join(map(str, graphs))}; "
+            "convert policies first (pp-graph convert POLICIES -o DIR) and pass --graph DIR"
+        )
+    model = None
+    if llm_model:
+        from pp_graph.risk.llm import OpenAILikelihoodModel
+
+        model = OpenAILikelihoodModel(llm_model, base_url=llm_base_url, api_key=os.environ.get(llm_key_env))
+    return RiskEngine(store, thresholds=thresholds, model=model)
+
+
+def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
+    """One decision (or error record) per input line; returns how many lines failed."""
+    from pp_graph.errors import PPGraphError
+    from pp_graph.risk.engine import ActionContext
+
+    failed = 0
+    for n, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        ident = None
+        try:
+            obj = json.loads(line)
+            ident = obj.get("id") if isinstance(obj, dict) else None
+            record = engine.decide(ActionContext.from_dict(obj)).to_dict()
+            record["line"] = n
+        except (ValueError, PPGraphError) as e:
+            failed += 1
+            msg = f"invalid JSON: {e}" if isinstance(e, ValueError) and not isinstance(e, PPGraphError) else str(e)
+            record = {"line": n, "id": ident, "decision": "deny", "error": msg}
+        except Exception as e:  # a bug must not stop the batch: record it, fail closed, go on
+            failed += 1
+            record = {"line": n, "id": ident, "decision": "deny", "error": f"internal error: {type(e).__name__}: {e}"}
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return failed
+
+
+@click.command()
+@click.option(
+    "--graph",
+    "graphs",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    default=[Path("outputs")],
+    show_default=True,
+    help="Policy graph files or folders (repeatable).",
+)
+@click.option("--site", help="Destination site (domain or URL); a site without a policy is scored as L = 1.0.")
+@click.option(
+    "--data", multiple=True, metavar="CATEGORY", help="Personal-data category: pd:EmailAddress, … (repeatable)."
+)
+@click.option("--text", help="Outgoing text to scan for personal data (not stored in the decision).")
+@click.option("--text-file", type=click.File("r"), help="Read the outgoing text from a file ('-' for stdin).")
+@click.option(
+    "--purpose", "purposes", multiple=True, metavar="PURPOSE", help="DPV purpose: dpv:Marketing, … (repeatable)."
+)
+@click.option(
+    "--recipient",
+    "recipients",
+    multiple=True,
+    help="Recipient kind: first_party, service_provider, analytics, government, social_media, unknown, "
+    "advertising, data_broker (repeatable).",
+)
+@click.option(
+    "--basis", help="How the action started: paste, selection, input, copy, default, script, fetch, background."
+)
+@click.option("--operation", help="DPV processing when no recipient is given: dpv:Share, dpv:Collect, …")
+@click.option("--likelihood", type=click.FloatRange(0, 1), help="Fix the violation likelihood L (stress tests).")
+@click.option(
+    "--thresholds",
+    type=click.Choice(["paper", "code"]),
+    default="paper",
+    show_default=True,
+    help="Tier thresholds: the paper's Table 10 or the authors' code.",
+)
+@click.option("--batch", type=click.File("r"), help="JSON Lines of actions ('-' for stdin); one decision per line.")
+@click.option("--llm-model", help="Slow path: OpenAI-compatible model for uncertain matches (it may only raise L).")
+@click.option("--llm-base-url", help="Slow path: base URL of the OpenAI-compatible server.")
+@click.option(
+    "--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the API key."
+)
+@handle_errors
+def risk(
+    graphs: tuple[Path, ...],
+    site: str | None,
+    data: tuple[str, ...],
+    text: str | None,
+    text_file: IO[str] | None,
+    purposes: tuple[str, ...],
+    recipients: tuple[str, ...],
+    basis: str | None,
+    operation: str | None,
+    likelihood: float | None,
+    thresholds: str,
+    batch: IO[str] | None,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_api_key_env: str,
+) -> None:
+    """Decide allow / transform / deny for an outgoing action (AMRSF over the site's policy graph).
+
+    Prints the decision record as JSON. With --batch, prints one record per input line; a bad line
+    yields {"line": N, "decision": "deny", "error": …}, the batch goes on, and the exit code is 1.
+    """
+    from pp_graph.risk.engine import ActionContext
+
+    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env)
+    if batch is not None:
+        if site or data or text or text_file or purposes or recipients or basis or operation:
+            raise CLIError("--batch reads every action from the file; drop the per-action options")
+        failed = _batch(engine, batch, sys.stdout)
+        if failed:
+            click.echo(f"{failed} line(s) failed; see their error records", err=True)
+            sys.exit(1)
+        return
+    if text_file is not None:
+        if text is not None:
+            raise CLIError("give --text or --text-file, not both")
+        text = text_file.read()
+    if not (data or text):
+        click.echo("note: no --data or --text: scored as an action without personal data", err=True)
+    ctx = ActionContext(
+        site=site,
+        data=data,
+        purposes=purposes,
+        recipients=recipients,
+        basis=basis,
+        operation=operation,
+        text=text,
+        likelihood=likelihood,
+    )
+    click.echo(json.dumps(engine.decide(ctx).to_dict(), indent=1, ensure_ascii=False))
+
+
+commands = [risk]

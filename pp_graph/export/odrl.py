@@ -1,0 +1,229 @@
+"""ODRL 2.2 export following DPV's guidance: DPV terms inside ODRL rules.
+
+Per privacy policy one ``odrl:Set`` (typed ``odrl:Policy`` too) with ``odrl:profile``; per stated
+practice and data class a permission, per negated one ("we do not sell …") a prohibition:
+target = the pd: category, action = the DPV processing concept, assigner = the site, assignee = the
+recipient (sharing) or third-party collector; purposes as ``odrl:purpose odrl:isA dpv:…`` constraints,
+retention as a ``dpv-odrl:Duration`` constraint, legal basis as ``dpv-odrl:LegalBasis``.
+Security practices are measures, not permissions to process: they are not exported.
+All IRIs derive from the policy graph's IRIs, so the export is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
+
+from pp_graph.errors import InputError
+from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
+from pp_graph.query.runner import Store, run_query
+from pp_graph.resources import ONTOLOGIES
+
+DPV_ODRL = "https://w3id.org/dpv/mappings/odrl#"
+DPV_ODRL_PROFILE = URIRef("https://w3id.org/dpv/mappings/odrl")  # DPV's ODRL profile (the mapping)
+PPG_PROFILE = URIRef("urn:pp-graph:odrl-profile")  # our constraints on it: ontologies/odrl-profile-shapes.ttl
+DURATION = URIRef(DPV_ODRL + "Duration")
+LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
+
+ODRL_ONTOLOGY = ONTOLOGIES / "vendor" / "odrl" / "ODRL22.ttl"
+ODRL_SHAPES = ONTOLOGIES / "vendor" / "odrl" / "shacl" / "shapesv2.ttl"
+PROFILE_SHAPES = ONTOLOGIES / "odrl-profile-shapes.ttl"
+
+
+def export_policy(store: Store, policy: str) -> Graph:
+    """The ODRL policy of one privacy policy in the store (its graph named ``policy``)."""
+    heads = run_query(store, "export-policy", {"policy": policy})
+    if not heads:
+        raise InputError(policy, "no such policy graph in the store")
+    head = heads[0]
+    rows = run_query(store, "export-practices", {"policy": policy})
+    names = {str(r["party"]): str(r["name"]) for r in run_query(store, "export-parties", {"policy": policy})}
+    return build_odrl(policy, str(head["site"]), str(head["domain"]), rows, names)
+
+
+def new_graph() -> Graph:
+    g = Graph()
+    for prefix, ns in (
+        ("odrl", ODRL),
+        ("dpv", DPV),
+        ("pd", PD),
+        ("dpv-odrl", DPV_ODRL),
+        ("dct", DCTERMS),
+        ("xsd", XSD),
+        ("rdfs", RDFS),
+    ):
+        g.bind(prefix, ns)
+    return g
+
+
+@dataclass
+class _Rule:
+    iri: URIRef
+    kind: URIRef  # odrl:permission or odrl:prohibition
+    target: URIRef
+    action: URIRef
+    assignee: URIRef | None
+
+
+def build_odrl(
+    policy: str, site: str, domain: str, practices: Iterable[dict[str, Any]], names: dict[str, str]
+) -> Graph:
+    g = new_graph()
+    pol = URIRef(policy + "/odrl")
+    g.add((pol, RDF.type, ODRL.Policy))
+    g.add((pol, RDF.type, ODRL.Set))
+    g.add((pol, ODRL.uid, pol))
+    g.add((pol, ODRL.profile, DPV_ODRL_PROFILE))
+    g.add((pol, ODRL.profile, PPG_PROFILE))
+    g.add((pol, DCTERMS.source, URIRef(policy)))
+    g.add((pol, RDFS.label, Literal(f"Data practices stated in the privacy policy of {domain}")))
+    assigner = URIRef(site)
+    g.add((assigner, RDF.type, ODRL.Party))
+    g.add((assigner, RDF.type, DPV.DataController))
+    g.add((assigner, RDFS.label, Literal(domain)))
+
+    for row in practices:
+        practice = str(row["practice"])
+        kind = ODRL.prohibition if row["negated"] else ODRL.permission
+        action = URIRef(str(row["action"]))
+        assignees: list[URIRef | None] = (
+            [URIRef(r) for r in row["receivers"]] or [URIRef(c) for c in row["collectors"]] or [None]
+        )
+        for party in assignees:
+            if party is not None:
+                g.add((party, RDF.type, ODRL.Party))
+                g.add((party, RDF.type, DPV.ThirdParty))
+                if str(party) in names:
+                    g.add((party, RDFS.label, Literal(names[str(party)])))
+        for data in row["dataClasses"] or [str(DPV.PersonalData)]:
+            for party in assignees:
+                tail = slug(data.rsplit("#", 1)[-1])
+                if party is not None:
+                    tail += "/" + slug(str(party).rsplit("/", 1)[-1])
+                rule = _Rule(URIRef(f"{practice}/odrl/{tail}"), kind, URIRef(data), action, party)
+                _add_rule(g, pol, rule, assigner, row)
+    return g
+
+
+def _add_rule(g: Graph, pol: URIRef, rule: _Rule, assigner: URIRef, row: dict[str, Any]) -> None:
+    r = rule.iri
+    g.add((pol, rule.kind, r))
+    g.add((r, RDF.type, ODRL.Permission if rule.kind == ODRL.permission else ODRL.Prohibition))
+    g.add((r, ODRL.target, rule.target))
+    g.add((r, ODRL.action, rule.action))
+    g.add((r, ODRL.assigner, assigner))
+    if rule.assignee is not None:
+        g.add((r, ODRL.assignee, rule.assignee))
+    g.add((r, DCTERMS.source, URIRef(str(row["practice"]))))
+    purposes = sorted(row["purposes"])
+    if len(purposes) == 1:
+        g.add((r, ODRL.constraint, _purpose(g, URIRef(f"{r}/purpose"), purposes[0])))
+    elif purposes:
+        # "for A and B" permits use for either purpose: one isA constraint each, joined by odrl:or.
+        lc = URIRef(f"{r}/purposes")
+        g.add((lc, RDF.type, ODRL.LogicalConstraint))
+        items = [_purpose(g, URIRef(f"{r}/purpose/{slug(p.rsplit('#', 1)[-1])}"), p) for p in purposes]
+        head = BNode()
+        Collection(g, head, items)  # type: ignore[arg-type]
+        g.add((lc, ODRL["or"], head))
+        g.add((r, ODRL.constraint, lc))
+    if row.get("retention"):
+        c = URIRef(f"{r}/duration")
+        g.add((c, RDF.type, ODRL.Constraint))
+        g.add((c, ODRL.leftOperand, DURATION))
+        g.add((c, ODRL.operator, ODRL.lteq))
+        g.add((c, ODRL.rightOperand, Literal(str(row["retention"]), datatype=XSD.duration)))
+        g.add((r, ODRL.constraint, c))
+    for basis in sorted(row.get("legalBases", [])):
+        c = URIRef(f"{r}/legal-basis/{slug(basis.rsplit('#', 1)[-1])}")
+        g.add((c, RDF.type, ODRL.Constraint))
+        g.add((c, ODRL.leftOperand, LEGAL_BASIS))
+        g.add((c, ODRL.operator, ODRL.eq))
+        g.add((c, ODRL.rightOperand, URIRef(basis)))
+        g.add((r, ODRL.constraint, c))
+
+
+def _purpose(g: Graph, c: URIRef, purpose: str) -> URIRef:
+    g.add((c, RDF.type, ODRL.Constraint))
+    g.add((c, ODRL.leftOperand, ODRL.purpose))
+    g.add((c, ODRL.operator, ODRL.isA))
+    g.add((c, ODRL.rightOperand, URIRef(purpose)))
+    return c
+
+
+# -- validation -------------------------------------------------------------------------------------
+
+
+@dataclass
+class OdrlReport:
+    conforms: bool
+    results: list[dict[str, str]]
+    text: str
+
+
+@cache
+def _class_closure() -> dict[URIRef, frozenset[URIRef]]:
+    """ODRL class → its ODRL superclasses (rdfs:subClassOf*), from the ODRL 2.2 ontology."""
+    onto = Graph().parse(ODRL_ONTOLOGY, format="turtle")
+    sup: dict[URIRef, set[URIRef]] = {}
+    for s, o in onto.subject_objects(RDFS.subClassOf):
+        if isinstance(s, URIRef) and isinstance(o, URIRef):
+            sup.setdefault(s, set()).add(o)
+    closure: dict[URIRef, frozenset[URIRef]] = {}
+    for c in sup:
+        seen: set[URIRef] = set()
+        todo = list(sup[c])
+        while todo:
+            x = todo.pop()
+            if x not in seen:
+                seen.add(x)
+                todo.extend(sup.get(x, ()))
+        closure[c] = frozenset(seen)
+    return closure
+
+
+@cache
+def _shapes() -> tuple[Graph, Graph]:
+    return Graph().parse(ODRL_SHAPES, format="turtle"), Graph().parse(PROFILE_SHAPES, format="turtle")
+
+
+def validate_odrl(data: Graph, profile: bool = True) -> OdrlReport:
+    """Validate against the W3C ODRL shapes plus (``profile``) our profile shapes.
+
+    The W3C shapes target odrl:Policy / odrl:Rule; rather than run RDFS inference with the ODRL
+    ontology (which makes odrl:ActionShape flag ODRL's own core actions), the types of the data are
+    closed over ODRL's rdfs:subClassOf here (odrl:Permission → odrl:Rule …) on a copy.
+    """
+    from pyshacl import validate
+
+    g = Graph()
+    g += data
+    closure = _class_closure()
+    for s, o in list(data.subject_objects(RDF.type)):
+        for sup in closure.get(o, ()):  # type: ignore[call-overload]
+            g.add((s, RDF.type, sup))
+    # Two runs: pyshacl is several times slower with both shape sets in one graph.
+    ok, results, texts = True, [], []
+    for shapes in _shapes() if profile else _shapes()[:1]:
+        conforms, rg, text = validate(g, shacl_graph=shapes, inference="none", advanced=True, inplace=True)
+        ok = ok and bool(conforms)
+        texts.append(str(text))
+        for res in rg.subjects(RDF.type, SH.ValidationResult):
+            results.append(
+                {
+                    k: str(rg.value(res, SH[p]))
+                    for k, p in (
+                        ("focus", "focusNode"),
+                        ("path", "resultPath"),
+                        ("message", "resultMessage"),
+                        ("shape", "sourceShape"),
+                    )
+                }
+            )
+    return OdrlReport(ok, results, "\n".join(texts))

@@ -1,0 +1,225 @@
+"""Named SPARQL queries (``queries/*.rq``): header parsing, validation at load, parameter binding.
+
+Header (comment lines before the query)::
+
+    # name: top-data-classes
+    # purpose: data classes by mentions and by number of policies
+    # param under (iri) = dpv:PersonalData: only classes under this DPV concept (skos:broader*)
+
+``# lists: col col`` names GROUP_CONCAT columns (separator ``|``) returned as sorted lists, so
+results do not depend on an engine's concatenation order.
+
+A parameter line is ``# param NAME [(iri|string|integer)] [= DEFAULT]: meaning``. Parameters without a
+default are required. Values are turned into RDF terms here (CURIEs such as ``pd:Contact`` expanded via
+DPV's prefixes) and bound by the store, never spliced into the query text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import pyoxigraph as ox
+
+from pp_graph.errors import DataFileError, InputError, VocabularyError
+from pp_graph.resources import QUERIES
+from pp_graph.vocab.dpv import expand
+
+LIST_SEPARATOR = "|"
+KINDS = ("auto", "iri", "string", "integer")
+_PARAM = re.compile(
+    r"^param\s+(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<kind>\w+)\))?\s*(?:=\s*(?P<default>\S+?))?\s*:\s+(?P<meaning>.+)$"
+)
+_KEY = re.compile(r"^(?P<key>[a-z]+)\s*:\s*(?P<value>.*)$")
+_VAR = re.compile(r"[?$]([A-Za-z_]\w*)")
+_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+_IRI_REF = re.compile(r"<[^<>\"{}|^`\\\s]*>")
+_XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+
+
+class Store(Protocol):
+    def query(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    meaning: str
+    kind: str = "auto"
+    default: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    name: str
+    purpose: str
+    params: tuple[Param, ...]
+    text: str
+    path: Path
+    lists: tuple[str, ...] = ()
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, ox.NamedNode | ox.Literal]:
+        """User values (strings) plus defaults → terms; unknown or missing parameters raise InputError."""
+        values = dict(values or {})
+        declared = {p.name for p in self.params}
+        unknown = sorted(set(values) - declared)
+        if unknown:
+            hint = ", ".join(sorted(declared)) or "none"
+            raise InputError(self.path.name, f"unknown parameter(s) {', '.join(unknown)}; this query takes: {hint}")
+        out: dict[str, ox.NamedNode | ox.Literal] = {}
+        for p in self.params:
+            raw = values.get(p.name, p.default)
+            if raw is None:
+                raise InputError(
+                    self.path.name, f"missing parameter {p.name!r} ({p.meaning}); pass --param {p.name}=VALUE"
+                )
+            out[p.name] = term_for(raw, p.kind, f"{self.path.name}: parameter {p.name}")
+        return out
+
+    def run(self, store: Store, values: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+        """Rows of the query; the (constant) parameter columns are left out."""
+        rows = store.query(self.text, self.bindings(values))
+        names = {p.name for p in self.params}
+        return [{k: (_split(v) if k in self.lists else v) for k, v in r.items() if k not in names} for r in rows]
+
+
+def _split(v: Any) -> list[str]:
+    return sorted(x for x in str(v).split(LIST_SEPARATOR) if x) if v is not None else []
+
+
+def term_for(raw: str, kind: str, where: str) -> ox.NamedNode | ox.Literal:
+    """A parameter value → an RDF term. ``auto``: IRIs and DPV CURIEs become IRIs, the rest strings."""
+    try:
+        if kind == "integer":
+            return ox.Literal(str(int(raw)), datatype=_XSD_INTEGER)
+        if kind == "string":
+            return ox.Literal(raw)
+        if kind == "iri" or raw.startswith(("http://", "https://", "urn:")):
+            return ox.NamedNode(expand(raw))
+        try:
+            return ox.NamedNode(expand(raw))
+        except VocabularyError:
+            return ox.Literal(raw)
+    except VocabularyError as e:
+        raise InputError(where, str(e)) from e
+    except ValueError as e:
+        raise InputError(where, f"{raw!r} is not a valid {kind if kind != 'auto' else 'value'}: {e}") from e
+
+
+def strip_comments_and_strings(text: str) -> str:
+    """Query text without string literals, IRIs and comments (to find variables and keywords)."""
+    out = []
+    for line in _STRING.sub('""', text).splitlines():
+        line = _IRI_REF.sub("<>", line)
+        out.append(line.split("#", 1)[0])
+    return "\n".join(out)
+
+
+def variables(text: str) -> set[str]:
+    return set(_VAR.findall(strip_comments_and_strings(text)))
+
+
+def parse(path: Path) -> NamedQuery:
+    """Read and validate one .rq file; errors name the file and line."""
+    text = path.read_text(encoding="utf-8")
+    meta: dict[str, str] = {}
+    params: list[Param] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s:
+            continue
+        if not s.startswith("#"):
+            break
+        body = s.lstrip("#").strip()
+        if body.startswith("param ") or body.startswith("param\t"):
+            m = _PARAM.match(body)
+            if not m:
+                raise DataFileError(
+                    f"{path}:{lineno}: malformed parameter line; expected "
+                    "'# param NAME [(iri|string|integer)] [= DEFAULT]: meaning'"
+                )
+            kind = m["kind"] or "auto"
+            if kind not in KINDS:
+                raise DataFileError(f"{path}:{lineno}: parameter kind {kind!r} is not one of {', '.join(KINDS)}")
+            if any(p.name == m["name"] for p in params):
+                raise DataFileError(f"{path}:{lineno}: parameter {m['name']!r} declared twice")
+            params.append(Param(m["name"], m["meaning"].strip(), kind, m["default"]))
+            continue
+        km = _KEY.match(body)
+        if km and km["key"] in {"name", "purpose", "lists"}:
+            meta[km["key"]] = km["value"].strip()
+    for key in ("name", "purpose"):
+        if not meta.get(key):
+            raise DataFileError(f"{path}: header lacks '# {key}: …'")
+    if meta["name"] != path.stem:
+        raise DataFileError(f"{path}: '# name: {meta['name']}' does not match the file name {path.stem!r}")
+    used = variables(text)
+    for p in params:
+        if p.name not in used:
+            raise DataFileError(f"{path}: parameter {p.name!r} is declared but ?{p.name} does not occur in the query")
+        if p.default is not None:
+            term_for(p.default, p.kind, f"{path}: default of {p.name}")
+    # Run once on an empty store: catches syntax errors, and parameters the store cannot bind
+    # (pyoxigraph binds only projected variables: a parameter must be in SELECT, and in GROUP BY).
+    dummy: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {
+        ox.Variable(p.name): ox.Literal("x") for p in params
+    }
+    try:
+        _syntax_store().query(text, substitutions=dummy)
+    except SyntaxError as e:
+        raise DataFileError(f"{path}: SPARQL syntax error: {e}") from e
+    except RuntimeError as e:
+        raise DataFileError(f"{path}: {e}; project every parameter (SELECT ?name …, GROUP BY ?name …)") from e
+    lists = tuple(meta.get("lists", "").split())
+    for col in lists:
+        if col not in used:
+            raise DataFileError(f"{path}: list column {col!r} is not a variable of the query")
+    return NamedQuery(meta["name"], meta["purpose"], tuple(params), text, path, lists)
+
+
+@cache
+def _syntax_store() -> ox.Store:
+    return ox.Store()
+
+
+def available(folder: Path = QUERIES) -> dict[str, Path]:
+    return {p.stem: p for p in sorted(folder.glob("*.rq"))}
+
+
+@cache
+def _load_cached(path: Path, mtime: float) -> NamedQuery:
+    return parse(path)
+
+
+def load_query(name_or_path: str | Path, folder: Path = QUERIES) -> NamedQuery:
+    """A named query (``top-data-classes``) from ``queries/`` or a path to an .rq file."""
+    p = Path(name_or_path)
+    if p.suffix == ".rq" or p.is_file():
+        if not p.is_file():
+            raise InputError(str(p), "no such query file")
+        return _load_cached(p.resolve(), p.stat().st_mtime)
+    found = available(folder).get(str(name_or_path))
+    if found is None:
+        names = ", ".join(available(folder)) or "none"
+        raise InputError(str(name_or_path), f"no such named query; available: {names}")
+    return _load_cached(found, found.stat().st_mtime)
+
+
+def load_all(folder: Path = QUERIES) -> list[NamedQuery]:
+    """Every query in ``folder``, validated (raises on the first bad file)."""
+    return [load_query(p) for p in available(folder).values()]
+
+
+def run_query(store: Store, name_or_path: str | Path, params: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    return load_query(name_or_path).run(store, params)

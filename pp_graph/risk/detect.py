@@ -1,0 +1,227 @@
+"""Personal data in outgoing text → DPV categories with offsets (never the matched text itself).
+
+Offline recognizers: checksummed numbers (payment cards by Luhn, IBANs by mod-97), structured
+identifiers (e-mail, SSN, IPv4/IPv6, MAC, GPS), credentials (AWS keys, bearer/JWT/vendor tokens,
+private keys, "password: …"), phone numbers (the ``phonenumbers`` library), dates of birth with a cue,
+street addresses, and health keywords from ``data/risk/detect_terms.tsv``. When spans overlap, the
+recognizer listed first wins (a card number is not also a phone number).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from pp_graph.errors import DataFileError, VocabularyError
+from pp_graph.resources import DATA
+from pp_graph.vocab.dpv import PD, expand, vocabulary
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    category: str  # pd: IRI
+    start: int
+    end: int
+    recognizer: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"category": self.category, "start": self.start, "end": self.end, "recognizer": self.recognizer}
+
+
+Finder = Callable[[str], Iterator[tuple[int, int]]]
+
+
+def luhn_ok(digits: str) -> bool:
+    if not digits.isdigit() or not 13 <= len(digits) <= 19:
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def iban_ok(iban: str) -> bool:
+    s = iban.replace(" ", "").upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", s):
+        return False
+    moved = s[4:] + s[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def _regex(
+    pattern: str, flags: int = 0, group: int = 0, check: Callable[[re.Match[str]], bool] | None = None
+) -> Finder:
+    rx = re.compile(pattern, flags)
+
+    def find(text: str) -> Iterator[tuple[int, int]]:
+        for m in rx.finditer(text):
+            if check is None or check(m):
+                yield m.start(group), m.end(group)
+
+    return find
+
+
+def _card(m: re.Match[str]) -> bool:
+    return luhn_ok(re.sub(r"[ -]", "", m.group(0)))
+
+
+def _iban(m: re.Match[str]) -> bool:
+    return iban_ok(m.group(0))
+
+
+def _ip(m: re.Match[str]) -> bool:
+    try:
+        ipaddress.ip_address(m.group(0))
+    except ValueError:
+        return False
+    return True
+
+
+def _ipv6(m: re.Match[str]) -> bool:
+    s = m.group(0)
+    return s.count(":") >= 2 and any(c.isalnum() for c in s) and _ip(m)
+
+
+def _gps(m: re.Match[str]) -> bool:
+    return abs(float(m.group(1))) <= 90 and abs(float(m.group(2))) <= 180
+
+
+def _phones(text: str) -> Iterator[tuple[int, int]]:
+    import phonenumbers
+
+    for m in phonenumbers.PhoneNumberMatcher(text, "US"):
+        yield m.start, m.end
+
+
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_DATE = (
+    r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?,?\s+\d{{4}}|"
+    rf"{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
+)
+_STREET = (
+    r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|"
+    r"Square|Sq|Parkway|Pkwy|Highway|Hwy|Crescent|Close|Strasse|Straße)"
+)
+
+# (name, pd: local name, finder) in priority order.
+_RECOGNIZERS: tuple[tuple[str, str, Finder], ...] = (
+    (
+        "private_key",
+        "Authenticating",
+        _regex(
+            r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z]+ )?"
+            r"PRIVATE KEY-----"
+        ),
+    ),
+    ("aws_access_key", "Authenticating", _regex(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("aws_secret_key", "Authenticating", _regex(r"(?i)\baws_secret_access_key\s*[:=]\s*[\"']?[A-Za-z0-9/+=]{40}")),
+    ("jwt", "Authenticating", _regex(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("bearer_token", "Authenticating", _regex(r"\bBearer\s+[A-Za-z0-9\-._~+/]{16,}=*")),
+    (
+        "vendor_token",
+        "Authenticating",
+        _regex(
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|"
+            r"xox[abposr]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|"
+            r"AIza[0-9A-Za-z_-]{35})"
+        ),
+    ),
+    ("password", "Password", _regex(r"(?i)\b(?:password|passwd|pwd|passphrase)\s*(?:is|[:=])\s*\S*[^\s.,;:!?\"')]")),
+    ("pin", "PINCode", _regex(r"(?i)\b(?:PIN(?: code)?|passcode)\s*(?:is|[:=])\s*\d{4,8}\b")),
+    (
+        "api_key",
+        "Authenticating",
+        _regex(
+            r"(?i)\b(?:api[_ -]?key|secret(?:[_ -]?key)?|access[_ -]?token|"
+            r"auth[_ -]?token|client[_ -]?secret)\s*(?:is|[:=])\s*[\"']?"
+            r"[A-Za-z0-9\-_.~+/]{12,}"
+        ),
+    ),
+    ("payment_card", "PaymentCardNumber", _regex(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])", check=_card)),
+    ("iban", "BankAccount", _regex(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b", check=_iban)),
+    ("ssn", "OfficialID", _regex(r"\b(?!000|666|9\d\d)\d{3}[- ](?!00)\d{2}[- ](?!0000)\d{4}\b")),
+    (
+        "email",
+        "EmailAddress",
+        _regex(
+            r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+            r"(?![\w-])"
+        ),
+    ),
+    ("mac_address", "MACAddress", _regex(r"\b[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}\b")),
+    ("ipv4", "IPAddress", _regex(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])", check=_ip)),
+    ("ipv6", "IPAddress", _regex(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])", check=_ipv6)),
+    ("gps", "GPSCoordinate", _regex(r"(?<![\d.])(-?\d{1,2}\.\d{4,}),\s*(-?\d{1,3}\.\d{4,})(?![\d.])", check=_gps)),
+    (
+        "birth_date",
+        "BirthDate",
+        _regex(
+            r"(?i)\b(?:date of birth|d\.?o\.?b\.?|born(?: on)?|birthday(?: is)?)"
+            rf"\s*[:\-]?\s*({_DATE})",
+            group=1,
+        ),
+    ),
+    ("phone", "TelephoneNumber", _phones),
+    (
+        "street_address",
+        "PhysicalAddress",
+        _regex(
+            rf"\b\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]+\.?\s+){{1,4}}{_STREET}\b"
+            r"|\bP\.?\s?O\.?\s+Box\s+\d+\b"
+        ),
+    ),
+)
+
+
+@cache
+def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
+    path = DATA / "risk" / "detect_terms.tsv"
+    vocab = vocabulary()
+    table: dict[str, str] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split("\t")]
+        if len(parts) != 2 or not all(parts):
+            raise DataFileError(f"{path.name}:{n}: expected 'term<TAB>concept', got {line!r}")
+        try:
+            iri = expand(parts[1])
+        except VocabularyError as e:
+            raise DataFileError(f"{path.name}:{n}: {e}") from None
+        if not vocab.is_personal_data(iri):
+            raise DataFileError(f"{path.name}:{n}: {parts[1]} is not a personal-data concept in DPV")
+        table[parts[0].lower()] = iri
+    alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
+
+
+def detect(text: str) -> list[Detection]:
+    """Personal-data categories in ``text`` with character offsets, sorted by position."""
+    taken: list[tuple[int, int]] = []
+    out: list[Detection] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    for name, local, find in _RECOGNIZERS:
+        for s, e in find(text):
+            if e > s and free(s, e):
+                taken.append((s, e))
+                out.append(Detection(PD + local, s, e, name))
+    rx, table = _terms()
+    for m in rx.finditer(text):
+        if free(m.start(), m.end()):
+            taken.append((m.start(), m.end()))
+            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "health_term"))
+    out.sort(key=lambda d: (d.start, d.end))
+    return out

@@ -1,0 +1,400 @@
+"""The policy-conditioned risk controller: ``RiskEngine(store).decide(ActionContext(...)) -> Decision``.
+
+An agent about to send data to a site states the action (data categories or the outgoing text,
+purposes, recipient kinds, how it was initiated). The engine reads the site's policy graph once
+(signals.py), estimates the violation likelihood L with evidence, scores the action with AMRSF
+(amrsf.py) and returns allow / transform (with a starting anonymization level) / deny.
+
+The decision record carries categories and offsets only, never the text it was given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from pp_graph.errors import InputError
+from pp_graph.model import RecipientKind
+from pp_graph.risk import amrsf
+from pp_graph.risk.detect import Detection, detect
+from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
+from pp_graph.risk.signals import CategoryMatch, Profile, Store, load_profile
+from pp_graph.risk.tables import TIERS, RiskTables, default_tables
+from pp_graph.vocab.dpv import PERSONAL_DATA, PROCESSING, PURPOSE, compact
+
+ACTION_KEYS = frozenset(
+    {"id", "site", "data", "purpose", "purposes", "recipient", "recipients", "basis", "operation", "text", "likelihood"}
+)
+
+
+@dataclass(frozen=True)
+class ActionContext:
+    """One outgoing action. Terms may be IRIs, CURIEs (pd:EmailAddress) or DPV labels."""
+
+    site: str | None = None
+    data: tuple[str, ...] = ()
+    purposes: tuple[str, ...] = ()
+    recipients: tuple[str, ...] = ()
+    basis: str | None = None
+    operation: str | None = None
+    text: str | None = None  # outgoing text: scanned for personal data, never stored in the decision
+    likelihood: float | None = None  # fixes L (the paper's stress tests)
+    id: str | None = None
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> ActionContext:
+        """From a JSON object (one line of a batch file); unknown keys and wrong types raise InputError."""
+        if not isinstance(obj, Mapping):
+            raise InputError("action", f"expected a JSON object, got {type(obj).__name__}")
+        unknown = sorted(set(obj) - ACTION_KEYS)
+        if unknown:
+            allowed = ", ".join(sorted(ACTION_KEYS))
+            raise InputError("action", f"unknown key(s) {', '.join(unknown)}; allowed: {allowed}")
+
+        def terms(*keys: str) -> tuple[str, ...]:
+            out: list[str] = []
+            for k in keys:
+                v = obj.get(k)
+                if v is None:
+                    continue
+                items = [v] if isinstance(v, str) else v
+                if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+                    raise InputError("action", f"{k!r} must be a string or a list of strings")
+                out.extend(items)
+            return tuple(out)
+
+        def text(key: str) -> str | None:
+            v = obj.get(key)
+            if v is not None and not isinstance(v, str):
+                raise InputError("action", f"{key!r} must be a string")
+            return v
+
+        lk = obj.get("likelihood")
+        if lk is not None and (isinstance(lk, bool) or not isinstance(lk, int | float)):
+            raise InputError("action", "'likelihood' must be a number in [0, 1]")
+        ident = obj.get("id")
+        return cls(
+            site=text("site"),
+            data=terms("data"),
+            purposes=terms("purpose", "purposes"),
+            recipients=terms("recipient", "recipients"),
+            basis=text("basis"),
+            operation=text("operation"),
+            text=text("text"),
+            likelihood=float(lk) if lk is not None else None,
+            id=None if ident is None else str(ident),
+        )
+
+
+@dataclass
+class Decision:
+    """The decision record (JSON via ``to_dict``). No raw input text: categories and offsets only."""
+
+    decision: str
+    risk: float
+    tier: str
+    thresholds: dict[str, Any]
+    z: float
+    level: str  # initial anonymization level ℓ0 (counterfactual for allow/deny)
+    components: dict[str, float]
+    likelihood: dict[str, Any]
+    transparency: dict[str, Any]
+    categories: list[dict[str, Any]]
+    purposes: list[dict[str, Any]]
+    recipients: list[dict[str, Any]]
+    basis: str | None
+    operation: str | None
+    evidence: list[dict[str, Any]]
+    policy: dict[str, Any] | None
+    reasons: list[str]
+    site: str | None = None
+    id: str | None = None
+    tables: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not d["extra"]:
+            d.pop("extra")
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
+
+
+class RiskEngine:
+    """Decides actions against the policy graphs in ``store`` (an EmbeddedStore or anything with ``query``)."""
+
+    def __init__(
+        self,
+        store: Store | None,
+        *,
+        tables: RiskTables | None = None,
+        thresholds: str = "paper",
+        model: LikelihoodModel | None = None,
+    ) -> None:
+        self.store = store
+        self.t = tables or default_tables()
+        if thresholds not in self.t.thresholds:
+            raise InputError("--thresholds", f"unknown profile {thresholds!r}; one of {', '.join(self.t.thresholds)}")
+        self.profile_name = thresholds
+        self.model = model
+        self._profiles: dict[str, Profile | None] = {}
+        self._terms: dict[tuple[str, str], str] = {}
+
+    # -- caches --
+
+    def clear_cache(self) -> None:
+        """Forget the per-site signals (call after loading new graphs into the store)."""
+        self._profiles.clear()
+
+    def profile(self, site: str | None) -> Profile | None:
+        if not site or self.store is None:
+            return None
+        key = site.strip().lower()
+        if key not in self._profiles:
+            self._profiles[key] = load_profile(self.store, key, self.t.vocab)
+        return self._profiles[key]
+
+    # -- input resolution (memoised; errors say what would be right) --
+
+    def _resolve(self, kind: str, term: str) -> str:
+        key = (kind, term)
+        iri = self._terms.get(key)
+        if iri is None:
+            iri = self._resolve_uncached(kind, term)
+            self._terms[key] = iri
+        return iri
+
+    def _resolve_uncached(self, kind: str, term: str) -> str:
+        v = self.t.vocab
+        t = term.strip()
+        if kind == "data":
+            iri = v.resolve(t, PERSONAL_DATA)
+            if iri is None:
+                raise InputError(
+                    "data",
+                    f"{term!r} is not a personal-data category in DPV 2.3; "
+                    "write pd:EmailAddress, pd:TelephoneNumber, … or a full IRI",
+                )
+            return iri
+        if kind == "purpose":
+            iri = v.resolve(t, PURPOSE)
+            if iri is None:
+                for extra in self.t.extra_purposes:
+                    if t in (extra, compact(extra)) or _norm(t) == _norm(v.label(extra)):
+                        return extra
+                raise InputError(
+                    "purpose",
+                    f"{term!r} is not a purpose in DPV 2.3; write dpv:Marketing, "
+                    "dpv:ServiceProvision, dpv:Advertising, … or a full IRI",
+                )
+            return iri
+        if kind == "recipient":
+            name = t.lower().replace("-", "_").replace(" ", "_")
+            if name not in self.t.recipient_tr:
+                raise InputError(
+                    "recipient", f"{term!r} is not a recipient kind; one of {', '.join(k.value for k in RecipientKind)}"
+                )
+            return name
+        if kind == "basis":
+            name = t.lower()
+            if name not in self.t.basis_mb:
+                raise InputError("basis", f"{term!r} is not a basis; one of {', '.join(self.t.basis_mb)}")
+            return name
+        iri = v.resolve(t, PROCESSING)
+        if iri is None:
+            raise InputError(
+                "operation",
+                f"{term!r} is not a processing operation in DPV 2.3; write dpv:Share, dpv:Collect, dpv:Store, …",
+            )
+        return iri
+
+    # -- the decision --
+
+    def decide(self, ctx: ActionContext) -> Decision:
+        t, pr = self.t, self.t.params
+        if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
+            raise InputError("likelihood", f"{ctx.likelihood} is outside [0, 1]")
+        categories: dict[str, dict[str, Any]] = {}
+        for term in ctx.data:
+            iri = self._resolve("data", term)
+            categories.setdefault(iri, {"source": "input", "spans": []})
+        detections: list[Detection] = detect(ctx.text) if ctx.text else []
+        for d in detections:
+            c = categories.setdefault(d.category, {"source": "text", "spans": []})
+            c["spans"].append({"start": d.start, "end": d.end, "recognizer": d.recognizer})
+        cats = sorted(categories)
+        purposes = tuple(sorted({self._resolve("purpose", p) for p in ctx.purposes}))
+        recipients = tuple(sorted({self._resolve("recipient", r) for r in ctx.recipients}))
+        basis = self._resolve("basis", ctx.basis) if ctx.basis else None
+        operation = self._resolve("operation", ctx.operation) if ctx.operation else None
+        reasons: list[str] = []
+
+        # S_data and the tier of the most sensitive category.
+        weights = {c: t.data_weight.get(c) for c in cats}
+        if cats:
+            top = min(cats, key=lambda c: (-weights[c], t.data_tier.get(c), c))
+            s_data, tier = weights[top], t.tier(top)
+            reasons.append(f"most sensitive data: {compact(top)} (weight {s_data:.2f}, tier {tier})")
+        else:
+            top, s_data, tier = None, pr["s_none"], TIERS[-1]
+            reasons.append(f"no personal data stated or detected (S_data {s_data:.2f}, tier {tier})")
+
+        # Transmission, purpose, basis.
+        if recipients:
+            tr = max(t.recipient_tr[r] for r in recipients)
+        elif operation:
+            tr = t.operation_tr.get(operation)
+        else:
+            tr = pr["tr_none"]
+        p = max((t.purpose_weight.get(x) for x in purposes), default=pr["p_none"])
+        m_b = t.basis_mb[basis] if basis else pr["m_b_default"]
+
+        # Likelihood L with evidence, and transparency M_T, from the site's policy graph.
+        prof = self.profile(ctx.site)
+        matches: list[CategoryMatch] = []
+        if prof is not None:
+            matches = [prof.match(c, purposes, recipients, t) for c in cats]
+        lk = self._likelihood(ctx, prof, matches, purposes, recipients, basis, reasons)
+        if prof is None:
+            credits: list[str] = []
+            why = f"no policy for site {ctx.site!r} in the graph" if ctx.site else "no site given"
+            reasons.append(f"{why}: L = {lk['L']:.2f}, M_T = {t.transparency['base']:.2f}")
+        else:
+            credits = prof.credits(cats, purposes, int(pr["substantial_chars"]))
+        m_t = amrsf.transparency(credits, t, prof is not None)
+
+        sc = amrsf.score(amrsf.Factors(s_data, tr, p, m_b, m_t, lk["L"]), t)
+        th = t.thresholds[self.profile_name][tier]
+        verdict = amrsf.decide(sc.risk, th)
+        z = amrsf.band_position(sc.risk, th)
+        level = amrsf.initial_level(z)
+        reasons.append(
+            f"R = L·S_eff·M_T = {sc.likelihood:.3f}·{sc.s_eff:.3f}·{sc.m_t:.3f} = {sc.risk:.3f}; "
+            f"tier {tier} allows below {th.allow:.2f} and denies from {th.deny:.2f} → {verdict}"
+            + (f", start at L{level} (z = {z:.2f})" if verdict == amrsf.TRANSFORM else "")
+        )
+
+        evidence = [r for m in matches for r in m.records]
+        return Decision(
+            decision=verdict,
+            risk=round(sc.risk, 6),
+            tier=tier,
+            thresholds={"profile": self.profile_name, "allow": th.allow, "deny": th.deny},
+            z=round(z, 6),
+            level=f"L{level}",
+            components={
+                "S_data": sc.s_data,
+                "M_tr": round(sc.m_tr, 6),
+                "M_p": round(sc.m_p, 6),
+                "M_b": sc.m_b,
+                "S_eff": round(sc.s_eff, 6),
+                "M_T": round(sc.m_t, 6),
+                "L": sc.likelihood,
+                "u": lk["u"],
+            },
+            likelihood={k: v for k, v in lk.items() if k not in ("L", "u")},
+            transparency={"M_T": round(m_t, 6), "credits": credits},
+            categories=[
+                {
+                    "iri": c,
+                    "weight": weights[c],
+                    "tier": t.tier(c),
+                    "weight_from": t.data_weight.source(c),
+                    **categories[c],
+                }
+                for c in cats
+            ],
+            purposes=[{"iri": x, "p": t.purpose_weight.get(x)} for x in purposes],
+            recipients=[{"kind": r, "tr": t.recipient_tr[r]} for r in recipients],
+            basis=basis,
+            operation=operation,
+            evidence=evidence,
+            policy=prof.describe() if prof else None,
+            reasons=reasons,
+            site=ctx.site,
+            id=ctx.id,
+            tables=t.digest,
+        )
+
+    def _likelihood(
+        self,
+        ctx: ActionContext,
+        prof: Profile | None,
+        matches: list[CategoryMatch],
+        purposes: tuple[str, ...],
+        recipients: tuple[str, ...],
+        basis: str | None,
+        reasons: list[str],
+    ) -> dict[str, Any]:
+        t = self.t
+        per = [
+            {"category": m.category, "match": m.level, "L": t.likelihood[m.level][0], "u": t.likelihood[m.level][1]}
+            for m in matches
+        ]
+        if ctx.likelihood is not None:
+            reasons.append(f"L fixed at {ctx.likelihood:.2f} by the caller")
+            return {
+                "L": ctx.likelihood,
+                "u": 0.0,
+                "match": "fixed",
+                "source": "fixed",
+                "path": "fixed",
+                "per_category": per,
+            }
+        if prof is None:
+            L, u = t.likelihood["no_policy"]
+            return {"L": L, "u": u, "match": "no_policy", "source": "graph", "path": "fast", "per_category": per}
+        if not matches:
+            level = "undecidable"
+        else:
+            level = max(matches, key=lambda m: (t.likelihood[m.level][0], t.likelihood[m.level][1])).level
+        L, u = t.likelihood[level]
+        out: dict[str, Any] = {"L": L, "u": u, "match": level, "source": "graph", "path": "fast", "per_category": per}
+        worst = next((m for m in matches if m.level == level), None)
+        reasons.append(
+            f"policy match: {level.replace('_', ' ')}"
+            + (f" for {compact(worst.category)}" if worst else "")
+            + f" → L = {L:.2f} (u = {u:.2f})"
+        )
+        if u < t.params["fast_u"]:
+            return out
+        if self.model is None:
+            out["path"] = "slow-no-model"
+            reasons.append("uncertain match and no model configured: the table's L stands")
+            return out
+        out["path"] = "slow"
+        out["model"] = self.model.name
+        context = {
+            "site": prof.site,
+            "data": [m.category for m in matches],
+            "purposes": list(purposes),
+            "recipients": list(recipients),
+            "basis": basis,
+            "graph_match": level,
+        }
+        evidence = [r for m in matches for r in m.records]
+        try:
+            est = self.model.estimate(context, evidence)
+        except LikelihoodError as e:
+            reasons.append(f"model gave no likelihood ({e}); the table's L stands")
+            out["model_error"] = str(e)
+            return out
+        out["model_estimate"] = est
+        if est > L:
+            out["L"], out["source"] = est, "model"
+            reasons.append(f"model raised L to {est:.2f}")
+        else:
+            reasons.append(f"model estimate {est:.2f} ≤ {L:.2f}: a model may only raise L")
+        return out
+
+    def decide_many(self, actions: Iterable[ActionContext]) -> list[Decision]:
+        return [self.decide(a) for a in actions]
+
+
+def _norm(s: str) -> str:
+    return "".join(ch for ch in s.lower() if ch.isalnum())

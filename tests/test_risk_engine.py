@@ -1,0 +1,461 @@
+"""The risk engine over small hand-made policy graphs: likelihood levels, transparency, the paper's
+stress tests (GuardianAgent Tables 2 and 3), the decision record and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pp_graph.cli import main
+from pp_graph.errors import InputError
+from pp_graph.risk import ActionContext, RiskEngine
+from pp_graph.store.embedded import EmbeddedStore
+
+PD = "https://w3id.org/dpv/pd#"
+DPV = "https://w3id.org/dpv#"
+
+
+def practice(
+    label: str = "third-party-sharing-disclosure",
+    data: tuple[str, ...] = (),
+    purposes: tuple[str, ...] = (),
+    kinds: tuple[str, ...] = (),
+    negated: bool = False,
+    text: str = "We share it.",
+    retention: bool = False,
+) -> dict[str, Any]:
+    return {
+        "label": label,
+        "data": data,
+        "purposes": purposes,
+        "kinds": kinds,
+        "negated": negated,
+        "text": text,
+        "retention": retention,
+    }
+
+
+def policy_trig(
+    site: str,
+    practices: list[dict[str, Any]],
+    chars: int = 5000,
+    bases: tuple[str, ...] = (),
+    rights: tuple[str, ...] = (),
+) -> str:
+    """A policy graph in the shape pp_graph.graph.build writes (only what the risk engine reads)."""
+    pol = f"urn:pp-graph:policy:{site}:0000000000000000"
+    lines = [
+        f'<urn:pp-graph:site:{site}> a pr2g:Website ; pr2g:hasDomain "{site}" .',
+        f"<{pol}> a pr2g:PrivacyPolicy ; pr2g:for <urn:pp-graph:site:{site}> ; "
+        f'ppg:contentDigest "{"0" * 64}" ; ppg:characterCount {chars} .',
+    ]
+    lines += [f"<{pol}> ppg:statesLegalBasis <{b}> ." for b in bases]
+    lines += [f"<{pol}> ppg:disclosesRight <{r}> ." for r in rights]
+    for i, p in enumerate(practices):
+        node, text = f"<{pol}/practice/{i}-0>", f"<{pol}/text/{i}>"
+        cls = {
+            "third-party-sharing-disclosure": "DataSharingDisclosure",
+            "data-storage-retention-deletion": "DataStorageRetention",
+        }.get(p["label"], "DataCollectionUse")
+        lines.append(f"<{pol}> pr2g:hasDataPractice {node} .")
+        lines.append(
+            f'{node} a pr2g:{cls} ; ppg:practiceLabel "{p["label"]}" ; '
+            f"ppg:negated {'true' if p['negated'] else 'false'} ; pr2g:text {text} ."
+        )
+        lines.append(f"{text} pr2g:value {json.dumps(p['text'])} ; ppg:start {i * 100} ; ppg:end {i * 100 + 50} .")
+        lines += [f"{node} pr2g:data <{d}> ." for d in p["data"]]
+        lines += [f"{node} pr2g:purpose <{q}> ." for q in p["purposes"]]
+        for k in p["kinds"]:
+            party = f"<{pol}/party/{k}>"
+            prop = "ppg:collector" if k == "first_party" else "pr2g:receiver"
+            lines.append(f"{node} {prop} {party} . {party} ppg:recipientKind ppg:recipient-{k.replace('_', '-')} .")
+        if p["retention"]:
+            lines.append(f'{node} ppg:retentionText "for two years" .')
+    body = "\n  ".join(lines)
+    return (
+        f"@prefix pr2g: <urn:pp-analyze:core#> .\n@prefix ppg: <urn:pp-graph:ontology#> .\n<{pol}> {{\n  {body}\n}}\n"
+    )
+
+
+CONTACT = (PD + "Contact", PD + "Location", PD + "Age", PD + "DeviceBased", PD + "Financial")
+FULL = [
+    practice("first-party-collection-use", CONTACT, (DPV + "ServiceProvision",), ("first_party",), retention=True),
+    practice("third-party-sharing-disclosure", CONTACT, (DPV + "ServiceUsageAnalytics",), ("service_provider",)),
+]
+SITES = {
+    # full transparency: every credit (M_T 0.8)
+    "full.example": policy_trig(
+        "full.example", FULL, bases=(DPV + "Consent",), rights=("https://w3id.org/dpv/legal/eu/gdpr#A15",)
+    ),
+    # partial: text, category and purpose (M_T 0.95)
+    "partial.example": policy_trig("partial.example", [dict(p, retention=False) for p in FULL]),
+    # vague: a policy with next to nothing in it (M_T 1.3)
+    "vague.example": policy_trig("vague.example", [], chars=30),
+    # Table 3's setting: text and category covered, purposes not (M_T 1.05)
+    "t3.example": policy_trig("t3.example", [practice("first-party-collection-use", CONTACT, (), ("first_party",))]),
+    # likelihood levels
+    "ads.example": policy_trig(
+        "ads.example",
+        [
+            practice(
+                data=(PD + "EmailAddress",),
+                purposes=(DPV + "Marketing",),
+                kinds=("advertising",),
+                text="We share your email address with advertising partners for marketing.",
+            ),
+            practice(data=(PD + "Contact",), purposes=(DPV + "Advertising",), kinds=("unknown",)),
+            practice(data=(PD + "TelephoneNumber",), purposes=(), kinds=("advertising",)),
+            practice(data=(PD + "Location",), purposes=(DPV + "ServiceProvision",), kinds=("service_provider",)),
+            practice(
+                data=("https://w3id.org/dpv#PersonalData",),
+                purposes=(DPV + "ResearchAndDevelopment",),
+                kinds=("analytics",),
+            ),
+            practice(data=(PD + "GPSCoordinate",), purposes=(DPV + "Marketing",), kinds=("social_media",)),
+        ],
+    ),
+    "nosell.example": policy_trig(
+        "nosell.example",
+        [
+            practice(data=(PD + "EmailAddress",), purposes=(DPV + "Marketing",), kinds=("advertising",)),
+            practice(
+                data=(PD + "EmailAddress",),
+                kinds=("advertising",),
+                negated=True,
+                text="We never share your email address with advertisers.",
+            ),
+            practice(
+                data=("https://w3id.org/dpv#PersonalData",),
+                kinds=("data_broker",),
+                negated=True,
+                text="We do not sell your personal information.",
+            ),
+            practice("first-party-collection-use", (PD + "Name",), (DPV + "ServiceProvision",), ("first_party",)),
+        ],
+    ),
+    "empty.example": policy_trig("empty.example", []),
+}
+
+
+@pytest.fixture(scope="module")
+def graph_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("risk-graphs")
+    for site, trig in SITES.items():
+        (d / f"{site}.trig").write_text(trig, encoding="utf-8")
+    return d
+
+
+@pytest.fixture(scope="module")
+def engine(graph_dir: Path) -> RiskEngine:
+    store = EmbeddedStore()
+    store.load([graph_dir])
+    return RiskEngine(store)
+
+
+def act(
+    site: str | None,
+    data: tuple[str, ...] = (),
+    purpose: tuple[str, ...] = (),
+    recipient: tuple[str, ...] = (),
+    **kw: Any,
+) -> ActionContext:
+    return ActionContext(site=site, data=data, purposes=purpose, recipients=recipient, **kw)
+
+
+# ---- likelihood levels from the graph ----
+
+
+@pytest.mark.parametrize(
+    ("data", "purpose", "recipient", "level"),
+    [
+        ("pd:EmailAddress", "dpv:Marketing", "advertising", "exact"),
+        ("pd:EmailAddress", "dpv:DirectMarketing", "advertising", "broader"),  # a broader purpose is declared
+        ("pd:EmailAddressWork", "dpv:Marketing", "advertising", "broader"),  # a broader category is declared
+        ("pd:EmailAddress", "dpv:Advertising", "data_broker", "broader"),  # pd:Contact to an unspecified third party
+        ("pd:Location", "dpv:Marketing", "social_media", "narrower"),  # only pd:GPSCoordinate is declared
+        ("pd:TelephoneNumber", "dpv:ServiceProvision", "advertising", "no_purpose"),
+        ("pd:Religion", "dpv:ResearchAndDevelopment", "analytics", "generic"),
+        ("pd:Location", "dpv:Marketing", "government", "category_only"),
+        ("pd:Password", "dpv:Marketing", "advertising", "undeclared"),
+    ],
+)
+def test_likelihood_levels(engine: RiskEngine, data: str, purpose: str, recipient: str, level: str) -> None:
+    d = engine.decide(act("ads.example", (data,), (purpose,), (recipient,)))
+    assert d.likelihood["match"] == level
+    L, u = engine.t.likelihood[level]
+    assert (d.components["L"], d.components["u"]) == (L, u)
+    if level != "undeclared":
+        assert d.evidence and all(e["practice"].startswith("urn:pp-graph:policy:ads.example") for e in d.evidence)
+
+
+def test_likelihood_is_ordered_as_the_brief_says(engine: RiskEngine) -> None:
+    L = {k: v[0] for k, v in engine.t.likelihood.items()}
+    assert L["exact"] < L["broader"] < L["category_only"] < L["undeclared"] < L["negated"] < L["no_policy"] == 1.0
+    assert L["undecidable"] == 0.5
+
+
+def test_negated_practice_is_highest_and_cited(engine: RiskEngine) -> None:
+    d = engine.decide(act("nosell.example", ("pd:EmailAddress",), ("dpv:Marketing",), ("advertising",)))
+    assert d.likelihood["match"] == "negated" and d.components["L"] == 0.95
+    assert any(e["negated"] and "never share" in e["text"] for e in d.evidence)
+    # "we do not sell your personal information" covers a data broker only generically …
+    d = engine.decide(act("nosell.example", ("pd:TelephoneNumber",), ("dpv:Marketing",), ("data_broker",)))
+    assert d.likelihood["match"] == "negated_generic"
+    assert any("do not sell" in e["text"] for e in d.evidence)
+    # … and does not override a declaration for this purpose and recipient.
+    d = engine.decide(act("nosell.example", ("pd:Name",), ("dpv:ServiceProvision",), ("first_party",)))
+    assert d.likelihood["match"] == "exact"
+
+
+def test_no_policy_and_empty_policy(engine: RiskEngine) -> None:
+    for site in ("unknown.example", None):
+        d = engine.decide(act(site, ("pd:EmailAddress",)))
+        assert d.components["L"] == 1.0 and d.components["M_T"] == 1.3 and d.policy is None
+    d = engine.decide(act("empty.example", ("pd:EmailAddress",)))
+    assert d.likelihood["match"] == "undecidable" and d.components["L"] == 0.5
+    assert d.likelihood["path"] == "slow-no-model"
+
+
+def test_site_lookup_accepts_urls_and_subdomains(engine: RiskEngine) -> None:
+    for site in ("https://www.ads.example/login?x=1", "api.ads.example", "ADS.EXAMPLE"):
+        d = engine.decide(act(site, ("pd:EmailAddress",), ("dpv:Marketing",), ("advertising",)))
+        assert d.likelihood["match"] == "exact" and d.policy and d.policy["site"] == "ads.example"
+
+
+def test_transparency_credits(engine: RiskEngine) -> None:
+    full = engine.decide(act("full.example", ("pd:EmailAddress",), ("dpv:ServiceProvision",), ("first_party",)))
+    assert sorted(full.transparency["credits"]) == sorted(
+        ["substantial_text", "covers_category", "covers_purpose", "legal_basis", "user_rights", "retention"]
+    )
+    assert full.components["M_T"] == pytest.approx(0.8)
+    partial = engine.decide(act("partial.example", ("pd:EmailAddress",), ("dpv:ServiceProvision",)))
+    assert partial.components["M_T"] == pytest.approx(0.95)
+    assert engine.decide(act("vague.example", ("pd:EmailAddress",))).components["M_T"] == pytest.approx(1.3)
+    uncovered = engine.decide(act("partial.example", ("pd:Password",), ("dpv:Marketing",)))
+    assert uncovered.components["M_T"] == pytest.approx(1.2)
+
+
+def test_policy_digest_recorded_and_stable(engine: RiskEngine, graph_dir: Path) -> None:
+    a = engine.decide(act("ads.example", ("pd:EmailAddress",))).policy
+    assert a and len(a["graph_digest"]) == 64 and a["policies"] == ["urn:pp-graph:policy:ads.example:0000000000000000"]
+    store = EmbeddedStore()
+    store.load([graph_dir])
+    b = RiskEngine(store).decide(act("ads.example", ("pd:EmailAddress",))).policy
+    assert b and b["graph_digest"] == a["graph_digest"]
+    other = engine.decide(act("nosell.example", ("pd:EmailAddress",))).policy
+    assert other and other["graph_digest"] != a["graph_digest"]
+
+
+def test_unknown_terms_fail_with_a_clear_error(engine: RiskEngine) -> None:
+    with pytest.raises(InputError, match="pd:EmailAddress"):
+        engine.decide(act("ads.example", ("pd:NoSuchThing",)))
+    with pytest.raises(InputError, match="not a purpose"):
+        engine.decide(act("ads.example", ("pd:EmailAddress",), ("dpv:Nope",)))
+    with pytest.raises(InputError, match="data_broker"):
+        engine.decide(act("ads.example", ("pd:EmailAddress",), (), ("martians",)))
+    with pytest.raises(InputError, match="background"):
+        engine.decide(act("ads.example", ("pd:EmailAddress",), basis="telepathy"))
+    with pytest.raises(InputError, match="outside"):
+        engine.decide(act("ads.example", ("pd:EmailAddress",), likelihood=1.5))
+
+
+def test_labels_and_paper_names_are_accepted(engine: RiskEngine) -> None:
+    d = engine.decide(act("ads.example", ("email address",), ("Marketing",), ("service-provider",), basis="Paste"))
+    assert [c["iri"] for c in d.categories] == [PD + "EmailAddress"]
+    assert d.recipients == [{"kind": "service_provider", "tr": 0.4}] and d.basis == "paste"
+    d = engine.decide(act(None, ("pd:EmailAddress",), ("profiling",)))
+    assert d.purposes == [{"iri": DPV + "Profiling", "p": 0.75}]
+
+
+# ---- the paper's stress tests (fixed L = 0.7) ----
+
+# PII-Masking-like texts; the most sensitive category in each is phone (0.70), address (0.65) or GPS (0.85).
+TEXTS = [
+    "Please call me back on +1 415-555-2671 about the delivery.",
+    "Ship it to 221 Baker Street, apartment 2.",
+    "Meet me at 48.85661, 2.35222 tomorrow morning.",
+    "Reach me at jane.doe@example.org or +1 (212) 555-0182.",
+    "Invoice to 1600 Pennsylvania Avenue, copy to jd@example.com.",
+    "My number changed, it is now +1 646 555 0199.",
+    "The drone landed at 40.68925, -74.04450, mail pics to pics@example.net.",
+    "Text +1 303 555 0147 when you arrive.",
+]
+CONTEXTS = {
+    "C_low": ("full.example", "first_party", "dpv:ServiceProvision", "paste"),
+    "C_med": ("partial.example", "service_provider", "dpv:ServiceUsageAnalytics", "default"),
+    "C_high": ("vague.example", "advertising", "dpv:Profiling", "background"),
+    "C_ext": ("missing.example", "data_broker", "dpv:Advertising", "background"),
+}
+PAPER_TABLE2 = {
+    "C_low": (0.119, "allow"),
+    "C_med": (0.413, "transform"),
+    "C_high": (0.909, "deny"),
+    "C_ext": (0.909, "deny"),
+}
+
+
+def test_table2_action_context_stress(engine: RiskEngine) -> None:
+    for name, (site, recipient, purpose, basis) in CONTEXTS.items():
+        ds = [
+            engine.decide(
+                ActionContext(
+                    site=site, text=t, purposes=(purpose,), recipients=(recipient,), basis=basis, likelihood=0.7
+                )
+            )
+            for t in TEXTS
+        ]
+        r, dominant = PAPER_TABLE2[name]
+        assert mean(d.risk for d in ds) == pytest.approx(r, abs=0.015), name
+        counts = Counter(d.decision for d in ds)
+        assert counts.most_common(1)[0][0] == dominant, (name, counts)
+        assert counts[dominant] == len(ds), (name, counts)
+
+
+def test_table3_band_position_and_level_rise(engine: RiskEngine) -> None:
+    contexts = [
+        ("first_party", "dpv:Personalisation"),
+        ("service_provider", "dpv:Personalisation"),
+        ("service_provider", "dpv:Marketing"),
+        ("advertising", "dpv:Marketing"),
+    ]
+    zs, levels, risks = [], [], []
+    for recipient, purpose in contexts:
+        ds = [
+            engine.decide(
+                ActionContext(
+                    site="t3.example",
+                    text=t,
+                    purposes=(purpose,),
+                    recipients=(recipient,),
+                    basis="default",
+                    likelihood=0.7,
+                )
+            )
+            for t in TEXTS
+        ]
+        risks.append(mean(d.risk for d in ds))
+        zs.append(mean(d.z for d in ds))
+        levels.append(mean(int(d.level[1]) for d in ds))
+    assert risks == sorted(risks) and zs == sorted(zs) and levels == sorted(levels)
+    assert levels[0] < 2 and levels[-1] == 4  # L1-dominant for T_mild, L4 for T_near-deny
+    assert risks[0] == pytest.approx(0.340, abs=0.03) and risks[2] == pytest.approx(0.557, abs=0.03)
+
+
+# ---- the record ----
+
+
+def test_record_holds_no_raw_text(engine: RiskEngine) -> None:
+    secret = "My card is 4111 1111 1111 1111, mail me at alice.secret@b.org, password: hunter2xyz"
+    d = engine.decide(ActionContext(site="ads.example", text=secret, recipients=("advertising",)))
+    blob = d.to_json()
+    for fragment in ("4111", "alice.secret", "hunter2xyz", "b.org", secret):
+        assert fragment not in blob
+    spans = [(s["start"], s["end"]) for c in d.categories for s in c["spans"]]
+    assert (11, 30) in spans and all(c["source"] == "text" for c in d.categories)
+    assert {c["iri"] for c in d.categories} == {PD + "PaymentCardNumber", PD + "EmailAddress", PD + "Password"}
+    assert d.tier == "critical"
+
+
+def test_record_components_reproduce_r(engine: RiskEngine) -> None:
+    d = engine.decide(
+        act("ads.example", ("pd:EmailAddress",), ("dpv:Marketing",), ("advertising",), basis="background")
+    )
+    c = d.components
+    assert c["M_tr"] == pytest.approx(0.6 + 0.9 * 0.8) and c["M_p"] == pytest.approx(0.5 + 0.9 * 0.65)
+    assert c["S_eff"] == pytest.approx(min(1, 0.55 * c["M_tr"] * c["M_p"] * 1.2), abs=1e-6)
+    assert d.risk == pytest.approx(min(1, c["L"] * c["S_eff"] * c["M_T"]), abs=1e-6)
+    assert d.reasons and json.loads(d.to_json())["decision"] == d.decision
+
+
+def test_thresholds_profile_code(graph_dir: Path) -> None:
+    store = EmbeddedStore()
+    store.load([graph_dir])
+    paper, code = RiskEngine(store), RiskEngine(store, thresholds="code")
+    ctx = act(None, ("pd:Password",), likelihood=0.3, basis="paste")
+    assert paper.decide(ctx).thresholds["allow"] == 0.10 and code.decide(ctx).thresholds["allow"] == 0.20
+    with pytest.raises(InputError):
+        RiskEngine(store, thresholds="nope")
+
+
+# ---- CLI ----
+
+
+def test_cli_single_decision(graph_dir: Path) -> None:
+    res = CliRunner().invoke(
+        main,
+        [
+            "risk",
+            "--graph",
+            str(graph_dir),
+            "--site",
+            "ads.example",
+            "--data",
+            "pd:EmailAddress",
+            "--purpose",
+            "dpv:Marketing",
+            "--recipient",
+            "advertising",
+            "--basis",
+            "background",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.output)
+    assert rec["likelihood"]["match"] == "exact" and rec["decision"] in {"allow", "transform", "deny"}
+    res = CliRunner().invoke(
+        main,
+        [
+            "risk",
+            "--graph",
+            str(graph_dir),
+            "--site",
+            "ads.example",
+            "--likelihood",
+            "0.7",
+            "--text",
+            "mail me at a@b.org",
+            "--recipient",
+            "data_broker",
+        ],
+    )
+    assert res.exit_code == 0 and "a@b.org" not in res.output
+    assert json.loads(res.output)["components"]["L"] == 0.7
+    res = CliRunner().invoke(main, ["risk", "--graph", str(graph_dir), "--data", "pd:Bogus"])
+    assert res.exit_code == 2 and "pd:Bogus" in res.output
+
+
+def test_cli_batch_survives_bad_lines(graph_dir: Path, tmp_path: Path) -> None:
+    lines = [
+        json.dumps(
+            {
+                "id": "a",
+                "site": "ads.example",
+                "data": ["pd:EmailAddress"],
+                "purpose": "dpv:Marketing",
+                "recipient": "advertising",
+            }
+        ),
+        "{not json",
+        json.dumps({"id": "b", "site": "ads.example", "data": "pd:Nope"}),
+        "",
+        json.dumps(["a", "list"]),
+        json.dumps({"id": "c", "site": "nowhere.example", "text": "call +1 415 555 2671", "basis": "fetch"}),
+        json.dumps({"id": "d", "color": "blue"}),
+    ]
+    f = tmp_path / "actions.jsonl"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["risk", "--graph", str(graph_dir), "--batch", str(f)])
+    assert res.exit_code == 1
+    recs = [json.loads(x) for x in res.stdout.splitlines() if x.strip()]
+    assert [r["line"] for r in recs] == [1, 2, 3, 5, 6, 7]
+    errors = {r["line"]: r for r in recs if "error" in r}
+    assert set(errors) == {2, 3, 5, 7} and all(r["decision"] == "deny" for r in errors.values())
+    assert errors[3]["id"] == "b" and "pd:Nope" in errors[3]["error"] and "color" in errors[7]["error"]
+    ok = {r["id"]: r for r in recs if "error" not in r}
+    assert ok["c"]["components"]["L"] == 1.0 and "555" not in json.dumps(ok["c"])
