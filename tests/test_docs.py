@@ -1,0 +1,19 @@
+"""The README documents every command, so the docs cannot drift from the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pp_graph.cli import main
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_command_is_in_the_readme() -> None:
+    missing = [name for name in main.commands if f"pp-graph {name}" not in README]
+    assert not missing, f"commands not documented in README.md: {missing}"
+
+
+def test_quick_start_is_the_two_make_commands() -> None:
+    quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
+    assert quick.index("make demo") < quick.index("make test")
