@@ -81,3 +81,17 @@ def test_crlf_is_normalised(tmp_path: Path) -> None:
     p = load_policy(f)
     assert "\r" not in p.text
     assert [s.text for s in segment(p)] == ["Line one.", "Line two."]
+
+
+def test_data_file_errors_name_the_file(tmp_path: Path) -> None:
+    from pp_graph.datafiles import tsv_lines
+    from pp_graph.errors import DataFileError
+
+    f = tmp_path / "table.tsv"
+    f.write_text("# comment\n\nphrase\tpd:Name\n", encoding="utf-8")
+    assert list(tsv_lines(f)) == [(3, ["phrase", "pd:Name"], "phrase\tpd:Name")]
+    f.write_bytes(b"\xff\xfe bad")
+    with pytest.raises(DataFileError, match=r"table\.tsv: not valid UTF-8"):
+        list(tsv_lines(f))
+    with pytest.raises(DataFileError, match=r"missing\.tsv: cannot be read"):
+        list(tsv_lines(tmp_path / "missing.tsv"))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.evaluate.metrics import LabelScores, name_labels
 from pp_graph.model import Policy, PolicyExtraction, PracticeType
@@ -122,14 +123,7 @@ def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
 
     vocab = vocabulary()
     rows: dict[str, dict[str, str]] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
+    for n, parts, line in tsv_lines(path):
         if len(parts) != 4 or not all(p.strip() for p in parts):
             raise DataFileError(
                 f"{path.name}:{n}: expected attribute, value, target, rationale (4 tab-separated fields), got {line!r}"
@@ -156,14 +150,7 @@ def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
 def load_split(path: Path = SPLIT_FILE) -> dict[str, str]:
     """policy_id → 'train' | 'test'."""
     out: dict[str, str] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
+    for n, parts, line in tsv_lines(path):
         if len(parts) != 3 or parts[2] not in ("train", "test"):
             raise DataFileError(f"{path.name}:{n}: expected policy_id, site, train|test; got {line!r}")
         out[parts[0]] = parts[2]

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
+from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, VocabularyError
 from pp_graph.model import RecipientKind
 from pp_graph.resources import DATA
@@ -51,15 +52,8 @@ T = TypeVar("T")
 
 
 def _rows(path: Path, min_cols: int) -> list[tuple[int, list[str]]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
     out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = [p.strip() for p in line.split("\t")]
+    for n, parts, line in tsv_lines(path):
         if len(parts) < min_cols or not all(parts[:min_cols]):
             raise DataFileError(f"{path.name}:{n}: expected at least {min_cols} tab-separated fields, got {line!r}")
         out.append((n, parts))

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
 
@@ -31,14 +32,7 @@ def estimate_tokens(text: str) -> int:
 def load_prices(path: Path = PRICES_FILE) -> dict[str, Price]:
     """model name or 'prefix*' → price; raise DataFileError naming the line if malformed."""
     prices: dict[str, Price] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    for no, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
+    for no, cols, line in tsv_lines(path):
         if len(cols) < 3:
             raise DataFileError(f"{path.name}:{no}: expected model<TAB>input<TAB>output[<TAB>note], got {line!r}")
         model = cols[0].strip()
