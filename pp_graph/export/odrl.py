@@ -20,9 +20,9 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
 
-from pp_graph.errors import InputError
+from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
-from pp_graph.query.runner import Store, run_query
+from pp_graph.query.runner import Store
 from pp_graph.resources import ONTOLOGIES
 
 DPV_ODRL = "https://w3id.org/dpv/mappings/odrl#"
@@ -38,13 +38,8 @@ PROFILE_SHAPES = ONTOLOGIES / "odrl-profile-shapes.ttl"
 
 def export_policy(store: Store, policy: str) -> Graph:
     """The ODRL policy of one privacy policy in the store (its graph named ``policy``)."""
-    heads = run_query(store, "export-policy", {"policy": policy})
-    if not heads:
-        raise InputError(policy, "no such policy graph in the store")
-    head = heads[0]
-    rows = run_query(store, "export-practices", {"policy": policy})
-    names = {str(r["party"]): str(r["name"]) for r in run_query(store, "export-parties", {"policy": policy})}
-    return build_odrl(policy, str(head["site"]), str(head["domain"]), rows, names)
+    src = policy_rows(store, policy)
+    return build_odrl(policy, src.site, src.domain, src.practices, src.party_names)
 
 
 def new_graph() -> Graph:

@@ -17,9 +17,9 @@ from typing import Any
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
-from pp_graph.errors import InputError
+from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, PD, slug
-from pp_graph.query.runner import Store, run_query
+from pp_graph.query.runner import Store
 
 DTOU = Namespace("urn:dtou:core#")
 COLLECTION = {"first-party-collection-use", "third-party-collection-use"}
@@ -27,13 +27,8 @@ SHARING = "third-party-sharing-disclosure"
 
 
 def export_policy(store: Store, policy: str) -> Graph:
-    heads = run_query(store, "export-policy", {"policy": policy})
-    if not heads:
-        raise InputError(policy, "no such policy graph in the store")
-    head = heads[0]
-    rows = run_query(store, "export-practices", {"policy": policy})
-    names = {str(r["party"]): str(r["name"]) for r in run_query(store, "export-parties", {"policy": policy})}
-    return build_dtou(policy, str(head["site"]), str(head["domain"]), rows, names)
+    src = policy_rows(store, policy)
+    return build_dtou(policy, src.site, src.domain, src.practices, src.party_names)
 
 
 def _local(iri: str) -> str:
