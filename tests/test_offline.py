@@ -176,3 +176,53 @@ def test_operator_named_as_subject_is_first_party() -> None:
 
 def test_unbulleted_list_items_inherit_the_lead_in() -> None:
     assert kinds("We use your information to:\n\nsend you receipts;\n\nimprove the site;\n") == [[FP], [FP], [FP]]
+
+
+def types_of(text: str) -> set[PracticeType]:
+    return {p.type for r in run(text).results for p in r.practices}
+
+
+def test_cue_shared_objects_are_storage_not_sharing() -> None:
+    assert SHARE not in types_of("We use Flash local shared objects with partners to remember your settings.\n")
+    assert SHARE in types_of("We share your email address with our advertising partners.\n")
+
+
+def test_cue_readers_choice_about_sharing_is_not_sharing() -> None:
+    text = "If you do not want us to share your email address with partners, write to our support desk.\n"
+    assert SHARE not in types_of(text)
+
+
+def test_cue_overview_and_device_sharing_and_sharing_with_us() -> None:
+    assert SHARE not in types_of("Read on to learn how your email address is collected and shared by partners.\n")
+    assert SHARE not in types_of("If you share your device with partners, log out to protect your account details.\n")
+    assert SHARE not in types_of("Members may share their email address with us through partners.\n")
+
+
+def test_cue_seal_security_and_legal_statements_are_not_first_party_collection() -> None:
+    assert FP not in types_of("The seal programme covers the email address we collect on this site.\n")
+    assert FP not in types_of("We use encryption and firewalls on the servers where we collect your card number.\n")
+    assert FP not in types_of("We may access your email address when served with a subpoena or court order.\n")
+    assert FP in types_of("We collect your email address to keep your account secure.\n")
+
+
+def test_cue_file_is_validated_with_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from pp_graph.errors import DataFileError
+    from pp_graph.extract.offline.cues import load_cues
+
+    bad = tmp_path / "practice-cues.tsv"
+    for line, msg in [
+        ("first-party\tx\t\\bseal\\b\twhy", "practice-cues.tsv:2: weight"),
+        ("privacy\t-1\t\\bseal\\b\twhy", "practice-cues.tsv:2: category"),
+        ("first-party\t-1\t(unclosed\twhy", "practice-cues.tsv:2: cue"),
+        ("first-party\t-1\t@nope\twhy", "practice-cues.tsv:2: unknown feature"),
+        ("first-party\t-1\t\\bseal\\b", "practice-cues.tsv:2: expected"),
+    ]:
+        bad.write_text("# header\n" + line + "\n", encoding="utf-8")
+        with pytest.raises(DataFileError, match=msg):
+            load_cues(bad)
+    bad.write_text("all\t1\t@base\twhy\nfirst-party\t-1.5\t\\bseal\\b\twhy\n", encoding="utf-8")
+    cues = load_cues(bad)
+    assert cues.score("first-party", "a seal", frozenset()) == -0.5
+    assert cues.score("third-party", "a seal", frozenset()) == 1.0

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from pp_graph.extract.offline.cues import CueTable, load_cues
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
@@ -35,7 +36,7 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-4"
+RULESET_VERSION = "offline-rules-5"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -134,6 +135,15 @@ _PRACTICE_OF = {
     "secure": PracticeType.DATA_SECURITY_PROTECTION,
 }
 
+# The OPP-115-style category a practice type is scored as (data/lexicon/practice-cues.tsv).
+_CATEGORY = {
+    PracticeType.FIRST_PARTY_COLLECTION_USE: "first-party",
+    PracticeType.THIRD_PARTY_COLLECTION_USE: "third-party",
+    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: "third-party",
+    PracticeType.DATA_STORAGE_RETENTION_DELETION: "retention",
+    PracticeType.DATA_SECURITY_PROTECTION: "security",
+}
+_GENERIC_DATA = expand("dpv:PersonalData")
 _REQUIRES = {"", "agent", "third", "detail"}  # see data/lexicon/triggers.tsv
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?$", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|which|that|who|if|when|unless|so)\b", re.I)
@@ -459,6 +469,7 @@ class Lexicons:
     triggers: Lexicon
     attributes: Lexicon
     version: str
+    cues: CueTable
 
 
 def _with_plurals(rows: Iterable[tuple[str, ...]]) -> Iterable[Entry]:
@@ -525,7 +536,8 @@ def load_lexicons() -> Lexicons:
             raise DataFileError(f"attributes.tsv: {phrase!r}: {term} is not in DPV")
         attrs.append(entry(phrase, kind, iri))
     attributes = Lexicon("attributes", attrs)
-    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files))
+    cues = load_cues(LEXICON_DIR / "practice-cues.tsv")
+    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files), cues)
 
 
 def site_name(site: str) -> str:
@@ -669,7 +681,12 @@ class OfflineBackend(Backend):
                     found.extend(self._sentence_practices(policy, seg, st, s0, s1))
                 if not found and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text))):
                     inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
-                    if inherited:
+                    if inherited and (
+                        self.lex.cues.score(
+                            _CATEGORY[inherited.type], seg.text, self._features(st, seg.start, seg.end), True
+                        )
+                        > 0
+                    ):
                         found.append(inherited)
             out.append(found)
             if heads[i]:
@@ -907,7 +924,20 @@ class OfflineBackend(Backend):
                     Span.at(text, s0 + cue.start(), s0 + cue.end()), sec, _negated(text, s0, s0 + cue.start())
                 )
             )
+        if found:
+            feats = self._features(st, s0, s1)
+            found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
         return found
+
+    @staticmethod
+    def _features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
+        """Entity features of a text range for the cue scores (see data/lexicon/practice-cues.tsv)."""
+        feats = set()
+        if any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties):
+            feats.add("@third_party")
+        if any(s0 <= d.start < s1 and d.entry.value[0] != _GENERIC_DATA for d in st.data):
+            feats.add("@concrete_data")
+        return frozenset(feats)
 
     @staticmethod
     def _subject(text: str, st: _SegState, s0: int, t: Hit) -> PartyMention | None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError
 
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -128,14 +129,8 @@ def _accepts(entry: Entry, surface: str) -> bool:
 def read_tsv(path: Path, columns: int) -> list[tuple[str, ...]]:
     """Rows of a lexicon TSV ('#' comments); each row needs at least 2 and at most ``columns`` fields."""
     rows: list[tuple[str, ...]] = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = tuple(p.strip() for p in line.split("\t"))
+    for n, fields, line in tsv_lines(path):
+        parts = tuple(fields)
         if not (1 <= len(parts) <= columns) or not parts[0]:
             raise DataFileError(f"{path.name}:{n}: expected up to {columns} tab-separated fields, got {line!r}")
         rows.append(parts + ("",) * (columns - len(parts)))
