@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from pp_graph.cli.common import handle_errors
+from pp_graph.extract.registry import BACKENDS
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 evaluate = click.Group("evaluate", help="Measure extraction quality against annotated policies.")
 
 
 def _options(model: str | None) -> dict[str, Any]:
     return {"model": model} if model else {}
+
+
+def _scoring_options(json_help: str) -> Callable[[F], F]:
+    """--backend (any registered backend), --model and --json, shared by every evaluate command."""
+
+    def deco(fn: F) -> F:
+        fn = click.option("--json", "json_out", type=click.Path(path_type=Path, dir_okay=False), help=json_help)(fn)
+        fn = click.option("--model", default=None, help="Model name for the llm backend.")(fn)
+        return click.option("--backend", type=click.Choice(sorted(BACKENDS)), default="offline", show_default=True)(fn)
+
+    return deco
 
 
 @evaluate.command("opp115")
@@ -25,15 +40,7 @@ def _options(model: str | None) -> dict[str, Any]:
     show_default=True,
     help="Policies of the fixed split in data/opp115-split.tsv.",
 )
-@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline", show_default=True)
-@click.option("--model", default=None, help="Model name for the llm backend.")
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Also write the scores (with per-label rows) as JSON.",
-)
+@_scoring_options("Also write the scores (with per-label rows) as JSON.")
 @handle_errors
 def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out: Path | None) -> None:
     """Segment-level scores on OPP-115 (ROOT holds sanitized_policies/ and annotations/)."""
@@ -59,15 +66,7 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
 
 @evaluate.command("brat")
 @click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline", show_default=True)
-@click.option("--model", default=None, help="Model name for the llm backend.")
-@click.option(
-    "--json",
-    "json_out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Also write the scores as JSON.",
-)
+@_scoring_options("Also write the scores as JSON.")
 @handle_errors
 def brat_cmd(folder: Path, backend: str, model: str | None, json_out: Path | None) -> None:
     """Span-level scores on brat standoff annotations (.ann beside .txt) under FOLDER."""
