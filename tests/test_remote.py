@@ -19,6 +19,7 @@ from pp_graph.store.embedded import open_store
 from pp_graph.store.remote import RemoteStore, bind_values, serialize_term
 
 MINI = Path(__file__).resolve().parent / "fixtures" / "graphs" / "mini.trig"
+SHOP = "urn:pp-graph:policy:shop.example:aaaaaaaaaaaaaaaa"
 PARAMS = {
     "top-data-classes": [{}, {"under": "pd:Contact"}],
     "top-purposes": [{}, {"under": "dpv:Marketing"}],
@@ -32,6 +33,13 @@ PARAMS = {
     ],
     "stats-totals": [{}],
     "stats-practices": [{}],
+    "export-policy": [{"policy": SHOP}],
+    "export-practices": [{"policy": SHOP}],
+    "export-parties": [{"policy": SHOP}],
+    "risk-practices": [{"policy": SHOP}],
+    "risk-transparency": [{"policy": SHOP}],
+    "risk-site-policies": [{"domain": "shop.example"}],
+    "risk-category-coverage": [{"policy": SHOP, "category": "pd:Contact"}, {"policy": SHOP, "category": "pd:Name"}],
 }
 
 
@@ -123,3 +131,13 @@ def test_push_replaces_graphs(server: str, tmp_path: Path) -> None:
     before = remote.query(count)[0]["n"]
     remote.push([MINI], dpv=False)  # PUT again: same graphs, no duplicates
     assert remote.query(count)[0]["n"] == before
+
+
+def test_query_form_ignores_comment_words() -> None:
+    from pp_graph.errors import InputError
+    from pp_graph.store.remote import query_form
+
+    assert query_form("# sites sharing email addresses; load_dpv first\nSELECT * WHERE { ?s ?p ?o }") == "SELECT"
+    assert query_form('ASK { ?s ?p "DROP ALL" }') == "ASK"
+    with pytest.raises(InputError, match="only SELECT and ASK"):
+        query_form("# a comment\nDROP ALL")

@@ -1,4 +1,4 @@
-"""A SPARQL 1.1 server as a store: queries via SPARQLWrapper, uploads via the Graph Store HTTP Protocol.
+"""A SPARQL 1.1 server as a store: SELECT/ASK queries via SPARQLWrapper, uploads via the Graph Store HTTP Protocol.
 
 SPARQL 1.1 has no standard way to pass parameters, so bound values travel as a VALUES block placed at
 the start of the query's outer WHERE group. Every value there is produced by :func:`serialize_term`,
@@ -85,6 +85,14 @@ def _mask(text: str) -> str:
     return pattern.sub(lambda m: " " * len(m.group()), text)
 
 
+def query_form(sparql: str) -> str:
+    """SELECT or ASK, read from the query text; other forms are refused before anything is sent."""
+    m = re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", _mask(sparql), re.IGNORECASE)
+    if m is None or m.group(1).upper() not in {"SELECT", "ASK"}:
+        raise InputError("query", "only SELECT and ASK queries can be run on a server store")
+    return m.group(1).upper()
+
+
 def bind_values(sparql: str, bindings: Mapping[str, Any]) -> str:
     """The query with ``VALUES (?a ?b) { (term term) }`` at the start of its outer WHERE group."""
     if not bindings:
@@ -132,6 +140,9 @@ class RemoteStore:
         sw.setReturnFormat(JSON)
         sw.setTimeout(int(self.timeout))
         sw.setQuery(text)
+        # SPARQLWrapper guesses the form with a regex that also reads comments ("address" → ADD, an
+        # update); decide it from the query with comments and strings masked out.
+        sw.queryType = query_form(text)
         try:
             res = sw.query().convert()
         except (SPARQLWrapperException, urllib.error.URLError, OSError) as e:
