@@ -20,7 +20,7 @@ from typing import Any
 
 from pp_graph.errors import InputError, PPGraphError
 from pp_graph.graph.serialize import SUFFIX, serialize
-from pp_graph.load.sources import discover, load_policy, site_from_name
+from pp_graph.load.sources import check_site, discover, load_policy, policy_files, site_from_name
 from pp_graph.resources import DATA, PROMPTS
 
 REPORT_SUFFIX = ".report.json"
@@ -173,24 +173,33 @@ def convert_batch(
     force: bool = False,
     site: str | None = None,
     on_done: Callable[[FileResult], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
 ) -> BatchReport:
     """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file."""
     t0 = time.perf_counter()
     options = options or {}
     inputs = list(inputs)
-    files = discover(inputs)
-    if site and len(files) != 1:
-        raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
+    if site:
+        files, skipped = discover(inputs), list[Path]()
+        if len(files) != 1:
+            raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
+        site = check_site(site, str(inputs[0]))  # the outputs are named by the normalised site
+    else:
+        files, skipped = policy_files(inputs)
+    if on_total:
+        on_total(len(files) + len(skipped))
     settings = settings_digest(backend, options, fmt)
-    results: list[FileResult] = []
+    results = [FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped") for f in skipped]
     todo: list[tuple[Path, str]] = []
-    from_folder = any(p.is_dir() for p in inputs)
+    claimed: dict[str, Path] = {}
     for f in files:
         name_site = site or site_from_name(f)
-        if from_folder and not site and "." not in name_site:
-            # README.md, SOURCE.md…: a folder's files are policies only when named after their domain.
-            results.append(FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped"))
+        if name_site in claimed:
+            # Both would be written to <site>.trig; keep the first, say why the second was not converted.
+            error = f"{f.name}: same site {name_site} as {claimed[name_site].name}; rename one or convert it alone"
+            results.append(FileResult(f.name, "failed", error=error))
             continue
+        claimed[name_site] = f
         try:
             digest = hashlib.sha256(f.read_bytes()).hexdigest()
         except OSError as e:

@@ -100,3 +100,22 @@ def test_settings_digest_follows_config_contents(tmp_path: Path) -> None:
     cfg.write_text('model = "b"\n', encoding="utf-8")
     assert settings_digest("llm", {"config": str(cfg)}, "trig") != first
     assert settings_digest("offline", {}, "trig") != settings_digest("offline", {}, "nq")
+
+
+def test_two_files_for_one_site_do_not_overwrite_each_other(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "shop.example.md").write_text("We collect your email address.\n", encoding="utf-8")
+    (src / "shop.example.txt").write_text("We collect your phone number.\n", encoding="utf-8")
+    rep = convert_batch([src], tmp_path / "out")
+    status = {f.source: f.status for f in rep.files}
+    assert status == {"shop.example.md": "converted", "shop.example.txt": "failed"}
+    failed = next(f for f in rep.files if f.status == "failed")
+    assert "same site shop.example as shop.example.md" in (failed.error or "")
+
+
+def test_site_option_is_normalised_before_resume(tmp_path: Path) -> None:
+    src = FIXTURES / "tinyshop.example.md"
+    convert_batch([src], tmp_path / "out", site="Shop.Example")
+    rep = convert_batch([src], tmp_path / "out", site="Shop.Example")
+    assert [f.status for f in rep.files] == ["unchanged"]

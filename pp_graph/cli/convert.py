@@ -96,14 +96,12 @@ def convert(
     from tqdm import tqdm
 
     from pp_graph.batch import convert_batch
-    from pp_graph.load.sources import discover
 
     options = _backend_options(
         model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
     )
-    total = len(discover(inputs))
     show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=total, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=None, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
 
     def done(r: Any) -> None:
         bar.update(1)
@@ -122,6 +120,7 @@ def convert(
             force=force,
             site=site,
             on_done=done,
+            on_total=lambda n: bar.reset(total=n),
         )
     finally:
         bar.close()

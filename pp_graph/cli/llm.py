@@ -38,18 +38,15 @@ def cost(
     """Dry-run estimate: requests, tokens and $ per policy, ours beside the paper's scheme. No network."""
     from pp_graph.cli.convert import _backend_options
     from pp_graph.extract.llm.estimate import estimate_policy
-    from pp_graph.load.sources import discover, load_policy, site_from_name
+    from pp_graph.load.sources import load_policy, policy_files
 
     if backend != "llm":
         raise ConfigError(f"backend {backend!r} makes no paid requests; cost estimates are for --backend llm")
     options = _backend_options(model, config, extra, prefilter=prefilter)
-    options.pop("scheme", None)
-    ours_scheme = str(dict(_backend_options(None, None, extra)).get("scheme", "ours"))
+    ours_scheme = str(options.pop("scheme", "ours"))
     rows: list[dict[str, Any]] = []
     tot: dict[str, float] = {}
-    for f in discover(list(inputs)):
-        if "." not in site_from_name(f):
-            continue
+    for f in policy_files(inputs)[0]:
         policy = load_policy(f)
         paper = estimate_policy(policy, **options, scheme="paper")
         ours = estimate_policy(policy, **options, scheme=ours_scheme)

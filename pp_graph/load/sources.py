@@ -50,6 +50,18 @@ def discover(inputs: Iterable[Path]) -> list[Path]:
     return found
 
 
+def policy_files(inputs: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """(policies, skipped) under the inputs: inside a folder a file is a policy only when named after its
+    domain (README.md, SOURCE.md are skipped); a file named on the command line is always taken."""
+    inputs = list(inputs)
+    policies: list[Path] = []
+    skipped: list[Path] = []
+    named = {p for p in inputs if p.is_file()}
+    for f in discover(inputs):
+        (policies if f in named or "." in site_from_name(f) else skipped).append(f)
+    return policies, skipped
+
+
 def read_text(path: Path) -> str:
     src = path.name
     try:
