@@ -21,7 +21,7 @@ from typing import Any
 from pp_graph.errors import InputError, PPGraphError
 from pp_graph.graph.serialize import SUFFIX, serialize
 from pp_graph.load.sources import check_site, discover, load_policy, policy_files, site_from_name
-from pp_graph.resources import DATA, PROMPTS
+from pp_graph.resources import PROMPTS
 
 REPORT_SUFFIX = ".report.json"
 
@@ -94,16 +94,21 @@ class BatchReport:
 def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
     """What, besides the input, decides the output: backend, its options, lexicons/prompts, format."""
     from pp_graph import __version__
+    from pp_graph.extract.offline.backend import LEXICON_DIR
+    from pp_graph.extract.offline.lexicon import digest_files
 
-    h = hashlib.sha256(json.dumps([__version__, backend, options, fmt], sort_keys=True, default=str).encode())
-    files = [*sorted((DATA / "lexicon").glob("*.tsv")), *sorted(PROMPTS.glob("*"))]
+    # Budget and cache settings change how a graph is obtained, not what it says: a run stopped by
+    # --budget must resume without converting the finished policies again.
+    decisive = {k: v for k, v in options.items() if k not in _NOT_DECISIVE}
+    h = hashlib.sha256(json.dumps([__version__, backend, decisive, fmt], sort_keys=True, default=str).encode())
+    files = [*LEXICON_DIR.glob("*.tsv"), *(p for p in PROMPTS.glob("*") if p.is_file())]
     if options.get("config"):
         files.append(Path(options["config"]))  # its contents, not just its name, decide the output
-    for p in files:
-        if p.is_file():
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
+    h.update(digest_files(files).encode())
     return h.hexdigest()[:16]
+
+
+_NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 
 
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----

@@ -20,8 +20,11 @@ class Span:
     end: int
     text: str
 
+    def matches(self, source: str) -> bool:
+        return 0 <= self.start < self.end <= len(source) and source[self.start : self.end] == self.text
+
     def check(self, source: str) -> None:
-        if not (0 <= self.start < self.end <= len(source)) or source[self.start : self.end] != self.text:
+        if not self.matches(source):
             raise GroundingError(f"span {self.start}-{self.end} {self.text!r} does not match the source text")
 
     @classmethod

@@ -119,3 +119,11 @@ def test_site_option_is_normalised_before_resume(tmp_path: Path) -> None:
     convert_batch([src], tmp_path / "out", site="Shop.Example")
     rep = convert_batch([src], tmp_path / "out", site="Shop.Example")
     assert [f.status for f in rep.files] == ["unchanged"]
+
+
+def test_budget_and_cache_options_do_not_force_reconversion() -> None:
+    from pp_graph.batch import settings_digest
+
+    base = settings_digest("llm", {"model": "m"}, "trig")
+    assert settings_digest("llm", {"model": "m", "budget": 5.0, "no_cache": True}, "trig") == base
+    assert settings_digest("llm", {"model": "other"}, "trig") != base

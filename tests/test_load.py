@@ -95,3 +95,8 @@ def test_data_file_errors_name_the_file(tmp_path: Path) -> None:
         list(tsv_lines(f))
     with pytest.raises(DataFileError, match=r"missing\.tsv: cannot be read"):
         list(tsv_lines(tmp_path / "missing.tsv"))
+
+
+def test_html_without_visible_text_is_an_error_from_a_string_too() -> None:
+    with pytest.raises(InputError, match="HTML has no visible text"):
+        policy_from_text("<html><script>var x = 1;</script></html>", "example.org", media_type="text/html")

@@ -35,8 +35,7 @@ def _aligned(name: str, out: Sequence[object], segments: list[Segment]) -> None:
 
 
 def _grounded(span: Span, policy: Policy, seg: Segment | None) -> bool:
-    text = policy.text
-    if not (0 <= span.start < span.end <= len(text)) or text[span.start : span.end] != span.text:
+    if not span.matches(policy.text):
         return False
     return seg is None or (seg.start <= span.start and span.end <= seg.end)
 
@@ -44,7 +43,6 @@ def _grounded(span: Span, policy: Policy, seg: Segment | None) -> bool:
 def _classify(
     name: str,
     top: str,
-    policy: Policy,
     segs: list[Segment],
     results: list[SegmentExtraction],
     spans: list[list[Span]],
@@ -82,14 +80,14 @@ def _spans(
 def _data(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
     spans = _spans("data_spans", policy, segs, results, backend.data_spans(policy, segs))
     classes = backend.data_classes(policy, segs, spans)
-    _classify("data_classes", PERSONAL_DATA, policy, segs, results, spans, classes, "data")
+    _classify("data_classes", PERSONAL_DATA, segs, results, spans, classes, "data")
 
 
 @stage("purposes", "purpose entity recognition (spans) and classification into dpv: purposes")
 def _purposes(backend: Backend, policy: Policy, segs: list[Segment], results: list[SegmentExtraction]) -> None:
     spans = _spans("purpose_spans", policy, segs, results, backend.purpose_spans(policy, segs))
     classes = backend.purpose_classes(policy, segs, spans)
-    _classify("purpose_classes", PURPOSE, policy, segs, results, spans, classes, "purposes")
+    _classify("purpose_classes", PURPOSE, segs, results, spans, classes, "purposes")
 
 
 @stage("parties", "first party / third party / user mentions")

@@ -76,8 +76,7 @@ def read_text(path: Path) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(src, f"is not valid UTF-8 (byte {e.start}); re-encode it as UTF-8") from e
-    # One newline convention so offsets mean the same on every platform.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def html_to_text(html: str) -> str:
@@ -102,24 +101,17 @@ def load_policy(path: Path, site: str | None = None) -> Policy:
     media = SUFFIXES.get(suffix)
     if media is None:
         raise InputError(path.name, f"unsupported file type {suffix or '(none)'}; use one of {', '.join(SUFFIXES)}")
-    text = read_text(path)
-    if media == "text/html":
-        text = html_to_text(text)
-        if not text.strip():
-            raise InputError(path.name, "HTML has no visible text")
-    return Policy(
-        site=check_site(site or site_from_name(path), path.name),
-        text=text,
-        source_name=path.name,
-        media_type=media,
-    )
+    return policy_from_text(read_text(path), site or site_from_name(path), path.name, media)
 
 
 def policy_from_text(text: str, site: str, name: str = "<text>", media_type: str = "text/markdown") -> Policy:
-    """A policy from a string (library use)."""
+    """A policy from a string; files come through here too, so both get the same checks."""
     if not text.strip():
         raise InputError(name, "is empty")
+    # One newline convention so offsets mean the same on every platform.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if media_type == "text/html":
         text = html_to_text(text)
+        if not text.strip():
+            raise InputError(name, "HTML has no visible text")
     return Policy(site=check_site(site, name), text=text, source_name=name, media_type=media_type)
