@@ -447,3 +447,18 @@ def test_prefilter_skips_practice_free_segments(make: Any) -> None:
         assert b["segments_skipped"] >= 2 and b["segments_sent"] + b["segments_skipped"] == 6
         sent = {t for r in srv.requests for t in segments_of(r).values()}
         assert "Thank you for reading." not in sent
+
+
+def test_counters_reset_per_policy_whatever_stages_run(server: FakeLLMServer, make: Any) -> None:
+    """The pipeline says when a policy starts; the backend no longer guesses it from the first stage."""
+    from pp_graph.extract.pipeline import extract
+
+    be = make(no_cache=True)
+    stages = ["purposes", "parties", "practices", "attributes", "relations"]
+    reported, sent = [], []
+    for _ in range(2):
+        server.reset_counts()
+        reported.append(extract(policy(), be, stages=stages).stats["requests"])
+        sent.append(server.count)
+    assert sent[0] > 0 and sent == [sent[0], sent[0]]  # without a cache, the second run asks again
+    assert reported == sent

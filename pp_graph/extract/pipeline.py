@@ -193,6 +193,7 @@ def extract(policy: Policy, backend: Backend, stages: list[str] | None = None) -
     t0 = time.perf_counter()
     segs = segment_policy(policy)
     results = [SegmentExtraction(s) for s in segs]
+    backend.begin(policy, segs)
     for name, spec in STAGES.items():
         if stages is None or name in stages:
             spec.run(backend, policy, segs, results)

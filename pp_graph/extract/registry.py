@@ -36,6 +36,9 @@ class Backend(ABC):
     @abstractmethod
     def provenance(self) -> Provenance: ...
 
+    def begin(self, policy: Policy, segments: list[Segment]) -> None:  # noqa: B027 - optional hook
+        """Called by the pipeline before the stages of each policy: reset per-policy state here."""
+
     @abstractmethod
     def data_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]: ...
 

@@ -218,7 +218,6 @@ class LLMBackend(Backend):
                     f"--budget needs prices, but data/llm-prices.tsv has none for {', '.join(unpriced)}; add a row "
                     "or give --option price_in=… --option price_out=… (USD per 1M tokens)"
                 )
-        self.total = Usage()
         self._key: tuple[str, int] | None = None
         self._found: dict[int, _Found] = {}
         self._active: list[Segment] = []
@@ -240,15 +239,8 @@ class LLMBackend(Backend):
     def stats(self) -> dict[str, float]:
         return self.client.usage.flat()
 
-    def total_usage(self) -> Usage:
-        """Counters over every policy this backend has processed."""
-        t = Usage()
-        t.merge(self.total)
-        t.merge(self.client.usage)
-        return t
-
     def data_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        self._begin(policy, segments, fresh=True)
+        self._begin(policy, segments)
         if self.scheme == "ours":
             self._ensure("entities", policy, segments)
         else:
@@ -300,16 +292,19 @@ class LLMBackend(Backend):
 
     # -- per-policy state --
 
-    def _begin(self, policy: Policy, segments: list[Segment], fresh: bool = False) -> None:
+    def begin(self, policy: Policy, segments: list[Segment]) -> None:
+        """A new policy (or the same one again): forget the previous answers and counters."""
         key = (policy.digest, len(segments))
-        if key == self._key and not fresh:
-            return
-        self.total.merge(self.client.usage)
         self.client.usage = Usage()
         self._key, self._found, self._done = key, {}, set()
         self._active = self._prefilter(policy, segments) if self.settings.prefilter else list(segments)
         self.client.usage.segments_sent = len(self._active)
         self.client.usage.segments_skipped = len(segments) - len(self._active)
+
+    def _begin(self, policy: Policy, segments: list[Segment]) -> None:
+        """Stage methods called directly, outside the pipeline, start the policy themselves."""
+        if (policy.digest, len(segments)) != self._key:
+            self.begin(policy, segments)
 
     def _prefilter(self, policy: Policy, segments: list[Segment]) -> list[Segment]:
         """Segments where the offline extractor finds a practice, a data span or a purpose span."""

@@ -8,6 +8,7 @@ would make them. Tokens are characters / 4 for prompts and for the stand-in answ
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from pp_graph.extract.llm.backend import LLMBackend, RequestMeta
@@ -125,10 +126,17 @@ class EstimateTransport:
         ]
 
 
+@cache
+def _shared_transport() -> EstimateTransport:
+    return EstimateTransport()
+
+
 def estimate_policy(policy: Policy, **options: Any) -> dict[str, float]:
     """Requests, tokens and dollars one policy would take with these backend options (no network)."""
     options = {**options, "no_cache": True, "budget": None}
-    backend = LLMBackend(transport=EstimateTransport, **options)
+    # One transport for every stage and scheme: it runs the offline extractor once per policy.
+    transport = _shared_transport()
+    backend = LLMBackend(transport=lambda: transport, **options)
     ex = extract(policy, backend)
     stats = dict(ex.stats)
     stats["segments"] = len(ex.segments)

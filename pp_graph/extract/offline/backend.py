@@ -573,7 +573,8 @@ class OfflineBackend(Backend):
 
     def __init__(self, **_: object) -> None:
         self.lex = load_lexicons()
-        self._cache: dict[tuple[str, int], _SegState] = {}
+        self._cache: dict[int, _SegState] = {}
+        self._cache_policy = ""
 
     @property
     def provenance(self) -> Provenance:
@@ -582,13 +583,12 @@ class OfflineBackend(Backend):
     # -- shared analysis, computed once per segment and reused by the stages --
 
     def _state(self, policy: Policy, seg: Segment) -> _SegState:
-        key = (policy.digest, seg.index)
-        st = self._cache.get(key)
+        # The stages of one policy share each segment's analysis; a new policy starts afresh.
+        if policy.digest != self._cache_policy:
+            self._cache, self._cache_policy = {}, policy.digest
+        st = self._cache.get(seg.index)
         if st is None:
-            st = self._analyse(policy, seg)
-            if len(self._cache) > 20000:
-                self._cache.clear()
-            self._cache[key] = st
+            st = self._cache[seg.index] = self._analyse(policy, seg)
         return st
 
     def _analyse(self, policy: Policy, seg: Segment) -> _SegState:
@@ -629,7 +629,6 @@ class OfflineBackend(Backend):
                     )
                 )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        # Drop data hits inside a purpose phrase ("sell your data" is a purpose, "data" inside it is not data).
         return _SegState(data, purposes, parties, triggers, attrs)
 
     # -- stages --
