@@ -57,10 +57,6 @@ class Segment:
     heading_path: tuple[str, ...] = ()
     is_heading: bool = False
 
-    @property
-    def span(self) -> Span:
-        return Span(self.start, self.end, self.text)
-
 
 class PartyKind(StrEnum):
     FIRST_PARTY = "first_party"

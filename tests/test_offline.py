@@ -226,3 +226,24 @@ def test_cue_file_is_validated_with_file_and_line(tmp_path) -> None:  # type: ig
     cues = load_cues(bad)
     assert cues.score("first-party", "a seal", frozenset()) == -0.5
     assert cues.score("third-party", "a seal", frozenset()) == 1.0
+
+
+def test_lexicon_row_without_concept_names_the_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    import pytest
+
+    from pp_graph.errors import DataFileError
+    from pp_graph.extract.offline import backend as offline
+
+    lex = tmp_path / "lexicon"
+    shutil.copytree(offline.LEXICON_DIR, lex)
+    with open(lex / "data.tsv", "a", encoding="utf-8") as fh:
+        fh.write("loyalty number\n")
+    monkeypatch.setattr(offline, "LEXICON_DIR", lex)
+    offline.load_lexicons.cache_clear()
+    try:
+        with pytest.raises(DataFileError, match=r"data\.tsv: 'loyalty number' has no concept"):
+            offline.load_lexicons()
+    finally:
+        offline.load_lexicons.cache_clear()

@@ -57,7 +57,6 @@ PARTY_ROLE_PROPERTY = {
 }
 
 ATTR_PROPERTY = {
-    Role.RETENTION_PERIOD: PPG.retentionPeriod,
     Role.STORAGE_PLACE: PPG.storagePlace,
     Role.METHOD: PR2G.method,
     Role.PROTECT_AGAINST: PR2G.protectAgainst,
@@ -193,10 +192,9 @@ class _Builder:
             a = res.attributes[int(idx)]
             if role == Role.LEGAL_BASIS and a.concept:
                 self.add(node, DPV.hasLegalBasis, URIRef(a.concept))
-            elif role == Role.RETENTION_PERIOD and a.value:
-                self.add(node, PPG.retentionPeriod, Literal(a.value, datatype=XSD.duration))
-                self.add(node, PPG.retentionText, Literal(a.span.text))
             elif role == Role.RETENTION_PERIOD:
+                if a.value:  # normalised to an xsd:duration when the text gives a number and a unit
+                    self.add(node, PPG.retentionPeriod, Literal(a.value, datatype=XSD.duration))
                 self.add(node, PPG.retentionText, Literal(a.span.text))
             elif role in ATTR_PROPERTY:
                 self.add(node, ATTR_PROPERTY[role], Literal(a.span.text))

@@ -12,11 +12,13 @@ import re
 from rdflib import Namespace, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 
+from pp_graph.vocab import dpv
+
 PR2G = Namespace("urn:pp-analyze:core#")
 PPG = Namespace("urn:pp-graph:ontology#")
-DPV = Namespace("https://w3id.org/dpv#")
-PD = Namespace("https://w3id.org/dpv/pd#")
-EU_GDPR = Namespace("https://w3id.org/dpv/legal/eu/gdpr#")
+DPV = Namespace(dpv.DPV)
+PD = Namespace(dpv.PD)
+EU_GDPR = Namespace(dpv.EU_GDPR)
 ODRL = Namespace("http://www.w3.org/ns/odrl/2/")
 
 PREFIXES = {

@@ -2,6 +2,6 @@
 
 Layout: ``config`` (settings, TOML), ``prompts`` (prompts/*.toml, versioned by hash), ``prices``
 (data/llm-prices.tsv), ``cache`` (SQLite), ``client`` (retries, budget, usage), ``parse`` (repair,
-schema, grounding), ``plan`` (stage grouping and packing), ``backend`` (the Backend), ``estimate``
+schema, grounding), ``backend`` (the Backend: stage grouping and packing), ``estimate``
 (dry-run cost without network).
 """

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from pp_graph.errors import ConfigError
 from pp_graph.extract.llm.cache import CachedResponse, ResponseCache, cache_key
@@ -177,24 +177,46 @@ def retry_after(headers: Any) -> float | None:
         return max(0.0, when.timestamp() - time.time()) if when else None
 
 
+class OpenAIClientArgs(TypedDict):
+    base_url: str | None
+    api_key: str
+
+
+def openai_client_kwargs(
+    base_url: str | None,
+    api_key: str | None,
+    api_key_env: str = "OPENAI_API_KEY",
+    *,
+    what: str = "llm backend",
+    option: str = "--option base_url=…",
+) -> OpenAIClientArgs:
+    """``base_url`` and ``api_key`` for an ``openai`` SDK client, falling back to $OPENAI_BASE_URL and $api_key_env.
+
+    Without a key a base URL is required (a local server, which accepts any key): ConfigError otherwise, so
+    nothing is ever sent unauthenticated to the public API.
+    """
+    settings = LLMSettings(base_url=base_url, api_key=api_key, api_key_env=api_key_env)
+    url, key = settings.resolved_base_url(), settings.resolved_api_key()
+    if key is None:
+        if url is None:
+            raise ConfigError(
+                f"{what}: no API key; set {api_key_env}, or point OPENAI_BASE_URL / "
+                f"{option} at a local server (Ollama, vLLM, llama.cpp)"
+            )
+        key = "not-needed"  # local servers accept any key
+    return {"base_url": url, "api_key": key}
+
+
 class OpenAITransport:
     """The real thing: ``openai.AsyncOpenAI`` against any OpenAI-compatible base URL."""
 
     def __init__(self, settings: LLMSettings) -> None:
         from openai import AsyncOpenAI
 
-        base_url = settings.resolved_base_url()
-        api_key = settings.resolved_api_key()
-        if api_key is None:
-            if base_url is None:
-                raise ConfigError(
-                    f"llm backend: no API key; set {settings.api_key_env}, or point OPENAI_BASE_URL / "
-                    "--option base_url=… at a local server (Ollama, vLLM, llama.cpp)"
-                )
-            api_key = "not-needed"  # local servers accept any key
+        kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)
         self.settings = settings
-        self.base_url = base_url or "https://api.openai.com/v1"
-        self.client = AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=settings.timeout, max_retries=0)
+        self.base_url = kwargs["base_url"] or "https://api.openai.com/v1"
+        self.client = AsyncOpenAI(**kwargs, timeout=settings.timeout, max_retries=0)
 
     async def send(self, req: LLMRequest, mode: str) -> LLMResponse:
         kwargs: dict[str, Any] = {

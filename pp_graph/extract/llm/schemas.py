@@ -15,7 +15,6 @@ from pp_graph.model import AttributeKind, PartyKind, PracticeType, RecipientKind
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, vocabulary
 
 # Item kinds a recognition request can ask for; "+class" also asks for the DPV concept of each span.
-KINDS = ("data", "data+class", "purposes", "purposes+class", "parties", "practices", "attributes")
 
 
 class _Item(BaseModel):

@@ -490,6 +490,8 @@ def load_lexicons() -> Lexicons:
     def concepts(name: str, top: str) -> list[tuple[str, str]]:
         rows = []
         for phrase, term in read_tsv(LEXICON_DIR / name, 2):
+            if not term:
+                raise DataFileError(f"{name}: {phrase!r} has no concept; expected phrase<TAB>pd:… or dpv:…")
             iri = expand(term)
             if not vocab.in_scheme(iri, top):
                 raise DataFileError(f"{name}: {phrase!r} → {term} is not a concept under {compact(top)} in DPV")

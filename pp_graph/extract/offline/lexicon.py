@@ -66,7 +66,6 @@ class Lexicon:
     def __init__(self, name: str, entries: Iterable[Entry]) -> None:
         self.name = name
         self.root = _Node()
-        self.size = 0
         self.index: dict[str, Entry] = {}
         for e in entries:
             self.add(e)
@@ -80,7 +79,6 @@ class Lexicon:
             node = node.children.setdefault(norm_token(t), _Node())
         if not any(x.phrase == entry.phrase for x in node.entries):
             node.entries.append(entry)
-            self.size += 1
         self.index.setdefault(_key(entry.phrase), entry)
 
     def lookup(self, phrase: str) -> Entry | None:
@@ -127,7 +125,7 @@ def _accepts(entry: Entry, surface: str) -> bool:
 
 
 def read_tsv(path: Path, columns: int) -> list[tuple[str, ...]]:
-    """Rows of a lexicon TSV ('#' comments); each row needs at least 2 and at most ``columns`` fields."""
+    """Rows of a lexicon TSV ('#' comments), padded to ``columns`` fields; the first field is required."""
     rows: list[tuple[str, ...]] = []
     for n, fields, line in tsv_lines(path):
         parts = tuple(fields)
