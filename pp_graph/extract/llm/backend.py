@@ -174,6 +174,13 @@ def _duration_grounded(duration: str, text: str) -> bool:
     return True
 
 
+# Data and purposes differ only in these: (paper-scheme span stage, its class stage, DPV top concept).
+_ENTITY = {
+    "data": ("data_spans", "data_classes", PERSONAL_DATA),
+    "purposes": ("purpose_spans", "purpose_classes", PURPOSE),
+}
+
+
 class LLMBackend(Backend):
     name = "llm"
 
@@ -240,31 +247,32 @@ class LLMBackend(Backend):
         return self.client.usage.flat()
 
     def data_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        self._begin(policy, segments)
-        if self.scheme == "ours":
-            self._ensure("entities", policy, segments)
-        else:
-            self._ensure("data_spans", policy, segments)
-        return [[sp for sp, _ in self._get(s).data] for s in segments]
+        return self._entity_spans("data", policy, segments)
 
     def data_classes(self, policy: Policy, segments: list[Segment], spans: list[list[Span]]) -> list[list[str | None]]:
-        self._begin(policy, segments)
-        if self.scheme == "paper":
-            return self._run(lambda: self._classify("data_classes", PERSONAL_DATA, policy, segments, spans))
-        return [self._lookup(self._get(s).data, ss) for s, ss in zip(segments, spans, strict=True)]
+        return self._entity_classes("data", policy, segments, spans)
 
     def purpose_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        self._begin(policy, segments)
-        self._ensure("entities" if self.scheme == "ours" else "purpose_spans", policy, segments)
-        return [[sp for sp, _ in self._get(s).purposes] for s in segments]
+        return self._entity_spans("purposes", policy, segments)
 
     def purpose_classes(
         self, policy: Policy, segments: list[Segment], spans: list[list[Span]]
     ) -> list[list[str | None]]:
+        return self._entity_classes("purposes", policy, segments, spans)
+
+    def _entity_spans(self, kind: str, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
+        self._begin(policy, segments)
+        self._ensure("entities" if self.scheme == "ours" else _ENTITY[kind][0], policy, segments)
+        return [[sp for sp, _ in getattr(self._get(s), kind)] for s in segments]
+
+    def _entity_classes(
+        self, kind: str, policy: Policy, segments: list[Segment], spans: list[list[Span]]
+    ) -> list[list[str | None]]:
         self._begin(policy, segments)
         if self.scheme == "paper":
-            return self._run(lambda: self._classify("purpose_classes", PURPOSE, policy, segments, spans))
-        return [self._lookup(self._get(s).purposes, ss) for s, ss in zip(segments, spans, strict=True)]
+            _, stage, top = _ENTITY[kind]
+            return self._run(lambda: self._classify(stage, top, policy, segments, spans))
+        return [self._lookup(getattr(self._get(s), kind), ss) for s, ss in zip(segments, spans, strict=True)]
 
     def parties(self, policy: Policy, segments: list[Segment]) -> list[list[PartyMention]]:
         self._begin(policy, segments)
