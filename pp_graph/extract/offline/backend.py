@@ -712,6 +712,9 @@ class OfflineBackend(Backend):
         abroad = bool(_ABROAD.search(sentence))
         choice = bool(_CHOICE_LINE.search(sentence))
         has_data = any(s0 <= d.start < s1 for d in st.data)
+        # Practice details in this sentence, computed once for all its triggers.
+        details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
+        has_period_here = AttributeKind.RETENTION_PERIOD in details
         third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
         found: list[PracticeMention] = []
         seen: set[PracticeType] = set()
@@ -846,7 +849,7 @@ class OfflineBackend(Backend):
                 continue  # "information retained by…": a reference
             if word == "keep" and re.match(r"\s+in mind\b", after, re.I):
                 continue
-            sec_detail = any(a.kind in _DETAIL_OF["secure"] and s0 <= a.span.start < s1 for a in st.attributes)
+            sec_detail = bool(details & _DETAIL_OF["secure"])
             if (
                 kind == "secure"
                 and not needs
@@ -888,29 +891,15 @@ class OfflineBackend(Backend):
             )
             if own:
                 timed = True
-            if (
-                needs == "detail"
-                and not timed
-                and not any(a.kind in _DETAIL_OF.get(kind, ()) and s0 <= a.span.start < s1 for a in st.attributes)
-            ):
+            if needs == "detail" and not timed and not details & _DETAIL_OF.get(kind, set()):
                 continue
-            if (
-                needs == "detail"
-                and kind == "retain"
-                and not timed
-                and not any(a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes)
-            ):
+            if needs == "detail" and kind == "retain" and not timed and not has_period_here:
                 continue  # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
             # A practice needs something to act on: personal data, or for sharing a recipient.
-            has_period = kind == "retain" and any(
-                a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes
-            )
+            has_period = kind == "retain" and has_period_here
             if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
                 continue
-            if kind == "secure" and not (
-                has_data
-                or any(a.kind == AttributeKind.SECURITY_METHOD and s0 <= a.span.start < s1 for a in st.attributes)
-            ):
+            if kind == "secure" and not (has_data or AttributeKind.SECURITY_METHOD in details):
                 continue
             if ptype in seen:
                 continue
