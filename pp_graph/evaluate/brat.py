@@ -165,6 +165,7 @@ def score_document(doc: BratDocument, ex: PolicyExtraction, scores: dict[str, Se
             return None
 
     ents = sorted(doc.entities.values(), key=lambda e: (e.start, e.end))
+    doc_tuples = doc.tuples()  # gold relations of the document, read once
     for res in ex.results:
         seg = res.segment
         inside = [e for e in ents if seg.start <= e.start < seg.end]
@@ -197,20 +198,20 @@ def score_document(doc: BratDocument, ex: PolicyExtraction, scores: dict[str, Se
             for i in p_prac_idx
         ]
 
-        scores["data spans"].add(match_items(p_data, g_data).prf)
+        m_data = match_items(p_data, g_data)
+        m_purp = match_items(p_purp, g_purp)
+        scores["data spans"].add(m_data.prf)
         g_data_c = [g for g in g_data if g.label]
         p_data_c = [p for p in p_data if p.label]
         scores["data classes (exact)"].add(match_items(p_data_c, g_data_c, same_label).prf)
         scores["data classes (hierarchy)"].add(match_items(p_data_c, g_data_c, hier).prf)
-        scores["purpose spans"].add(match_items(p_purp, g_purp).prf)
+        scores["purpose spans"].add(m_purp.prf)
         g_purp_c = [g for g in g_purp if g.label]
         p_purp_c = [p for p in p_purp if p.label]
         scores["purpose classes (exact)"].add(match_items(p_purp_c, g_purp_c, same_label).prf)
         scores["purpose classes (hierarchy)"].add(match_items(p_purp_c, g_purp_c, hier).prf)
         m_party = match_items(p_party, g_party, same_label)
         m_prac = match_items(p_prac, g_prac, same_label)
-        m_data = match_items(p_data, g_data)
-        m_purp = match_items(p_purp, g_purp)
         scores["parties"].add(m_party.prf)
         scores["practices"].add(m_prac.prf)
 
@@ -226,7 +227,7 @@ def score_document(doc: BratDocument, ex: PolicyExtraction, scores: dict[str, Se
         prac_align = {p_prac_idx[i]: (g_prac_ids[j], s) for i, j, s in m_prac.pairs}
         gold_t = {
             (_trigger_id(doc, t), role, a)
-            for t, role, a in doc.tuples()
+            for t, role, a in doc_tuples
             if t in g_prac_ids or (t in doc.events and doc.events[t].trigger in g_prac_ids)
         }
         pred_t = [r for r in res.relations if r.entity != "party:first"]  # the implied first party has no span

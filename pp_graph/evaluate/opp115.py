@@ -194,7 +194,9 @@ def read_annotations(path: Path) -> list[Annotation]:
             if not row:
                 continue
             if len(row) < 7:
-                raise InputError(path.name, f"line {n}: expected 9 columns, got {len(row)}")
+                raise InputError(
+                    path.name, f"line {n}: expected at least 7 columns (id … category, attributes), got {len(row)}"
+                )
             try:
                 attrs = json.loads(row[6])
                 seg = int(row[4])
