@@ -180,3 +180,47 @@ def test_cli_export(tmp_path: Path) -> None:
     assert "1/1 file(s) conform" in res.output and out.exists()
     res = CliRunner().invoke(main, ["export", "psdtou", str(MINI), "-o", str(tmp_path / "dtou")])
     assert res.exit_code == 0 and len(list((tmp_path / "dtou").glob("*.dtou.ttl"))) == 3
+
+
+def test_export_folder_keeps_two_versions_of_one_site(tmp_path: Path) -> None:
+    v2 = tmp_path / "v2.trig"
+    v2.write_text(MINI.read_text().replace("aaaaaaaaaaaaaaaa", "dddddddddddddddd"))
+    files = export_paths("psdtou", [MINI, v2], tmp_path / "dtou")
+    assert sorted(f.name for f in files) == [
+        "news.example.dtou.ttl",
+        "quiet.example.dtou.ttl",
+        "shop.example.aaaaaaaaaaaaaaaa.dtou.ttl",
+        "shop.example.dddddddddddddddd.dtou.ttl",
+    ]
+    assert len(list((tmp_path / "dtou").iterdir())) == 4
+
+
+def test_export_from_a_persistent_store_exports_only_the_given_files(tmp_path: Path) -> None:
+    other = tmp_path / "other.trig"
+    other.write_text(MINI.read_text().replace("shop.example", "other.example"))
+    store_dir = tmp_path / "store"
+    export_paths("psdtou", [other], tmp_path / "first", store_dir)
+    files = export_paths("psdtou", [MINI], tmp_path / "dtou", store_dir)
+    assert sorted(f.name for f in files) == ["news.example.dtou.ttl", "quiet.example.dtou.ttl", "shop.example.dtou.ttl"]
+
+
+def test_cli_validate_is_offered_only_by_exporters_with_a_validator(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    out = tmp_path / "dtou"
+    res = CliRunner().invoke(main, ["export", "psdtou", str(MINI), "-o", str(out), "--validate"])
+    assert res.exit_code == 2 and "--validate" in res.output
+    assert not out.exists()  # refused before anything was written
+    assert EXPORTERS["odrl"].validator and EXPORTERS["psdtou"].validator is None
+
+
+def test_cli_validate_checks_each_written_policy(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    res = CliRunner().invoke(main, ["export", "odrl", str(MINI), "-o", str(tmp_path / "odrl"), "--validate"])
+    assert res.exit_code == 0, res.output
+    assert "3/3 file(s) conform" in res.output

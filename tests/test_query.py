@@ -206,3 +206,63 @@ def test_cli_query_and_stats() -> None:
     assert json.loads(res.output)[0]["third_party_sharing"] == 2
     res = runner.invoke(main, ["stats", str(MINI)])
     assert "distinct data classes" in res.output and "pd:EmailAddress" in res.output
+
+
+def test_persistent_store_forgets_the_old_version_of_a_reloaded_file(tmp_path: Path) -> None:
+    """A source file whose content changed (new text digest → new graph IRI) replaces its old graphs."""
+    folder, src = tmp_path / "store", tmp_path / "policies.trig"
+    src.write_text(MINI.read_text())
+    open_store([src], folder).store.flush()
+    # Version 2 of the shop policy: new text digest, so a new graph name.
+    src.write_text(MINI.read_text().replace("aaaaaaaaaaaaaaaa", "dddddddddddddddd"))
+    s2 = open_store([src], folder)
+    shops = [p for p in s2.policies() if ":shop.example:" in p]
+    assert shops == ["urn:pp-graph:policy:shop.example:dddddddddddddddd"]
+    assert len(s2.policies()) == 3
+    assert corpus_stats(s2).policies == 3
+    assert corpus_stats(s2).to_dict() == corpus_stats(open_store([MINI])).to_dict()
+
+
+def test_load_files_reports_graphs_also_for_skipped_files(tmp_path: Path) -> None:
+    folder = tmp_path / "store"
+    first = EmbeddedStore(folder).load_files([MINI])
+    again = EmbeddedStore(folder)
+    assert again.load_files([MINI]) == first and again.skipped == 1
+    assert first == {MINI: open_store([MINI], dpv=False).policies()}
+
+
+def test_turtle_without_a_policy_is_refused_by_name(tmp_path: Path) -> None:
+    ttl = tmp_path / "loose.ttl"
+    ttl.write_text("<urn:x> <urn:y> <urn:z> .\n")
+    with pytest.raises(InputError, match=r"loose\.ttl.*no pr2g:PrivacyPolicy"):
+        EmbeddedStore().load([ttl])
+
+
+def test_graph_file_suffixes_ignore_case(tmp_path: Path) -> None:
+    upper = tmp_path / "MINI.TRIG"
+    upper.write_bytes(MINI.read_bytes())
+    store = EmbeddedStore()
+    assert store.load([tmp_path]) == 1 and len(store.policies()) == 3
+
+
+def test_a_file_in_the_working_directory_does_not_shadow_a_named_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: EmbeddedStore
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "stats-totals").write_text("not a query\n")
+    assert load_query("stats-totals").path.parent.name == "queries"
+    assert corpus_stats(store).policies == 3
+    with pytest.raises(InputError, match=r"available: .*stats-totals"):
+        load_query("no-such-query")
+    own = tmp_path / "mine.rq"
+    own.write_text("# name: mine\n# purpose: x\nSELECT ?s WHERE { ?s ?p ?o } LIMIT 1\n")
+    assert load_query("mine.rq").name == "mine"
+    with pytest.raises(InputError, match="no such query file"):
+        load_query("sub/missing")
+
+
+def test_variables_ignore_comments_strings_and_iris() -> None:
+    from pp_graph.query.runner import variables
+
+    text = 'SELECT ?a WHERE { ?a <urn:x?no> "?str" . # ?comment\n ?a <urn:y#frag> $b }'
+    assert variables(text) == {"a", "b"}

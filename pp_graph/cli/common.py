@@ -6,7 +6,6 @@ import csv
 import functools
 import io
 import json
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -86,7 +85,3 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None
 
 def err(msg: str) -> None:
     click.echo(msg, err=True)
-
-
-def is_tty() -> bool:
-    return sys.stderr.isatty()

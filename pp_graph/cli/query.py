@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pp_graph.cli.common import emit, format_option, handle_errors
 from pp_graph.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pp_graph.export import Exporter
 
 _paths = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 _endpoint = click.option(
@@ -109,9 +112,8 @@ def query(
         emit(rows, fmt)
         return
     q = load_query(name)
-    values = _params(params)
-    q.bindings(values)  # fail on bad parameters before loading anything
-    rows = q.run(_open(paths, endpoint, store_dir), values)
+    bound = q.bindings(_params(params))  # fail on bad parameters before loading anything
+    rows = q.run_bound(_open(paths, endpoint, store_dir), bound)
     emit(_display(rows[:limit] if limit else rows, fmt), fmt)
 
 
@@ -151,12 +153,13 @@ def stats(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None,
 @handle_errors
 def push(paths: tuple[Path, ...], endpoint: str, store_url: str | None, dpv: bool) -> None:
     """Load policy graphs into a SPARQL server, one named graph per policy (HTTP PUT, replaces)."""
+    from pp_graph.graph.namespaces import POLICY_BASE
     from pp_graph.store.remote import RemoteStore
 
     if not paths:
         raise ConfigError("give graph files or folders to push")
     sent = RemoteStore(endpoint, store_url=store_url).push(paths, dpv=dpv)
-    policies = [g for g in sent if g.startswith("urn:pp-graph:policy:")]
+    policies = [g for g in sent if g.startswith(POLICY_BASE)]
     click.echo(f"pushed {len(policies)} policy graph(s), {sum(sent.values())} triples in all, to {endpoint}")
 
 
@@ -165,56 +168,53 @@ def export() -> None:
     """Export policy graphs to other policy languages."""
 
 
-def _export_command(name: str, help_text: str) -> click.Command:
-    @click.command(name=name, help=help_text)
-    @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-    @click.option(
-        "-o",
-        "--output",
-        "out",
-        type=click.Path(path_type=Path),
-        required=True,
-        help="A .ttl file (all policies in one graph) or a folder (one file per policy).",
-    )
-    @_store
-    @click.option(
-        "--validate/--no-validate",
-        default=False,
-        help="odrl: check the result against the W3C ODRL shapes and the profile shapes.",
-    )
+def _export_command(exporter: Exporter) -> click.Command:
+    name = exporter.name
+
     @handle_errors
-    def run(paths: tuple[Path, ...], out: Path, store_dir: Path | None, validate: bool) -> None:
-        from pp_graph.export import export_paths
+    def run(paths: tuple[Path, ...], out: Path, store_dir: Path | None, validate: bool = False) -> None:
+        from pp_graph.export import export_files, write_export
 
-        written = export_paths(name, paths, out, store_dir)
-        click.echo(
-            f"wrote {len(written)} file(s): {', '.join(map(str, written[:5]))}" + (" …" if len(written) > 5 else "")
-        )
+        written = write_export(name, export_files(name, paths, store_dir), out)
+        files = list(written)
+        click.echo(f"wrote {len(files)} file(s): {', '.join(map(str, files[:5]))}" + (" …" if len(files) > 5 else ""))
         if validate:
-            if name != "odrl":
-                raise ConfigError("--validate is available for the odrl exporter only")
-            from rdflib import Graph
-
-            from pp_graph.export.odrl import validate_odrl
-
+            check = exporter.load_validator()
             bad = 0
-            for f in written:
-                rep = validate_odrl(Graph().parse(f, format="turtle"))
+            for f, g in written.items():  # the graphs just written, not parsed back
+                rep = check(g)
                 if not rep.conforms:
                     bad += 1
                     click.echo(f"{f}: {len(rep.results)} violation(s)\n{rep.text}", err=True)
-            click.echo(f"{len(written) - bad}/{len(written)} file(s) conform to the ODRL shapes")
+            click.echo(f"{len(files) - bad}/{len(files)} file(s) conform to the {name} shapes")
             if bad:
                 raise SystemExit(1)
 
-    return run
+    options = [
+        click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path)),
+        click.option(
+            "-o",
+            "--output",
+            "out",
+            type=click.Path(path_type=Path),
+            required=True,
+            help="A .ttl file (all policies in one graph) or a folder (one file per policy).",
+        ),
+        _store,
+    ]
+    if exporter.validator:  # only exporters with a validator offer --validate
+        options.append(click.option("--validate/--no-validate", default=False, help=exporter.validator_help))
+    cmd: Any = run
+    for option in reversed(options):
+        cmd = option(cmd)
+    return click.command(name=name, help=exporter.help)(cmd)
 
 
 def _register_exporters() -> None:
     from pp_graph.export import EXPORTERS
 
     for e in EXPORTERS.values():
-        export.add_command(_export_command(e.name, e.help))
+        export.add_command(_export_command(e))
 
 
 _register_exporters()

@@ -16,6 +16,7 @@ DPV's prefixes) and bound by the store, never spliced into the query text.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,8 +37,11 @@ _PARAM = re.compile(
 )
 _KEY = re.compile(r"^(?P<key>[a-z]+)\s*:\s*(?P<value>.*)$")
 _VAR = re.compile(r"[?$]([A-Za-z_]\w*)")
-_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
-_IRI_REF = re.compile(r"<[^<>\"{}|^`\\\s]*>")
+# Strings, IRIs and comments, in the order SPARQL's lexer sees them.
+_OPAQUE = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
+    r"|<[^<>\"{}|^`\\\s]*>|#[^\n]*"
+)
 _XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 
 
@@ -52,10 +56,6 @@ class Param:
     kind: str = "auto"
     default: str | None = None
 
-    @property
-    def required(self) -> bool:
-        return self.default is None
-
 
 @dataclass(frozen=True)
 class NamedQuery:
@@ -65,9 +65,6 @@ class NamedQuery:
     text: str
     path: Path
     lists: tuple[str, ...] = ()
-
-    def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
 
     def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, ox.NamedNode | ox.Literal]:
         """User values (strings) plus defaults → terms; unknown or missing parameters raise InputError."""
@@ -89,7 +86,11 @@ class NamedQuery:
 
     def run(self, store: Store, values: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """Rows of the query; the (constant) parameter columns are left out."""
-        rows = store.query(self.text, self.bindings(values))
+        return self.run_bound(store, self.bindings(values))
+
+    def run_bound(self, store: Store, bound: Mapping[str, ox.NamedNode | ox.Literal]) -> list[dict[str, Any]]:
+        """:meth:`run` with terms already made by :meth:`bindings`."""
+        rows = store.query(self.text, bound)
         names = {p.name for p in self.params}
         return [{k: (_split(v) if k in self.lists else v) for k, v in r.items() if k not in names} for r in rows]
 
@@ -117,17 +118,14 @@ def term_for(raw: str, kind: str, where: str) -> ox.NamedNode | ox.Literal:
         raise InputError(where, f"{raw!r} is not a valid {kind if kind != 'auto' else 'value'}: {e}") from e
 
 
-def strip_comments_and_strings(text: str) -> str:
-    """Query text without string literals, IRIs and comments (to find variables and keywords)."""
-    out = []
-    for line in _STRING.sub('""', text).splitlines():
-        line = _IRI_REF.sub("<>", line)
-        out.append(line.split("#", 1)[0])
-    return "\n".join(out)
+def mask(text: str) -> str:
+    """Replace strings, IRIs and comments by spaces of the same length (keeps offsets)."""
+    return _OPAQUE.sub(lambda m: " " * len(m.group()), text)
 
 
 def variables(text: str) -> set[str]:
-    return set(_VAR.findall(strip_comments_and_strings(text)))
+    """The variables a query mentions (not counting ``?`` in strings, IRIs or comments)."""
+    return set(_VAR.findall(mask(text)))
 
 
 def parse(path: Path) -> NamedQuery:
@@ -203,16 +201,21 @@ def _load_cached(path: Path, mtime: float) -> NamedQuery:
 
 
 def load_query(name_or_path: str | Path, folder: Path = QUERIES) -> NamedQuery:
-    """A named query (``top-data-classes``) from ``queries/`` or a path to an .rq file."""
-    p = Path(name_or_path)
-    if p.suffix == ".rq" or p.is_file():
+    """A named query (``top-data-classes``: ``queries/top-data-classes.rq``) or an .rq file.
+
+    A ``Path``, or a string ending in ``.rq`` or with a folder part, is a file; any other string is a
+    name, never a file of that name in the working directory.
+    """
+    s = str(name_or_path)
+    if isinstance(name_or_path, Path) or s.endswith(".rq") or "/" in s or os.sep in s:
+        p = Path(name_or_path)
         if not p.is_file():
-            raise InputError(str(p), "no such query file")
+            raise InputError(s, "no such query file")
         return _load_cached(p.resolve(), p.stat().st_mtime)
-    found = available(folder).get(str(name_or_path))
-    if found is None:
+    found = folder / f"{s}.rq"
+    if not found.is_file():
         names = ", ".join(available(folder)) or "none"
-        raise InputError(str(name_or_path), f"no such named query; available: {names}")
+        raise InputError(s, f"no such named query; available: {names}")
     return _load_cached(found, found.stat().st_mtime)
 
 

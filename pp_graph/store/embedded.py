@@ -2,53 +2,54 @@
 
 Queries see the union of all named graphs as their default graph, so a query written once runs
 unchanged here and on a SPARQL server configured the same way. Values are bound, never spliced.
-A persistent store (a folder) remembers the SHA-256 of every file it loaded and skips it next time.
+A persistent store (a folder) remembers the SHA-256 and path of every file it loaded: unchanged files
+are skipped next time, and a file whose content changed replaces the graphs its old version held.
+The bookkeeping lives in the named graph ``urn:pp-graph:graph:meta`` (so it is part of the union
+default graph too; the named queries only read policy graphs and DPV).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
 
 from pp_graph.errors import InputError
+from pp_graph.graph.files import graph_files, graph_suffix
+from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.resources import DPV_FILES
 
 DPV_GRAPH = ox.NamedNode("urn:pp-graph:graph:dpv")
-META_GRAPH = ox.NamedNode("urn:pp-graph:graph:meta")  # which file (by digest) filled which graph
+META_GRAPH = ox.NamedNode("urn:pp-graph:graph:meta")  # which file (by digest and path) filled which graph
 
-GRAPH_SUFFIXES = {
+RDF_FORMATS = {
     ".trig": ox.RdfFormat.TRIG,
     ".nq": ox.RdfFormat.N_QUADS,
     ".ttl": ox.RdfFormat.TURTLE,
     ".nt": ox.RdfFormat.N_TRIPLES,
     ".jsonld": ox.RdfFormat.JSON_LD,
 }
-POLICY_PREFIX = "urn:pp-graph:policy:"
-_POLICY_PREFIX = POLICY_PREFIX  # kept for older imports
+_TRIPLE_FORMATS = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES)
 _PPG = "urn:pp-graph:ontology#"
 _LOADED = ox.NamedNode(_PPG + "loadedGraph")
 _SOURCE = ox.NamedNode(_PPG + "sourceFile")
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
 PR2G_POLICY = "urn:pp-analyze:core#PrivacyPolicy"
 
 
-def graph_files(paths: Iterable[Path]) -> list[Path]:
-    """Graph files under the given files/folders (sorted)."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(f for f in sorted(p.rglob("*")) if f.is_file() and f.suffix in GRAPH_SUFFIXES)
-        elif p.is_file():
-            if p.suffix not in GRAPH_SUFFIXES:
-                raise InputError(str(p), f"not a graph file; expected one of {', '.join(GRAPH_SUFFIXES)}")
-            out.append(p)
-        else:
-            raise InputError(str(p), "no such file or folder")
-    return out
+def literal_value(lexical: str, datatype: str | None) -> Any:
+    """A literal → a plain value: numbers and booleans as such, everything else its lexical form."""
+    dt = datatype or ""
+    if dt.endswith(("#integer", "#int", "#long", "#nonNegativeInteger")):
+        return int(lexical)
+    if dt.endswith(("#decimal", "#double", "#float")):
+        return float(lexical)
+    if dt.endswith("#boolean"):
+        return lexical == "true"
+    return lexical
 
 
 def to_python(term: Any) -> Any:
@@ -56,14 +57,7 @@ def to_python(term: Any) -> Any:
     if term is None:
         return None
     if isinstance(term, ox.Literal):
-        dt = term.datatype.value if term.datatype else ""
-        if dt.endswith(("#integer", "#int", "#long", "#nonNegativeInteger")):
-            return int(term.value)
-        if dt.endswith(("#decimal", "#double", "#float")):
-            return float(term.value)
-        if dt.endswith("#boolean"):
-            return term.value == "true"
-        return term.value
+        return literal_value(term.value, term.datatype.value if term.datatype else None)
     return term.value
 
 
@@ -72,9 +66,10 @@ def to_term(value: Any) -> ox.NamedNode | ox.Literal:
     if isinstance(value, ox.NamedNode | ox.Literal):
         return value
     if isinstance(value, bool):
-        return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
+        return ox.Literal("true" if value else "false", datatype=ox.NamedNode(XSD_NS + "boolean"))
     if isinstance(value, int | float):
-        return ox.Literal(str(value), datatype=ox.NamedNode(_XSD + ("integer" if isinstance(value, int) else "double")))
+        dt = XSD_NS + ("integer" if isinstance(value, int) else "double")
+        return ox.Literal(str(value), datatype=ox.NamedNode(dt))
     s = str(value)
     if s.startswith(("http://", "https://", "urn:")):
         return ox.NamedNode(s)
@@ -87,6 +82,31 @@ def file_digest(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def read_graph_file(path: Path) -> dict[str, list[ox.Quad]]:
+    """Graph IRI → its quads, for one graph file; every triple ends up in a named graph.
+
+    Triples formats (.ttl, .nt) hold one policy: its triples go into the graph named by its
+    pr2g:PrivacyPolicy. Quads formats must put every triple in a named graph. Otherwise InputError
+    naming the file.
+    """
+    fmt = RDF_FORMATS[graph_suffix(path)]
+    try:
+        quads = list(ox.parse(path=str(path), format=fmt))
+    except (SyntaxError, ValueError, OSError) as e:
+        raise InputError(path.name, f"cannot be loaded as RDF: {e}") from e
+    if fmt in _TRIPLE_FORMATS:
+        g = _policy_graph_of(quads)
+        if g is None:
+            raise InputError(path.name, "no pr2g:PrivacyPolicy in this file: cannot tell its named graph")
+        return {g.value: [ox.Quad(q.subject, q.predicate, q.object, g) for q in quads]}
+    out: dict[str, list[ox.Quad]] = {}
+    for q in quads:
+        if not isinstance(q.graph_name, ox.NamedNode):
+            raise InputError(path.name, "triples outside a named graph; every policy must be its own graph")
+        out.setdefault(q.graph_name.value, []).append(q)
+    return out
 
 
 class EmbeddedStore:
@@ -112,33 +132,51 @@ class EmbeddedStore:
 
     def load_file(self, path: Path) -> bool:
         """Load one graph file; False when a file with the same content was loaded already."""
-        fmt = GRAPH_SUFFIXES.get(path.suffix)
-        if fmt is None:
-            raise InputError(str(path), f"not a graph file; expected one of {', '.join(GRAPH_SUFFIXES)}")
+        return self._load_file(path)[0]
+
+    def _load_file(self, path: Path) -> tuple[bool, list[str]]:
+        """(loaded?, the graph IRIs the file holds: from the parse, or as recorded when skipped)."""
+        graph_suffix(path)
         digest = file_digest(path)
+        node = self._file_node(digest)
+        source = ox.Literal(str(path.resolve()))
         if self.has_file(digest):
+            self._drop_source(source, keep=node)
+            self.store.add(ox.Quad(node, _SOURCE, source, META_GRAPH))
             self.skipped += 1
-            return False
-        try:
-            quads = list(ox.parse(path=str(path), format=fmt))
-        except (SyntaxError, ValueError, OSError) as e:
-            raise InputError(path.name, f"cannot be loaded as RDF: {e}") from e
-        if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES):
-            # Triples formats: put them in the policy's own named graph, found from its IRI.
-            graph = _policy_graph_of(quads) or ox.DefaultGraph()
-            quads = [ox.Quad(q.subject, q.predicate, q.object, graph) for q in quads]
-        graphs = {q.graph_name for q in quads if isinstance(q.graph_name, ox.NamedNode)}
+            return False, self._graphs_loaded_by(node)
+        graphs = {ox.NamedNode(g): quads for g, quads in read_graph_file(path).items()}
+        # An earlier version of this file (same path, other content) is replaced, not kept beside it.
+        self._drop_source(source, keep=node)
         for g in graphs:
             # A new version of a graph replaces the old one instead of merging with it.
             if self.store.contains_named_graph(g):
                 self._forget_graph(g)
-        self.store.bulk_extend(quads)
-        node = self._file_node(digest)
-        meta = [ox.Quad(node, _LOADED, g, META_GRAPH) for g in sorted(graphs, key=lambda g: g.value)]
-        meta.append(ox.Quad(node, _SOURCE, ox.Literal(str(path)), META_GRAPH))
+        self.store.bulk_extend(q for quads in graphs.values() for q in quads)
+        names = sorted(graphs, key=lambda g: g.value)
+        meta = [ox.Quad(node, _LOADED, g, META_GRAPH) for g in names]
+        meta.append(ox.Quad(node, _SOURCE, source, META_GRAPH))
         self.store.extend(meta)
         self.loaded += 1
-        return True
+        return True, [g.value for g in names]
+
+    def _graphs_loaded_by(self, node: ox.NamedNode) -> list[str]:
+        quads = self.store.quads_for_pattern(node, _LOADED, None, META_GRAPH)
+        return sorted(q.object.value for q in quads if isinstance(q.object, ox.NamedNode))
+
+    def _drop_source(self, source: ox.Literal, keep: ox.NamedNode) -> None:
+        """Forget the graphs of other file versions loaded from ``source`` (unless another path holds them)."""
+        for q in list(self.store.quads_for_pattern(None, _SOURCE, source, META_GRAPH)):
+            old = q.subject
+            if old == keep or not isinstance(old, ox.NamedNode):
+                continue
+            self.store.remove(q)
+            if any(True for _ in self.store.quads_for_pattern(old, _SOURCE, None, META_GRAPH)):
+                continue  # the same old content is still the content of another file
+            for g in self._graphs_loaded_by(old):
+                self._forget_graph(ox.NamedNode(g))
+            for m in list(self.store.quads_for_pattern(old, None, None, META_GRAPH)):
+                self.store.remove(m)
 
     def _forget_graph(self, g: ox.NamedNode) -> None:
         self.store.remove_graph(g)
@@ -146,14 +184,16 @@ class EmbeddedStore:
             for m in list(self.store.quads_for_pattern(q.subject, None, None, META_GRAPH)):
                 self.store.remove(m)
 
-    def load(self, paths: Iterable[Path]) -> int:
-        """Load every graph file under ``paths``; returns how many files were found."""
-        files = graph_files(paths)
-        for f in files:
-            self.load_file(f)
+    def load_files(self, paths: Iterable[Path]) -> dict[Path, list[str]]:
+        """Load every graph file under ``paths``; file → the graph IRIs it holds (also for skipped files)."""
+        out = {f: self._load_file(f)[1] for f in graph_files(paths)}
         if self.path is not None:
             self.store.flush()
-        return len(files)
+        return out
+
+    def load(self, paths: Iterable[Path]) -> int:
+        """Load every graph file under ``paths``; returns how many files were found."""
+        return len(self.load_files(paths))
 
     def load_dataset(self, ds: Any) -> None:
         """Add an rdflib Dataset's quads (e.g. a fresh conversion) without writing a file."""
@@ -167,26 +207,8 @@ class EmbeddedStore:
         for f in DPV_FILES:
             self.store.bulk_load(path=str(f), format=ox.RdfFormat.TURTLE, to_graph=DPV_GRAPH)
 
-    def query(
-        self, sparql: str, bindings: Mapping[str, Any] | None = None, graphs: Sequence[str] | None = None
-    ) -> list[dict[str, Any]]:
-        """Run a SELECT (rows as dicts of plain values) or ASK (one row {'ask': bool}).
-
-        ``graphs`` restricts the default graph to those named graphs (plus DPV); by default it is
-        the union of all graphs.
-        """
-        res = self.raw_query(sparql, bindings, graphs)
-        if isinstance(res, bool):
-            return [{"ask": res}]
-        if isinstance(res, ox.QuerySolutions):
-            names = [v.value for v in res.variables]
-            return [{n: to_python(sol[n]) for n in names} for sol in res]
-        raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
-
-    def raw_query(
-        self, sparql: str, bindings: Mapping[str, Any] | None = None, graphs: Sequence[str] | None = None
-    ) -> Any:
-        """The pyoxigraph result itself (solutions with terms, a boolean, or triples)."""
+    def query(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a SELECT (rows as dicts of plain values) or ASK (one row {'ask': bool}) over the union graph."""
         try:
             subs: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {
                 ox.Variable(k): to_term(v) for k, v in (bindings or {}).items()
@@ -194,31 +216,22 @@ class EmbeddedStore:
         except ValueError as e:
             raise InputError("query", f"a bound value is not a valid RDF term: {e}") from e
         try:
-            if graphs is None:
-                return self.store.query(sparql, use_default_graph_as_union=True, substitutions=subs)
-            default: list[Any] = [ox.NamedNode(g) for g in graphs] + [DPV_GRAPH]
-            return self.store.query(sparql, default_graph=default, substitutions=subs)
+            res = self.store.query(sparql, use_default_graph_as_union=True, substitutions=subs)
         except SyntaxError as e:
             raise InputError("query", f"SPARQL syntax error: {e}") from e
+        if isinstance(res, bool):
+            return [{"ask": res}]
+        if isinstance(res, ox.QuerySolutions):
+            names = [v.value for v in res.variables]
+            return [{n: to_python(sol[n]) for n in names} for sol in res]
+        raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
 
     def policies(self) -> list[str]:
         return sorted(
             g.value
             for g in self.store.named_graphs()
-            if isinstance(g, ox.NamedNode) and g.value.startswith(POLICY_PREFIX)
+            if isinstance(g, ox.NamedNode) and g.value.startswith(POLICY_BASE)
         )
-
-    def graph_triples(self, graph: str) -> int:
-        return sum(1 for _ in self.store.quads_for_pattern(None, None, None, ox.NamedNode(graph)))
-
-    def dump_graph(self, graph: str, fmt: ox.RdfFormat = ox.RdfFormat.N_TRIPLES) -> bytes:
-        out = self.store.dump(format=fmt, from_graph=ox.NamedNode(graph))
-        assert out is not None
-        return out
-
-    def flush(self) -> None:
-        if self.path is not None:
-            self.store.flush()
 
 
 def open_store(paths: Iterable[Path], store_dir: Path | None = None, dpv: bool = True) -> EmbeddedStore:

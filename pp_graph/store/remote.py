@@ -3,8 +3,8 @@
 SPARQL 1.1 has no standard way to pass parameters, so bound values travel as a VALUES block placed at
 the start of the query's outer WHERE group. Every value there is produced by :func:`serialize_term`,
 which accepts only validated IRIs and escaped literals: a value cannot end the block or add a clause.
-Defaults follow Oxigraph's server (``/query``, ``/update``, ``/store``); the server must treat the
-default graph as the union of the named graphs (``oxigraph serve --union-default-graph``).
+Defaults follow Oxigraph's server (``/query`` for queries, ``/store`` for graph uploads); the server must
+treat the default graph as the union of the named graphs (``oxigraph serve --union-default-graph``).
 """
 
 from __future__ import annotations
@@ -20,10 +20,12 @@ from typing import Any
 import pyoxigraph as ox
 
 from pp_graph.errors import ConfigError, InputError, PPGraphError
+from pp_graph.graph.files import graph_files
+from pp_graph.graph.namespaces import POLICY_BASE
+from pp_graph.query.runner import mask
 from pp_graph.resources import DPV_FILES
-from pp_graph.store.embedded import DPV_GRAPH, GRAPH_SUFFIXES, POLICY_PREFIX, _policy_graph_of, graph_files, to_term
+from pp_graph.store.embedded import DPV_GRAPH, XSD_NS, literal_value, read_graph_file, to_term
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
 # RFC 3987 IRIs in SPARQL/N-Triples syntax: a scheme, then no spaces, controls or <>"{}|^`\ characters.
 _IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[^\x00-\x20<>\"{}|^`\\]*")
 _LANG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
@@ -46,7 +48,7 @@ def serialize_literal(value: str, datatype: str | None = None, language: str | N
         if not _LANG.fullmatch(language):
             raise InputError(language, "not a valid language tag")
         return f'"{body}"@{language}'
-    if datatype and datatype != _XSD + "string":
+    if datatype and datatype != XSD_NS + "string":
         return f'"{body}"^^{serialize_iri(datatype)}'
     return f'"{body}"'
 
@@ -66,7 +68,7 @@ def serialize_term(term: Any) -> str:
 
 def _outer_where_brace(sparql: str) -> int:
     """Index of the '{' opening the outer WHERE group (comments, strings and IRIs ignored)."""
-    masked = _mask(sparql)
+    masked = mask(sparql)
     m = re.search(r"\bWHERE\s*\{", masked, re.IGNORECASE)
     if m:
         return m.end() - 1
@@ -76,18 +78,9 @@ def _outer_where_brace(sparql: str) -> int:
     return i
 
 
-def _mask(text: str) -> str:
-    """Replace strings, IRIs and comments by spaces of the same length (keeps offsets)."""
-    pattern = re.compile(
-        r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
-        r"|<[^<>\"{}|^`\\\s]*>|#[^\n]*"
-    )
-    return pattern.sub(lambda m: " " * len(m.group()), text)
-
-
 def query_form(sparql: str) -> str:
     """SELECT or ASK, read from the query text; other forms are refused before anything is sent."""
-    m = re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", _mask(sparql), re.IGNORECASE)
+    m = re.search(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", mask(sparql), re.IGNORECASE)
     if m is None or m.group(1).upper() not in {"SELECT", "ASK"}:
         raise InputError("query", "only SELECT and ASK queries can be run on a server store")
     return m.group(1).upper()
@@ -115,17 +108,14 @@ class RemoteStore:
         endpoint: str,
         query_url: str | None = None,
         store_url: str | None = None,
-        update_url: str | None = None,
         timeout: float = 60.0,
     ) -> None:
         parsed = urllib.parse.urlparse(endpoint)
         if parsed.scheme not in {"http", "https"} or not parsed.netloc:
             raise ConfigError(f"--endpoint {endpoint!r}: expected an http(s) URL such as http://127.0.0.1:7878")
         base = endpoint.rstrip("/")
-        self.endpoint = base
         self.query_url = query_url or base + "/query"
         self.store_url = store_url or base + "/store"
-        self.update_url = update_url or base + "/update"
         self.timeout = timeout
 
     # -- queries ---------------------------------------------------------------------------------
@@ -163,14 +153,6 @@ class RemoteStore:
         )
         self._send(req)
 
-    def delete_graph(self, graph: str) -> None:
-        url = self.store_url + "?" + urllib.parse.urlencode({"graph": graph})
-        try:
-            self._send(urllib.request.Request(url, method="DELETE"))
-        except RemoteError as e:
-            if "404" not in str(e):
-                raise
-
     def _send(self, req: urllib.request.Request) -> None:
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
@@ -192,33 +174,14 @@ class RemoteStore:
             self.put_graph(DPV_GRAPH.value, data)
             sent[DPV_GRAPH.value] = data.count(b"\n")
         for f in graph_files(paths):
-            for graph, quads in _graphs_of(f).items():
+            for graph, quads in read_graph_file(f).items():
                 self.put_graph(graph, _ntriples(quads))
                 sent[graph] = len(quads)
         return sent
 
     def policies(self) -> list[str]:
         rows = self.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
-        return sorted(r["g"] for r in rows if str(r["g"]).startswith(POLICY_PREFIX))
-
-
-def _graphs_of(path: Path) -> dict[str, list[ox.Quad]]:
-    fmt = GRAPH_SUFFIXES[path.suffix]
-    try:
-        quads = list(ox.parse(path=str(path), format=fmt))
-    except (SyntaxError, ValueError, OSError) as e:
-        raise InputError(path.name, f"cannot be loaded as RDF: {e}") from e
-    if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES):
-        g = _policy_graph_of(quads)
-        if g is None:
-            raise InputError(path.name, "no pr2g:PrivacyPolicy in this file: cannot tell its named graph")
-        return {g.value: quads}
-    out: dict[str, list[ox.Quad]] = {}
-    for q in quads:
-        if not isinstance(q.graph_name, ox.NamedNode):
-            raise InputError(path.name, "triples outside a named graph; every policy must be its own graph")
-        out.setdefault(q.graph_name.value, []).append(q)
-    return out
+        return sorted(r["g"] for r in rows if str(r["g"]).startswith(POLICY_BASE))
 
 
 def _ntriples(quads: Iterable[Any]) -> bytes:
@@ -229,20 +192,9 @@ def _ntriples(quads: Iterable[Any]) -> bytes:
 
 
 def _json_value(b: Mapping[str, Any] | None) -> Any:
-    """A SPARQL-JSON binding → the same plain value EmbeddedStore.to_python gives."""
+    """A SPARQL-JSON binding → the same plain value as the embedded store's ``to_python``."""
     if b is None:
         return None
-    kind = b.get("type")
-    if kind == "uri":
+    if b.get("type") in {"uri", "bnode"}:
         return b["value"]
-    if kind == "bnode":
-        return b["value"]
-    dt = b.get("datatype", "")
-    v = b["value"]
-    if dt.endswith(("#integer", "#int", "#long", "#nonNegativeInteger")):
-        return int(v)
-    if dt.endswith(("#decimal", "#double", "#float")):
-        return float(v)
-    if dt.endswith("#boolean"):
-        return v == "true"
-    return v
+    return literal_value(b["value"], b.get("datatype"))

@@ -1,10 +1,9 @@
 """SHACL validation of policy graphs against ontologies/pr2graph-shapes.ttl (see :mod:`.shacl`)."""
 
+from pp_graph.graph.files import GRAPH_SUFFIXES, graph_files
 from pp_graph.validate.shacl import (
-    GRAPH_SUFFIXES,
     ValidationReport,
     ValidationResult,
-    graph_files,
     typing_graph,
     validate,
     validate_files,

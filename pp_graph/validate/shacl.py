@@ -31,11 +31,10 @@ from rdflib.namespace import RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
 from pp_graph.errors import DataFileError, InputError
+from pp_graph.graph.files import GRAPH_SUFFIXES, graph_suffix
 from pp_graph.graph.namespaces import PPG, PR2G, bind_prefixes
 from pp_graph.resources import PR2GRAPH_ONTOLOGY, PR2GRAPH_SHAPES
 from pp_graph.vocab.dpv import LEGAL_BASIS, PERSONAL_DATA, PURPOSE, RIGHT, vocabulary
-
-GRAPH_SUFFIXES = {".trig": "trig", ".ttl": "turtle", ".nq": "nquads", ".nt": "ntriples", ".jsonld": "json-ld"}
 
 TYPING_CLASSES = {
     PERSONAL_DATA: PPG.PersonalDataConcept,
@@ -941,17 +940,10 @@ def _units_from_rdflib(data: Graph) -> list[_Index]:
 def _units_from_file(path: Path) -> list[_Index]:
     import pyoxigraph as ox
 
-    fmt = {
-        ".trig": ox.RdfFormat.TRIG,
-        ".ttl": ox.RdfFormat.TURTLE,
-        ".nq": ox.RdfFormat.N_QUADS,
-        ".nt": ox.RdfFormat.N_TRIPLES,
-        ".jsonld": ox.RdfFormat.JSON_LD,
-    }.get(path.suffix.lower())
-    if fmt is None:
-        raise InputError(
-            path.name, f"unsupported graph file type {path.suffix!r}; expected one of " + ", ".join(GRAPH_SUFFIXES)
-        )
+    from pp_graph.store.embedded import RDF_FORMATS
+
+    suffix = graph_suffix(path)
+    fmt = RDF_FORMATS[suffix]
     overlay = _typing_index()
     units: dict[str, _Index] = {}
     named, blank, lit = ox.NamedNode, ox.BlankNode, ox.Literal
@@ -1008,7 +1000,7 @@ def _units_from_file(path: Path) -> list[_Index]:
     except OSError as e:
         raise InputError(path.name, f"cannot be read ({e.strerror or e})") from e
     except (SyntaxError, ValueError) as e:
-        raise InputError(path.name, f"is not valid {GRAPH_SUFFIXES[path.suffix.lower()]}: {e}") from e
+        raise InputError(path.name, f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
     if not units:
         raise InputError(path.name, "contains no triples")
     return [units[k] for k in sorted(units)]
@@ -1068,16 +1060,3 @@ def validate_files(
     for p in map(Path, paths):
         out.append((p, _run(_units_from_file(p), shapes, engine)))
     return out
-
-
-def graph_files(inputs: Iterable[Path | str]) -> list[Path]:
-    """Graph files under the given files/folders, sorted, supported suffixes only."""
-    found: list[Path] = []
-    for p in map(Path, inputs):
-        if p.is_dir():
-            found.extend(f for f in sorted(p.rglob("*")) if f.is_file() and f.suffix.lower() in GRAPH_SUFFIXES)
-        elif p.is_file():
-            found.append(p)
-        else:
-            raise InputError(p.name, "no such file or folder")
-    return found
