@@ -1,6 +1,21 @@
-"""pp-graph: privacy policies → a validated, DPV-grounded Pr2Graph knowledge graph."""
+"""pp-graph: privacy policies → a validated, DPV-grounded Pr2Graph knowledge graph.
 
-from pp_graph.convert import Conversion, PolicyReport, convert, convert_text
+The front door (``convert``, ``convert_text``, ``Conversion``, ``PolicyReport``) lives in ``pp_graph.api``
+and is loaded on first use, so commands that never convert (query, risk, cache…) don't import rdflib.
+"""
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 __all__ = ["Conversion", "PolicyReport", "__version__", "convert", "convert_text"]
+
+if TYPE_CHECKING:
+    from pp_graph.api import Conversion, PolicyReport, convert, convert_text
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from pp_graph import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'pp_graph' has no attribute {name!r}")

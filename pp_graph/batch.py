@@ -124,7 +124,7 @@ def _init_worker(backend: str, options: dict[str, Any]) -> None:
 
 
 def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_digest: str, settings: str) -> FileResult:
-    from pp_graph.convert import convert_policy
+    from pp_graph.api import convert_policy
 
     src = Path(path)
     try:

@@ -17,3 +17,14 @@ def test_every_command_is_in_the_readme() -> None:
 def test_quick_start_is_the_two_make_commands() -> None:
     quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
     assert quick.index("make demo") < quick.index("make test")
+
+
+def test_front_door_is_lazy_and_callable() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pp_graph.cli, pp_graph.batch; assert 'rdflib' not in sys.modules, 'rdflib imported eagerly'; "
+        "import pp_graph.api, pp_graph; assert callable(pp_graph.convert) and callable(pp_graph.convert_text)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

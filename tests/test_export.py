@@ -10,7 +10,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 from rdflib.namespace import RDF
 
-from pp_graph.convert import convert
+from pp_graph.api import convert
 from pp_graph.export import EXPORTERS, export_paths, export_store, get_exporter
 from pp_graph.export.odrl import DURATION, validate_odrl
 from pp_graph.export.psdtou import DTOU

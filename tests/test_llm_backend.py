@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from llm_server import FakeLLMServer, Reply, keyword_responder, segments_of, user_text
 
+from pp_graph.api import Conversion, convert_policy
 from pp_graph.batch import convert_batch
-from pp_graph.convert import Conversion, convert_policy
 from pp_graph.extract.llm.backend import LLMBackend
 from pp_graph.extract.llm.errors import BudgetExceeded, LLMAuthError, LLMModelError
 from pp_graph.load.sources import policy_from_text

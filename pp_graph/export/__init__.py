@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pp_graph.errors import ConfigError, InputError
-from pp_graph.graph.namespaces import POLICY_BASE
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -94,6 +93,7 @@ def export_files(name: str, paths: Iterable[Path], store_dir: Path | None = None
     With ``store_dir`` (a persistent store, which may hold other policies too) unchanged files are not
     parsed again.
     """
+    from pp_graph.graph.namespaces import POLICY_BASE  # rdflib-backed module: load on use
     from pp_graph.store.embedded import EmbeddedStore
 
     get_exporter(name)
@@ -135,6 +135,8 @@ def write_export(name: str, graphs: dict[str, Graph], out: Path) -> dict[Path, G
 
 def file_stems(policies: Iterable[str]) -> list[str]:
     """One file name stem per policy IRI: the site, or ``site.digest`` when the site occurs more than once."""
+    from pp_graph.graph.namespaces import POLICY_BASE  # rdflib-backed module: load on use
+
     parts = []
     for p in policies:
         site, sep, digest = p.removeprefix(POLICY_BASE).rpartition(":")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from rdflib import Dataset, URIRef
+from typing import TYPE_CHECKING
 
 from pp_graph.errors import ConfigError
+
+if TYPE_CHECKING:  # the format tables are read by the CLI at start-up, without loading rdflib
+    from rdflib import Dataset, URIRef
 
 FORMATS = {"trig": "trig", "ttl": "turtle", "nt": "nt", "nq": "nquads", "jsonld": "json-ld"}
 SUFFIX = {"trig": ".trig", "ttl": ".ttl", "nt": ".nt", "nq": ".nq", "jsonld": ".jsonld"}

@@ -1,4 +1,4 @@
-"""The library's front door: one policy (file or text) → a graph and a report."""
+"""The library's front door: one policy (file or text) → a graph and a report (re-exported by ``pp_graph``)."""
 
 from __future__ import annotations
 
