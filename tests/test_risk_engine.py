@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -459,3 +461,138 @@ def test_cli_batch_survives_bad_lines(graph_dir: Path, tmp_path: Path) -> None:
     assert errors[3]["id"] == "b" and "pd:Nope" in errors[3]["error"] and "color" in errors[7]["error"]
     ok = {r["id"]: r for r in recs if "error" not in r}
     assert ok["c"]["components"]["L"] == 1.0 and "555" not in json.dumps(ok["c"])
+
+
+# ---- regressions (review findings) ----
+
+SEVERITY = {"allow": 0, "transform": 1, "deny": 2}
+
+
+def test_tier_is_the_strictest_present_not_the_heaviest(engine: RiskEngine) -> None:
+    # pd:Country weighs more (0.35) but is in the low tier; pd:Age (0.30) inherits moderate from dpv:PersonalData.
+    base: dict[str, Any] = {"recipients": ("data_broker",), "basis": "script", "likelihood": 0.5}
+    one = engine.decide(ActionContext(data=("pd:Age",), **base))
+    two = engine.decide(ActionContext(data=("pd:Age", "pd:Country"), **base))
+    assert (one.decision, one.tier) == ("transform", "moderate")
+    assert (two.decision, two.tier) == ("transform", "moderate")
+    assert two.components["S_data"] == 0.35  # S_data stays the heaviest weight
+    assert any("strictest tier: moderate, from pd:Age" in r for r in two.reasons)
+
+
+def _table_categories() -> list[str]:
+    from pp_graph.risk.tables import default_tables
+    from pp_graph.vocab.dpv import compact
+
+    t = default_tables()
+    return sorted({compact(c) for c in (*t.data_weight.rows, *t.data_tier.rows)} | {"pd:Age", "pd:EmailAddressWork"})
+
+
+TABLE_CATEGORIES = _table_categories()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.lists(st.sampled_from(TABLE_CATEGORIES), min_size=1, max_size=4, unique=True),
+    more=st.sampled_from(TABLE_CATEGORIES),
+    site=st.sampled_from([None, "ads.example", "nosell.example", "empty.example", "full.example"]),
+    purpose=st.sampled_from(["dpv:Marketing", "dpv:ServiceProvision", "dpv:Profiling"]),
+    recipient=st.sampled_from(["first_party", "service_provider", "advertising", "data_broker", "unknown"]),
+    basis=st.sampled_from(["paste", "default", "script", "background"]),
+    likelihood=st.none() | st.sampled_from([0.1, 0.3, 0.5, 0.7, 0.9]),
+)
+@example(
+    data=["pd:Age"],
+    more="pd:Country",
+    site=None,
+    purpose="dpv:ServiceProvision",
+    recipient="data_broker",
+    basis="script",
+    likelihood=0.5,
+)
+def test_adding_a_category_never_weakens_the_decision(
+    engine: RiskEngine,
+    data: list[str],
+    more: str,
+    site: str | None,
+    purpose: str,
+    recipient: str,
+    basis: str,
+    likelihood: float | None,
+) -> None:
+    def decide(cats: list[str]) -> Any:
+        return engine.decide(
+            ActionContext(
+                site=site,
+                data=tuple(cats),
+                purposes=(purpose,),
+                recipients=(recipient,),
+                basis=basis,
+                likelihood=likelihood,
+            )
+        )
+
+    before, after = decide(data), decide([*data, more])
+    assert SEVERITY[after.decision] >= SEVERITY[before.decision], (data, more, before.tier, after.tier)
+    assert after.risk >= before.risk - 1e-9
+    assert after.thresholds["allow"] <= before.thresholds["allow"]
+
+
+class CountingStore:
+    def __init__(self, store: Any) -> None:
+        self.store, self.queries = store, 0
+
+    def query(self, sparql: str, bindings: Any = None) -> list[dict[str, Any]]:
+        self.queries += 1
+        return self.store.query(sparql, bindings)
+
+
+def test_profile_loaded_once_per_domain_whatever_the_spelling(engine: RiskEngine) -> None:
+    store = CountingStore(engine.store)
+    e = RiskEngine(store)
+    first = e.profile("ads.example")
+    assert first is not None
+    loaded = store.queries
+    for spelling in ("https://ads.example/a", "ads.example/b", "www.ads.example", "HTTPS://WWW.Ads.Example:443/c?d"):
+        assert e.profile(spelling) is first
+    assert store.queries == loaded
+    # A subdomain asks once whether it has a policy of its own, then shares the parent's profile.
+    assert e.profile("shop.ads.example") is first and store.queries == loaded + 1
+    assert e.profile("https://shop.ads.example/x") is first and store.queries == loaded + 1
+    # No policy: asked once per domain, then remembered.
+    assert e.profile("nowhere.example") is None and e.profile("https://nowhere.example/") is None
+    assert store.queries == loaded + 2
+    assert e.decide(act("https://www.ads.example/x", ("pd:EmailAddress",))).policy == first.describe()
+
+
+def test_extra_purposes_accepted_by_iri_curie_and_label(engine: RiskEngine) -> None:
+    from pp_graph.vocab.dpv import compact
+
+    assert engine.t.extra_purposes
+    for iri in engine.t.extra_purposes:
+        for spelling in (iri, compact(iri), engine.t.vocab.label(iri), engine.t.vocab.label(iri).upper()):
+            assert engine._resolve_uncached("purpose", spelling) == iri
+    with pytest.raises(InputError, match="not a purpose"):
+        engine.decide(act(None, ("pd:EmailAddress",), ("dpv:Collect",)))  # processing, but not a weighed one
+
+
+@pytest.mark.parametrize(
+    ("recipient", "basis", "likelihood"),
+    [("data_broker", "script", 0.5), ("advertising", "background", 0.3), ("service_provider", "default", 0.7)],
+)
+def test_adding_a_category_never_weakens_the_decision_grid(
+    engine: RiskEngine, recipient: str, basis: str, likelihood: float
+) -> None:
+    """Every pair of table categories decides at least as strictly as either category alone."""
+
+    def severity(*cats: str) -> int:
+        ctx = ActionContext(data=cats, recipients=(recipient,), basis=basis, likelihood=likelihood)
+        return SEVERITY[engine.decide(ctx).decision]
+
+    alone = {c: severity(c) for c in TABLE_CATEGORIES}
+    weaker = [
+        (a, b)
+        for i, a in enumerate(TABLE_CATEGORIES)
+        for b in TABLE_CATEGORIES[i + 1 :]
+        if severity(a, b) < max(alone[a], alone[b])
+    ]
+    assert weaker == []

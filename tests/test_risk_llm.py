@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from test_risk_engine import SITES
 
+from pp_graph.errors import ConfigError
 from pp_graph.risk import ActionContext, OpenAILikelihoodModel, RiskEngine
 from pp_graph.risk.llm import LikelihoodError, parse_likelihood
 from pp_graph.store.embedded import EmbeddedStore
@@ -21,12 +22,14 @@ class FakeServer:
     def __init__(self) -> None:
         self.answers: list[str] = []
         self.requests: list[dict[str, Any]] = []
+        self.auth: list[str | None] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 outer.requests.append(body)
+                outer.auth.append(self.headers.get("Authorization"))
                 content = outer.answers.pop(0) if outer.answers else '{"likelihood": 0.5}'
                 payload = json.dumps(
                     {
@@ -129,3 +132,45 @@ def test_parse_likelihood(content: str, value: float) -> None:
 def test_parse_likelihood_rejects(content: str) -> None:
     with pytest.raises(LikelihoodError):
         parse_likelihood(content)
+
+
+# ---- regressions (review findings) ----
+
+
+def test_identical_uncertain_decisions_ask_the_model_once(engine: RiskEngine, server: FakeServer) -> None:
+    server.answers.append('{"likelihood": 0.9}')
+    ds = [engine.decide(UNCERTAIN) for _ in range(3)]
+    assert len(server.requests) == 1
+    assert all(d.components["L"] == 0.9 and d.likelihood["model_estimate"] == 0.9 for d in ds)
+    assert ds[0].to_dict() == ds[2].to_dict()
+    engine.decide(ActionContext(**{**UNCERTAIN.__dict__, "purposes": ("dpv:Advertising",)}))
+    assert len(server.requests) == 2  # a different question is asked
+
+
+def test_failed_estimates_are_not_remembered(engine: RiskEngine, server: FakeServer) -> None:
+    server.answers += ["I cannot say.", '{"likelihood": 0.8}']
+    assert "model_error" in engine.decide(UNCERTAIN).likelihood
+    assert engine.decide(UNCERTAIN).components["L"] == 0.8 and len(server.requests) == 2
+
+
+def test_model_reads_the_key_from_the_environment(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
+    model = OpenAILikelihoodModel("judge", base_url=server.url, timeout=5, max_retries=0)
+    assert model.estimate({"data": []}, []) == 0.5
+    assert server.auth == ["Bearer sk-from-env"]
+
+
+def test_model_without_key_or_base_url_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="no API key"):
+        OpenAILikelihoodModel("judge")
+
+
+def test_model_against_a_local_server_needs_no_key(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    model = OpenAILikelihoodModel("judge", base_url=server.url, timeout=5, max_retries=0)
+    assert model.estimate({"data": []}, []) == 0.5 and server.auth == ["Bearer not-needed"]

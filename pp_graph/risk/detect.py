@@ -15,9 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from pp_graph.errors import DataFileError, VocabularyError
+from pp_graph.datafiles import tsv_lines
+from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
-from pp_graph.vocab.dpv import PD, expand, vocabulary
+from pp_graph.risk.tables import _concept
+from pp_graph.vocab.dpv import PD, PERSONAL_DATA, vocabulary
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +28,6 @@ class Detection:
     start: int
     end: int
     recognizer: str
-
-    def to_dict(self) -> dict[str, object]:
-        return {"category": self.category, "start": self.start, "end": self.end, "recognizer": self.recognizer}
 
 
 Finder = Callable[[str], Iterator[tuple[int, int]]]
@@ -188,19 +187,10 @@ def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
     path = DATA / "risk" / "detect_terms.tsv"
     vocab = vocabulary()
     table: dict[str, str] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = [p.strip() for p in line.split("\t")]
+    for n, parts, line in tsv_lines(path):
         if len(parts) != 2 or not all(parts):
             raise DataFileError(f"{path.name}:{n}: expected 'term<TAB>concept', got {line!r}")
-        try:
-            iri = expand(parts[1])
-        except VocabularyError as e:
-            raise DataFileError(f"{path.name}:{n}: {e}") from None
-        if not vocab.is_personal_data(iri):
-            raise DataFileError(f"{path.name}:{n}: {parts[1]} is not a personal-data concept in DPV")
-        table[parts[0].lower()] = iri
+        table[parts[0].lower()] = _concept(path, n, parts[1], (PERSONAL_DATA,), vocab)
     alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
 

@@ -11,8 +11,8 @@ The decision record carries categories and offsets only, never the text it was g
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pp_graph.errors import InputError
@@ -20,13 +20,15 @@ from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
 from pp_graph.risk.detect import Detection, detect
 from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
-from pp_graph.risk.signals import CategoryMatch, Profile, Store, load_profile
+from pp_graph.risk.signals import CategoryMatch, Profile, Store, candidate_domains, load_domain_profile
 from pp_graph.risk.tables import TIERS, RiskTables, default_tables
 from pp_graph.vocab.dpv import PERSONAL_DATA, PROCESSING, PURPOSE, compact
 
 ACTION_KEYS = frozenset(
     {"id", "site", "data", "purpose", "purposes", "recipient", "recipients", "basis", "operation", "text", "likelihood"}
 )
+
+_MAX_ESTIMATES = 100_000  # slow-path answers kept per engine before the memo starts over
 
 
 @dataclass(frozen=True)
@@ -112,14 +114,10 @@ class Decision:
     site: str | None = None
     id: str | None = None
     tables: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        if not d["extra"]:
-            d.pop("extra")
-        return d
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False)
@@ -142,22 +140,25 @@ class RiskEngine:
             raise InputError("--thresholds", f"unknown profile {thresholds!r}; one of {', '.join(self.t.thresholds)}")
         self.profile_name = thresholds
         self.model = model
+        # Policy signals per domain (None: no policy at exactly that domain), so every spelling of a site
+        # (URL, path, www., case) and every subdomain falling back to the same parent share one load.
         self._profiles: dict[str, Profile | None] = {}
         self._terms: dict[tuple[str, str], str] = {}
+        self._estimates: dict[tuple[Any, ...], float] = {}  # slow-path model answers per identical question
 
     # -- caches --
 
-    def clear_cache(self) -> None:
-        """Forget the per-site signals (call after loading new graphs into the store)."""
-        self._profiles.clear()
-
     def profile(self, site: str | None) -> Profile | None:
+        """The site's policy signals: its domain's, else the nearest parent domain's; None without a policy."""
         if not site or self.store is None:
             return None
-        key = site.strip().lower()
-        if key not in self._profiles:
-            self._profiles[key] = load_profile(self.store, key, self.t.vocab)
-        return self._profiles[key]
+        for domain in candidate_domains(site):
+            if domain not in self._profiles:
+                self._profiles[domain] = load_domain_profile(self.store, domain, self.t.vocab)
+            prof = self._profiles[domain]
+            if prof is not None:
+                return prof
+        return None
 
     # -- input resolution (memoised; errors say what would be right) --
 
@@ -184,9 +185,9 @@ class RiskEngine:
         if kind == "purpose":
             iri = v.resolve(t, PURPOSE)
             if iri is None:
-                for extra in self.t.extra_purposes:
-                    if t in (extra, compact(extra)) or _norm(t) == _norm(v.label(extra)):
-                        return extra
+                other = v.resolve(t, PROCESSING)  # the table also weighs a few processing terms (dpv:Profiling)
+                if other in self.t.extra_purposes:
+                    return other
                 raise InputError(
                     "purpose",
                     f"{term!r} is not a purpose in DPV 2.3; write dpv:Marketing, "
@@ -234,14 +235,18 @@ class RiskEngine:
         operation = self._resolve("operation", ctx.operation) if ctx.operation else None
         reasons: list[str] = []
 
-        # S_data and the tier of the most sensitive category.
+        # S_data is the heaviest category's weight; the tier is the most severe tier of any category (weights and
+        # tiers are separate tables whose ranges overlap, so the heaviest category need not be the strictest).
         weights = {c: t.data_weight.get(c) for c in cats}
         if cats:
             top = min(cats, key=lambda c: (-weights[c], t.data_tier.get(c), c))
-            s_data, tier = weights[top], t.tier(top)
-            reasons.append(f"most sensitive data: {compact(top)} (weight {s_data:.2f}, tier {tier})")
+            strict = min(cats, key=lambda c: (t.data_tier.get(c), -weights[c], c))
+            s_data, tier = weights[top], t.tier(strict)
+            reasons.append(f"most sensitive data: {compact(top)} (weight {s_data:.2f}, tier {t.tier(top)})")
+            if strict != top:
+                reasons.append(f"strictest tier: {tier}, from {compact(strict)} (weight {weights[strict]:.2f})")
         else:
-            top, s_data, tier = None, pr["s_none"], TIERS[-1]
+            s_data, tier = pr["s_none"], TIERS[-1]
             reasons.append(f"no personal data stated or detected (S_data {s_data:.2f}, tier {tier})")
 
         # Transmission, purpose, basis.
@@ -259,7 +264,8 @@ class RiskEngine:
         matches: list[CategoryMatch] = []
         if prof is not None:
             matches = [prof.match(c, purposes, recipients, t) for c in cats]
-        lk = self._likelihood(ctx, prof, matches, purposes, recipients, basis, reasons)
+        evidence = [r for m in matches for r in m.records]
+        lk = self._likelihood(ctx, prof, matches, evidence, purposes, recipients, basis, reasons)
         if prof is None:
             credits: list[str] = []
             why = f"no policy for site {ctx.site!r} in the graph" if ctx.site else "no site given"
@@ -279,7 +285,6 @@ class RiskEngine:
             + (f", start at L{level} (z = {z:.2f})" if verdict == amrsf.TRANSFORM else "")
         )
 
-        evidence = [r for m in matches for r in m.records]
         return Decision(
             decision=verdict,
             risk=round(sc.risk, 6),
@@ -326,6 +331,7 @@ class RiskEngine:
         ctx: ActionContext,
         prof: Profile | None,
         matches: list[CategoryMatch],
+        evidence: list[dict[str, Any]],
         purposes: tuple[str, ...],
         recipients: tuple[str, ...],
         basis: str | None,
@@ -369,21 +375,27 @@ class RiskEngine:
             return out
         out["path"] = "slow"
         out["model"] = self.model.name
+        data = tuple(m.category for m in matches)
         context = {
             "site": prof.site,
-            "data": [m.category for m in matches],
+            "data": list(data),
             "purposes": list(purposes),
             "recipients": list(recipients),
             "basis": basis,
             "graph_match": level,
         }
-        evidence = [r for m in matches for r in m.records]
-        try:
-            est = self.model.estimate(context, evidence)
-        except LikelihoodError as e:
-            reasons.append(f"model gave no likelihood ({e}); the table's L stands")
-            out["model_error"] = str(e)
-            return out
+        key = (prof.site, data, purposes, recipients, basis, level)
+        est = self._estimates.get(key)
+        if est is None:
+            try:
+                est = self.model.estimate(context, evidence)
+            except LikelihoodError as e:
+                reasons.append(f"model gave no likelihood ({e}); the table's L stands")
+                out["model_error"] = str(e)
+                return out
+            if len(self._estimates) >= _MAX_ESTIMATES:
+                self._estimates.clear()
+            self._estimates[key] = est
         out["model_estimate"] = est
         if est > L:
             out["L"], out["source"] = est, "model"
@@ -391,10 +403,3 @@ class RiskEngine:
         else:
             reasons.append(f"model estimate {est:.2f} ≤ {L:.2f}: a model may only raise L")
         return out
-
-    def decide_many(self, actions: Iterable[ActionContext]) -> list[Decision]:
-        return [self.decide(a) for a in actions]
-
-
-def _norm(s: str) -> str:
-    return "".join(ch for ch in s.lower() if ch.isalnum())

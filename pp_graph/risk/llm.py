@@ -71,13 +71,18 @@ class OpenAILikelihoodModel:
         api_key: str | None = None,
         timeout: float = 20.0,
         max_retries: int = 2,
+        api_key_env: str = "OPENAI_API_KEY",
     ) -> None:
+        """``base_url``/``api_key`` default to $OPENAI_BASE_URL and $api_key_env; ConfigError if neither is set."""
         from openai import OpenAI
 
+        from pp_graph.extract.llm.client import openai_client_kwargs
+
         self.name = model
-        self.client = OpenAI(
-            base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=max_retries
+        args = openai_client_kwargs(
+            base_url, api_key, api_key_env, what="risk likelihood model", option="--llm-base-url"
         )
+        self.client = OpenAI(**args, timeout=timeout, max_retries=max_retries)
 
     def estimate(self, context: Mapping[str, Any], evidence: Sequence[Mapping[str, Any]]) -> float:
         import openai

@@ -12,7 +12,6 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, Protocol
 
 from pp_graph.resources import QUERIES
@@ -134,8 +133,9 @@ class Profile:
     rights: frozenset[str]
     retention: tuple[str, ...]
     vocab: Vocabulary
-    by_data: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    declared_purposes: frozenset[str] = frozenset()
+    by_data: dict[str, tuple[int, ...]] = field(init=False)  # flow-practice indexes per data concept
+    declared_purposes: frozenset[str] = field(init=False)
+    _described: dict[str, Any] = field(init=False)
     _memo: dict[tuple[str, tuple[str, ...], tuple[str, ...]], CategoryMatch] = field(default_factory=dict)
     _group_memo: dict[str, list[tuple[tuple[str, bool, frozenset[str], frozenset[str]], list[int]]]] = field(
         default_factory=dict
@@ -155,19 +155,21 @@ class Profile:
                 purposes.update(p.purposes)
         self.by_data = {k: tuple(v) for k, v in index.items()}
         self.declared_purposes = frozenset(purposes - {PURPOSE})
-
-    @property
-    def has_flows(self) -> bool:
-        return bool(self.by_data)
-
-    def describe(self) -> dict[str, Any]:
-        return {
+        self._described = {
             "site": self.site,
             "policies": list(self.policies),
             "content_digests": list(self.content_digests),
             "graph_digest": self.graph_digest,
             "practices": len(self.practices),
         }
+
+    @property
+    def has_flows(self) -> bool:
+        return bool(self.by_data)
+
+    def describe(self) -> dict[str, Any]:
+        """The policy the decision rests on (built once; shared by every decision record, do not mutate)."""
+        return self._described
 
     # -- matching --
 
@@ -189,7 +191,7 @@ class Profile:
         """
         g = self._group_memo.get(category)
         if g is None:
-            anc, desc = _ancestors(self.vocab, category), _descendants(self.vocab, category)
+            anc, desc = self.vocab.broader_closure(category), self.vocab.narrower_closure(category)
             groups: dict[tuple[str, bool, frozenset[str], frozenset[str]], list[int]] = {}
             for d in sorted(self.by_data.keys() & (anc | desc)):
                 drel = (
@@ -268,7 +270,7 @@ class Profile:
         key = ("data", category)
         r = self._cover_memo.get(key)
         if r is None:
-            related = (_ancestors(self.vocab, category) | _descendants(self.vocab, category)) - GENERIC_DATA
+            related = (self.vocab.broader_closure(category) | self.vocab.narrower_closure(category)) - GENERIC_DATA
             r = any(not self.practices[i].negated for d in self.by_data.keys() & related for i in self.by_data[d])
             self._cover_memo[key] = r
         return r
@@ -277,7 +279,7 @@ class Profile:
         key = ("purpose", purpose)
         r = self._cover_memo.get(key)
         if r is None:
-            related = (_ancestors(self.vocab, purpose) | _descendants(self.vocab, purpose)) - {PURPOSE}
+            related = (self.vocab.broader_closure(purpose) | self.vocab.narrower_closure(purpose)) - {PURPOSE}
             r = self._cover_memo[key] = bool(self.declared_purposes & related)
         return r
 
@@ -302,20 +304,7 @@ _PURPOSE_RANK = {"exact": 0, "broader": 1, "unstated": 2, "none": 3}
 _RECIPIENT_RANK = {"exact": 0, "loose": 1, "none": 2}
 
 
-_PM_MEMO: dict[tuple[int, tuple[str, ...], frozenset[str]], str] = {}
-
-
 def _purpose_match(vocab: Vocabulary, wanted: tuple[str, ...], declared: frozenset[str]) -> str:
-    key = (id(vocab), wanted, declared)
-    r = _PM_MEMO.get(key)
-    if r is None:
-        if len(_PM_MEMO) > 200_000:
-            _PM_MEMO.clear()
-        r = _PM_MEMO[key] = _purpose_match_uncached(vocab, wanted, declared)
-    return r
-
-
-def _purpose_match_uncached(vocab: Vocabulary, wanted: tuple[str, ...], declared: frozenset[str]) -> str:
     """Worst over the action's purposes of the best declared match (a broader declaration covers a narrower use)."""
     if not wanted:
         return "exact"
@@ -326,7 +315,7 @@ def _purpose_match_uncached(vocab: Vocabulary, wanted: tuple[str, ...], declared
     for w in wanted:
         if w in declared:
             m = "exact"
-        elif declared & (_ancestors(vocab, w) | _descendants(vocab, w)):
+        elif declared & (vocab.broader_closure(w) | vocab.narrower_closure(w)):
             m = "broader"
         else:
             return "none"
@@ -367,25 +356,6 @@ def _practice_level(drel: str, pm: str, rm: str) -> str | None:
     return "broader"
 
 
-_HIER_MEMO: dict[tuple[int, str, bool], frozenset[str]] = {}
-
-
-def _ancestors(vocab: Vocabulary, iri: str) -> frozenset[str]:
-    key = (id(vocab), iri, True)
-    r = _HIER_MEMO.get(key)
-    if r is None:
-        r = _HIER_MEMO[key] = frozenset(vocab.ancestors(iri))
-    return r
-
-
-def _descendants(vocab: Vocabulary, iri: str) -> frozenset[str]:
-    key = (id(vocab), iri, False)
-    r = _HIER_MEMO.get(key)
-    if r is None:
-        r = _HIER_MEMO[key] = frozenset(vocab.descendants(iri))
-    return r
-
-
 # -- loading --
 
 
@@ -404,10 +374,16 @@ def candidate_domains(site: str) -> list[str]:
 def load_profile(store: Store, site: str, vocab: Vocabulary) -> Profile | None:
     """The site's policy signals from the store, or None when the graph holds no policy for it."""
     for domain in candidate_domains(site):
-        rows = store.query(query_text("risk-site-policies"), {"domain": domain})
-        if rows:
-            return _profile(store, domain, rows, vocab)
+        prof = load_domain_profile(store, domain, vocab)
+        if prof is not None:
+            return prof
     return None
+
+
+def load_domain_profile(store: Store, domain: str, vocab: Vocabulary) -> Profile | None:
+    """The policy signals of exactly ``domain`` (no parent-domain fallback), or None."""
+    rows = store.query(query_text("risk-site-policies"), {"domain": domain})
+    return _profile(store, domain, rows, vocab) if rows else None
 
 
 def _split(v: Any) -> frozenset[str]:
@@ -465,9 +441,3 @@ def _graph_digest(rows: Iterable[dict[str, Any]]) -> str:
     """Order-independent hash of a graph's triples (as returned by the store)."""
     lines = sorted(f"{r['s']!r} {r['p']!r} {r['o']!r}" for r in rows)
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
-
-
-def queries_used() -> list[Path]:
-    return [
-        QUERIES / f"{n}.rq" for n in ("risk-site-policies", "risk-practices", "risk-transparency", "risk-graph-triples")
-    ]

@@ -19,7 +19,6 @@ DPV = "https://w3id.org/dpv#"
 PD = "https://w3id.org/dpv/pd#"
 EU_GDPR = "https://w3id.org/dpv/legal/eu/gdpr#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 PREFIXES = {"dpv": DPV, "pd": PD, "eu-gdpr": EU_GDPR}
 
@@ -41,60 +40,45 @@ def expand(term: str) -> str:
     raise VocabularyError(f"{term!r} is not a DPV term; write it as pd:Name, dpv:Name or a full IRI")
 
 
+_BY_LENGTH = tuple(sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])))  # longest namespace first
+
+
 def compact(iri: str) -> str:
-    for prefix, ns in sorted(PREFIXES.items(), key=lambda kv: -len(kv[1])):
+    for prefix, ns in _BY_LENGTH:
         if iri.startswith(ns):
             return f"{prefix}:{iri[len(ns) :]}"
     return iri
 
 
-@dataclass(eq=False)  # identity hash: methods are cached per instance
+@dataclass(eq=False)  # identity hash: methods are cached per instance (build it fully before querying)
 class Vocabulary:
     labels: dict[str, str] = field(default_factory=dict)  # IRI → prefLabel
     alt_labels: dict[str, list[str]] = field(default_factory=dict)
     broader: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     narrower: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    types: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-
-    def ancestors(self, iri: str, include_self: bool = True) -> set[str]:
-        seen: set[str] = {iri} if include_self else set()
-        todo = list(self.broader.get(iri, ()))
-        while todo:
-            c = todo.pop()
-            if c not in seen:
-                seen.add(c)
-                todo.extend(self.broader.get(c, ()))
-        return seen
-
-    def descendants(self, iri: str, include_self: bool = True) -> set[str]:
-        seen: set[str] = {iri} if include_self else set()
-        todo = list(self.narrower.get(iri, ()))
-        while todo:
-            c = todo.pop()
-            if c not in seen:
-                seen.add(c)
-                todo.extend(self.narrower.get(c, ()))
-        return seen
-
-    def depth(self, iri: str) -> int:
-        """Length of the longest broader chain: more specific concepts are deeper."""
-        best, todo = 0, [(iri, 0)]
-        seen: set[str] = set()
-        while todo:
-            c, d = todo.pop()
-            best = max(best, d)
-            for b in self.broader.get(c, ()):
-                if b not in seen:
-                    seen.add(b)
-                    todo.append((b, d + 1))
-        return best
-
-    def in_scheme(self, iri: str, top: str) -> bool:
-        return iri in self.labels and top in self.ancestors(iri)
 
     @cache  # noqa: B019 - the vocabulary is a process-wide singleton
+    def broader_closure(self, iri: str) -> frozenset[str]:
+        """``iri`` and every concept above it along ``skos:broader`` (cached)."""
+        return _closure(iri, self.broader)
+
+    @cache  # noqa: B019
+    def narrower_closure(self, iri: str) -> frozenset[str]:
+        """``iri`` and every concept below it along ``skos:broader`` (cached)."""
+        return _closure(iri, self.narrower)
+
+    def ancestors(self, iri: str) -> set[str]:
+        """A fresh mutable copy of ``broader_closure`` (for callers typed against ``set``)."""
+        return set(self.broader_closure(iri))
+
+    def descendants(self, iri: str) -> set[str]:
+        return set(self.narrower_closure(iri))
+
+    def in_scheme(self, iri: str, top: str) -> bool:
+        return iri in self.labels and iri in self.members(top)
+
     def members(self, top: str) -> frozenset[str]:
-        return frozenset(self.descendants(top))
+        return self.narrower_closure(top)
 
     def is_personal_data(self, iri: str) -> bool:
         return iri in self.members(PERSONAL_DATA)
@@ -104,12 +88,6 @@ class Vocabulary:
 
     def label(self, iri: str) -> str:
         return self.labels.get(iri, compact(iri))
-
-    def require(self, iri: str, top: str) -> str:
-        """Return the IRI if it is in the scheme under ``top``, else raise VocabularyError."""
-        if not self.in_scheme(iri, top):
-            raise VocabularyError(f"{compact(iri)} is not a concept under {compact(top)} in DPV 2.3")
-        return iri
 
     def resolve(self, term: str, top: str) -> str | None:
         """A label, CURIE or IRI → an IRI in the scheme under ``top``; None if nothing matches."""
@@ -134,6 +112,17 @@ class Vocabulary:
         return index
 
 
+def _closure(iri: str, edges: dict[str, set[str]]) -> frozenset[str]:
+    seen = {iri}
+    todo = list(edges.get(iri, ()))
+    while todo:
+        c = todo.pop()
+        if c not in seen:
+            seen.add(c)
+            todo.extend(edges.get(c, ()))
+    return frozenset(seen)
+
+
 def _norm(s: str) -> str:
     return "".join(ch for ch in s.lower() if ch.isalnum())
 
@@ -156,8 +145,6 @@ def _load(paths: Iterable[Path]) -> Vocabulary:
                 elif p == broader and isinstance(o, ox.NamedNode):
                     vocab.broader[s.value].add(o.value)
                     vocab.narrower[o.value].add(s.value)
-                elif p == RDF_TYPE and isinstance(o, ox.NamedNode):
-                    vocab.types[s.value].add(o.value)
     return vocab
 
 
