@@ -24,8 +24,9 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from _shared import CORPUS, corpus_files
+
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "policies"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -66,7 +67,7 @@ def main() -> int:
     ap.add_argument("--all", action="store_true", help="compare on all policies")
     ap.add_argument("--concurrency", type=int, default=64)
     args = ap.parse_args()
-    files = sorted(CORPUS.glob("*.*.md")) if CORPUS.is_dir() else []
+    files = corpus_files()
     if not files:
         print(f"skipped: no corpus at {CORPUS}")
         return 0

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _shared import CORPUS
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-CORPUS = ROOT.parent / "shared" / "corpus" / "policies"
 QUERY = "top-data-classes"
 UNDER = "https://w3id.org/dpv#PersonalData"
 

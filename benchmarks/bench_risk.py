@@ -15,11 +15,12 @@ import time
 from pathlib import Path
 from statistics import quantiles
 
+from _shared import CORPUS, target
+
 from pp_graph.batch import convert_batch
 from pp_graph.risk import ActionContext, RiskEngine
 from pp_graph.store.embedded import EmbeddedStore
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "policies"
 N = 10_000
 DATA = [
     "pd:EmailAddress",
@@ -137,8 +138,7 @@ def main() -> int:
         f"p99 {qc[98] * 1000:.3f} ms; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus"
     )
     ok = N / total >= 5000 and q[98] * 1000 <= 5.0
-    print("target (≥ 5,000/s, p99 ≤ 5 ms):", "met" if ok else "NOT met")
-    return 0
+    return target("≥ 5,000/s, p99 ≤ 5 ms", ok)
 
 
 if __name__ == "__main__":

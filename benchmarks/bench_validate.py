@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from _shared import CORPUS, corpus_files
 from rdflib import Dataset
 
 from pp_graph.extract.pipeline import extract
@@ -22,8 +23,6 @@ from pp_graph.graph.build import build_graph
 from pp_graph.graph.namespaces import bind_prefixes
 from pp_graph.load.sources import policy_from_text
 from pp_graph.validate import ValidationReport, ValidationResult, validate, validate_files
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "policies"
 
 
 def timed(label: str, fn):  # type: ignore[no-untyped-def]
@@ -53,7 +52,7 @@ def main() -> int:
     if not CORPUS.is_dir():
         print(f"skip: no corpus at {CORPUS}")
         return 0
-    files = sorted(f for f in CORPUS.glob("*.md") if f.name != "SOURCE.md")
+    files = corpus_files()
     ds = Dataset()
     bind_prefixes(ds)
     backend = get_backend("offline")

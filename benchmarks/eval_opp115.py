@@ -5,14 +5,14 @@ OPP-115 is licensed for research only and is never copied into this repository; 
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
+
+from _shared import OPP115
 
 from pp_graph.evaluate.opp115 import evaluate_opp115
 from pp_graph.evaluate.report import label_table
 
-ROOT = Path(os.environ.get("OPP115_DIR", Path(__file__).resolve().parents[2] / "shared" / "datasets" / "opp115"))
+ROOT = OPP115
 
 
 def main() -> int:
