@@ -164,12 +164,13 @@ def convert(
 def validate(paths: tuple[Path, ...], as_json: bool, max_results: int) -> None:
     """SHACL-validate graphs (files or folders). Exit 0 conforms, 1 violations, 2 error."""
     from pp_graph.errors import PPGraphError
+    from pp_graph.graph.files import no_graph_files
     from pp_graph.validate import graph_files, validate_files
 
     try:
         files = graph_files(paths)
         if not files:
-            raise PPGraphError(f"no graph files (.trig, .ttl, .nt, .nq, .jsonld) under {', '.join(map(str, paths))}")
+            raise PPGraphError(no_graph_files(paths))
         reports = validate_files(files)
     except PPGraphError as e:
         err(f"error: {e}")

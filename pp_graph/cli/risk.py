@@ -16,14 +16,14 @@ from pp_graph.cli.common import CLIError, handle_errors
 def _engine(
     graphs: tuple[Path, ...], thresholds: str, llm_model: str | None, llm_base_url: str | None, llm_key_env: str
 ) -> Any:
+    from pp_graph.graph.files import no_graph_files
     from pp_graph.risk.engine import RiskEngine
     from pp_graph.store.embedded import EmbeddedStore
 
     store = EmbeddedStore()
     if not store.load(graphs):
         raise CLIError(
-            f"no graph files (.trig, .ttl, .nt, .nq, .jsonld) under {', '.join(map(str, graphs))}; "
-            "convert policies first (pp-graph convert POLICIES -o DIR) and pass --graph DIR"
+            f"{no_graph_files(graphs)}; convert policies first (pp-graph convert POLICIES -o DIR) and pass --graph DIR"
         )
     model = None
     if llm_model:

@@ -33,3 +33,8 @@ def graph_files(paths: Iterable[Path | str]) -> list[Path]:
         else:
             raise InputError(str(p), "no such file or folder")
     return out
+
+
+def no_graph_files(paths: Iterable[Path]) -> str:
+    """The message for inputs that hold no graph file, listing the suffixes that count."""
+    return f"no graph files ({', '.join(GRAPH_SUFFIXES)}) under {', '.join(map(str, paths))}"
