@@ -247,3 +247,66 @@ def test_lexicon_row_without_concept_names_the_file(tmp_path, monkeypatch) -> No
             offline.load_lexicons()
     finally:
         offline.load_lexicons.cache_clear()
+
+
+# ---- offline-rules-6: recall paths found on the OPP-115 train split ----
+
+TPC = PracticeType.THIRD_PARTY_COLLECTION_USE
+
+
+def test_data_given_to_the_site_is_first_party_collection() -> None:
+    assert types_of("You may share your name and email address with us when you enter a contest.\n") == {FP}
+    assert FP in types_of("When ordering, you may be asked to enter your name and card number.\n")
+    # sending or transmitting data to the site is about transport, not a statement of collection
+    assert FP not in types_of("Your card number is transmitted to us over an encrypted connection.\n")
+
+
+def test_own_tracking_technologies_are_first_party_collection() -> None:
+    assert types_of("To enhance your visit we may place cookies on your computer.\n") == {FP}
+    assert types_of("Cookies allow us to remember you between visits.\n") == {FP}
+    assert FP not in types_of("You can set your browser to refuse cookies.\n")
+
+
+def test_third_party_tracking_is_third_party_collection() -> None:
+    assert types_of("Advertisers may place cookies on your computer.\n") == {TPC}
+    assert types_of("Our advertising partners may distribute cookies to visitors.\n") == {TPC}
+
+
+def test_handing_data_to_a_named_recipient_is_sharing() -> None:
+    assert types_of("We supply your contact information to marketers.\n") == {SHARE}
+    assert SHARE in types_of("Some features allow third parties to see your email address.\n")
+    assert SHARE in types_of("Kaleida Health may release your health information to public health authorities.\n")
+    assert SHARE in types_of("Our service providers have access to your email address.\n")
+    negated = [p for r in run("We do not provide your email address to advertisers.\n").results for p in r.practices]
+    assert [(p.type, p.negated) for p in negated] == [(SHARE, True)]
+
+
+def test_public_posting_is_disclosure() -> None:
+    assert SHARE in types_of("Any comment you post on the forums becomes public.\n")
+    assert SHARE in types_of("Profiles can be seen and used by other members.\n")
+
+
+def test_more_security_cues() -> None:
+    assert SECURE in types_of("Our checkout pages use SSL when you pay by card.\n")
+    assert SECURE in types_of("If your account has been compromised we will tell you.\n")
+    assert SECURE in types_of("E-mail you send may be intercepted in transit.\n")
+
+
+def test_more_retention_statements() -> None:
+    assert RETAIN in types_of("Personal information is kept on our servers until you ask us to remove it.\n")
+    assert RETAIN in types_of("We maintain records of your purchases for seven years.\n")
+    assert RETAIN in types_of(
+        "We will retain and use your email address as necessary to comply with our legal obligations.\n"
+    )
+    assert RETAIN in types_of("It may be impossible to completely delete your email address because of backups.\n")
+    # a children's section keeps only a retention statement that states its period
+    assert types_of("We retain your child's email address for as long as the account is active.\n") == {RETAIN}
+    assert types_of("We collect your child's email address.\n") == set()
+
+
+def test_retention_timing_and_passive_statements() -> None:
+    assert RETAIN in types_of("Log files are purged every 30 days.\n")
+    assert RETAIN in types_of("Your email address is deleted when you close your account.\n")
+    assert RETAIN in types_of("We will keep your shipping address on file for future orders.\n")
+    # a cookie expiring is not the site keeping personal data
+    assert RETAIN not in types_of("Session cookies hold no names and are deleted when the browser is closed.\n")

@@ -36,7 +36,7 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-5"
+RULESET_VERSION = "offline-rules-6"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -335,7 +335,8 @@ _USER_CHOICE = re.compile(r"\b(?:opt[- ]out|you (?:may|can|have the right)|your 
 # Deletion with a time or trigger ("delete the information after…", "removed once…", "regular destruction").
 _DELETE_TIMING = re.compile(
     r"\s+(?:[\w'-]+\s+){0,6}?(?:after|once|as soon as|when (?:it is )?no longer|within|periodically|"
-    r"on an ongoing basis|regularly|automatically after)\b",
+    r"on an ongoing basis|regularly|automatically after|when you (?:close|delete|cancel|terminate|deactivate)|"
+    r"upon (?:the )?(?:closure|termination|cancellation|deletion))\b",
     re.I,
 )
 _SECURE_AIM = re.compile(
@@ -368,7 +369,9 @@ _SECURE_CUE = re.compile(
     r"|\bonly\s+(?:be\s+)?accessible\s+(?:to|by)\b"
     r"|\b(?:only|authori[sz]ed)\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates)\s+(?:who|that|with)\s+"
     r"(?:\w+\s+){0,3}?(?:need|require)"
-    r"|(?P<strong>\bneed[- ]to[- ]know\b)",
+    r"|(?P<strong>\bneed[- ]to[- ]know\b"
+    r"|\b(?:data|security)\s+breach\b|\b(?:has|have|may\s+have)\s+been\s+compromised\b|\bintercepted\b|\bSSL\b"
+    r")",
     re.I,
 )
 _THREAT_LIST = re.compile(
@@ -379,7 +382,7 @@ _THREAT_LIST = re.compile(
     re.I,
 )
 _TO_US = re.compile(
-    r"\s+(?:(?:[\w-]+\s+){0,4}?(?:with|to)\s+(?:us|ourselves)\b|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
+    r"\s+(?:(?:[\w-]+\s+){0,6}?(?:with|to)\s+(?:us|ourselves)\b|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
 )
 _NAME_SUBJECT = re.compile(
     r"\W*(?!(?:They|These|Those|Such|It|Its|This|That|Some|Any|All|Each|Other|Many|Most|Certain|No|Both|Either|"
@@ -387,6 +390,49 @@ _NAME_SUBJECT = re.compile(
     r"Upon|Only|Also|Then|Please|Note|There|Here|He|She|One)\b)(?:The\s+)?(?:[A-Z][\w.&'’-]*\s+){1,3}(?:(?:also|may|will|can|might|would|only|generally|"
     r"does|do|not|never|then)\s+)*$"
 )
+# The site's own tracking technologies ("we may place cookies", "cookies allow us to", "a cookie is sent to your
+# computer"): OPP-115 counts them as first-party collection even when no other data is named.
+_TRACKER = r"(?:cookies?|web\s+beacons?|pixel\s+tags?|clear\s+gifs?|tracking\s+technolog(?:y|ies)|local\s+storage)"
+_OWN_TRACKING = re.compile(
+    r"\b(?:we|us)\s+(?:\w+\s+){0,3}?(?:use|place|set|serve|send|deploy|employ|utili[sz]e|store|access|read|drop)"
+    r"\w*\s+(?:[\w\"“”-]+\s+){0,4}?[\"“]?" + _TRACKER + r"\b"
+    r"|\b" + _TRACKER + r"[\"”]?\s+(?:(?:\w+\s+){0,3}?(?:is|are|may be|will be|can be)\s+(?:\w+\s+)?"
+    r"(?:used|placed|set|sent|served|stored|collected)\b|(?:\w+\s+){0,2}?(?:allow|allows|enable|enables|help|helps|"
+    r"let|lets)\s+us\b)",
+    re.I,
+)
+# A third party's own tracking on the site ("advertisers may place cookies", "ad networks use web beacons").
+_TRACK_VERB = re.compile(
+    r"\b(?:place|serve|set|use|distribute|drop|deliver|recogni[sz]e|read|employ|utili[sz]e|collect)\w*\s+"
+    r"(?:(?:and|or|and/or)\s+\w+\s+)?(?:[\w\"“”-]+\s+){0,4}?[\"“]?" + _TRACKER + r"\b",
+    re.I,
+)
+# Handing data to a named recipient with a general verb ("we supply your contact information to marketers"),
+# or letting a third party act ("allow third parties to see your profile").
+_GIVE = re.compile(
+    r"\b(?:provid|suppl|giv|furnish|mak|mad|report|pass|send)\w*\s+(?:[\w'’-]+\s+){0,7}?(?:to|with)\s+$", re.I
+)
+_LET = re.compile(
+    r"\b(?:allow|allows|allowed|permit|permits|authori[sz]e|authori[sz]es|enable|enables|let|lets)\s+$", re.I
+)
+_LET_ACT = re.compile(
+    r"\s+to\s+(?:\w+\s+)?(?:see|view|access|collect|use|place|serve|obtain|receive|track|gather|contact|target)\b", re.I
+)
+# Copies kept in backups after deletion: a retention statement without a period.
+_BACKUP = re.compile(
+    r"\bback-?ups?\b|\bbacked[- ]up\b|\bresidual\b|\barchived?\s+copies\b|\bon\s+file\b"
+    r"|\bcontinue\s+to\s+(?:store|keep|retain|hold)\b",
+    re.I,
+)
+# Disclosure to the public ("what you post becomes public", "can be seen and used by anyone").
+_PUBLIC = re.compile(
+    r"\b(?:becomes?|be made|is made|are made|will be|may be)\s+(?:publicly\s+)?"
+    r"(?:available\s+to\s+the\s+public|public)\b"
+    r"|\b(?:seen|viewed|read|collected|used|accessed)\s+(?:[\w,]+\s+){0,4}?by\s+"
+    r"(?:anyone|others|other users|the public|other members)\b",
+    re.I,
+)
+_HAVE_ACCESS = re.compile(r"\b(?:have|has|had|given|granted|provided with)\s+access\s+to\b", re.I)
 _HIRE = re.compile(r"^\s+(?:to|by)\s+(?:perform|provide|help|assist|act|conduct|process|host|operate|manage)\b", re.I)
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
@@ -438,16 +484,21 @@ _NUMBERS = {
     "ninety": 90,
 }
 _PERIOD = re.compile(
-    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of)\s+"
+    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of|every|each)\s+"
     rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?({_NUM})\s+"
     r"(day|week|month|year)s?\b"
     r"|\bas long as (?:(?:is |it is |we deem |we consider |reasonably |strictly |legally |may be |it's )*"
-    r"(?:necessary|needed|required|permitted|appropriate|useful|relevant)|your account (?:is|remains) (?:active|open)|"
+    r"(?:necessary|needed|required|permitted|appropriate|useful|relevant)|"
+    r"(?:your|the|an|their) account (?:is|remains) (?:active|open)|"
     r"you (?:keep|maintain|have) (?:your|an) account|"
-    r"you (?:are|remain) a (?:member|user|customer|subscriber))[^.;,]{0,60}"
+    r"you (?:are|remain) an? (?:\w+ )?(?:member|user|customer|subscriber))[^.;,]{0,60}"
     r"|\b(?:no longer|not longer) than (?:is )?(?:necessary|needed|required)[^.;,]{0,60}"
     r"|\buntil (?:it is |they are )?no longer (?:necessary|needed|required)[^.;,]{0,40}"
     r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}"
+    r"|\buntil (?:you|your|such time|the end of|we (?:no longer|receive|are asked))\b[^.;,]{0,40}"
+    r"|\bfor the (?:duration|life(?:time)?) of\b[^.;,]{0,40}|\bpermanently\b"
+    r"|\bas (?:is |may be )?(?:reasonably )?(?:necessary|needed|required) (?:to|for) (?:comply|compliance|meet|fulfil|"
+    r"fulfill|satisfy)\b[^.;,]{0,40}"
     r"|\bindefinitely\b|\bfor (?:a |an |some )?(?:\w+ ){0,2}(?:time|period)(?: of time)?\b(?! to)",
     re.I,
 )
@@ -705,10 +756,23 @@ class OfflineBackend(Backend):
         text = policy.text
         sentence = text[s0:s1]
         cue = _SECURE_CUE.search(sentence)
-        if not in_sent and not cue:
+        tracking = _OWN_TRACKING.search(sentence)
+        if (
+            not in_sent
+            and not cue
+            and not tracking
+            and not any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties)
+            and not _PUBLIC.search(sentence)
+        ):
             return []
-        if _SCOPE.search(sentence) or _AUDIENCE.search(sentence):
-            return []  # about the policy itself, other sites, definitions, children or state residents
+        if _SCOPE.search(sentence):
+            return []  # about the policy itself, other sites or definitions
+        if _AUDIENCE.search(sentence):
+            # About children or state residents: only a retention statement with its period is kept.
+            if not any(a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes):
+                return []
+            in_sent = [t for t in in_sent if t.entry.value[0] == "retain"]
+            cue = tracking = None
         abroad = bool(_ABROAD.search(sentence))
         choice = bool(_CHOICE_LINE.search(sentence))
         has_data = any(s0 <= d.start < s1 for d in st.data)
@@ -737,8 +801,14 @@ class OfflineBackend(Backend):
                 continue  # "send you newsletters", "sharing buttons", "opt out of sharing…"
             if kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]):
                 continue  # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
-            if kind == "share" and _TO_US.match(after):
-                continue  # "information you share with us", "disclosed to the Company": data coming to the site
+            if kind == "share" and _TO_US.match(text[t.end : s1]):
+                # "information you share with us", "disclosed to the Company": data coming to the site, which
+                # OPP-115 counts as the site's collection when the data is named.
+                fp = PracticeType.FIRST_PARTY_COLLECTION_USE
+                if has_data and fp not in seen and not choice and word.startswith(("shar", "provid", "disclos", "giv")):
+                    seen.add(fp)
+                    found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
+                continue
             if word.startswith("access") and re.match(r"\s+(?:to|control|controls|logs?|rights?)\b", after, re.I):
                 continue  # "access to", "access controls"
             if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
@@ -777,8 +847,13 @@ class OfflineBackend(Backend):
             if kind == "share" and re.match(r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", text[s0 : t.start], re.I):
                 continue  # "do not share your password": advice to the reader
             if kind == "collect" and subject is not None:
-                if subject.kind == PartyKind.USER and "you" not in t.entry.phrase.lower():
-                    continue  # "you can access / request / use…" is the user's action
+                phrase = t.entry.phrase.lower()
+                if (
+                    subject.kind == PartyKind.USER
+                    and "you" not in phrase
+                    and not phrase.startswith(("asked", "required"))
+                ):
+                    continue  # "you can access / request / use…" is the user's action ("you are asked to" is not)
                 if subject.kind == PartyKind.THIRD_PARTY:
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
             passive = bool(_PASSIVE.search(text[s0 : t.start]))
@@ -830,7 +905,7 @@ class OfflineBackend(Backend):
                 )
             ):
                 continue  # a third party's or the user's keeping/deleting is not the site's retention
-            timed = kind == "retain" and bool(_DELETE_TIMING.match(after))
+            timed = kind == "retain" and bool(_DELETE_TIMING.match(after) or _BACKUP.search(sentence))
             period_here = kind == "retain" and any(
                 a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
             )
@@ -885,8 +960,11 @@ class OfflineBackend(Backend):
             own = (
                 kind == "retain"
                 and has_data
-                and subject is not None
-                and subject.kind == PartyKind.FIRST_PARTY
+                and (
+                    (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
+                    # passive: "log files are deleted"; a cookie's own expiry is not the site's retention
+                    or (subject is None and passive and not implicit_third and not re.search(_TRACKER, sentence, re.I))
+                )
                 and (word.startswith(_DISPOSE) or _negated(text, s0, t.start))
             )
             if own:
@@ -906,6 +984,19 @@ class OfflineBackend(Backend):
             seen.add(ptype)
             negated = _negated(text, s0, t.start)
             found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
+        self._third_party_paths(text, st, s0, s1, has_data, choice, seen, found)
+        fp = PracticeType.FIRST_PARTY_COLLECTION_USE
+        if (
+            tracking
+            and fp not in seen
+            and PracticeType.THIRD_PARTY_COLLECTION_USE not in seen
+            and not choice
+            and not _THIRD_SUBJECT.search(sentence[: tracking.start()])
+            and not any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties)
+        ):
+            seen.add(fp)
+            span = Span.at(text, s0 + tracking.start(), s0 + tracking.end())
+            found.append(PracticeMention(span, fp, _negated(text, s0, s0 + tracking.start())))
         sec = PracticeType.DATA_SECURITY_PROTECTION
         if cue and sec not in seen and (has_data or cue.group("strong")):
             # OPP-115's security measures beyond encryption: access limits, confidentiality duties, seals, breaches.
@@ -918,6 +1009,64 @@ class OfflineBackend(Backend):
             feats = self._features(st, s0, s1)
             found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
         return found
+
+    @staticmethod
+    def _third_party_paths(
+        text: str,
+        st: _SegState,
+        s0: int,
+        s1: int,
+        has_data: bool,
+        choice: bool,
+        seen: set[PracticeType],
+        found: list[PracticeMention],
+    ) -> None:
+        """Third-party practices phrased without a sharing trigger: tracking by a named third party, data handed
+        to a named recipient with a general verb, and a third party let to see or collect data."""
+        if choice:
+            return
+        sentence = text[s0:s1]
+        sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+        pub = _PUBLIC.search(sentence)
+        if pub and sh not in seen:
+            seen.add(sh)
+            span = Span.at(text, s0 + pub.start(), s0 + pub.end())
+            found.append(PracticeMention(span, sh, _negated(text, s0, s0 + pub.start())))
+        third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
+        if not third:
+            return
+        acc = _HAVE_ACCESS.search(sentence)
+        if acc and sh not in seen and any(p.span.start < s0 + acc.start() for p in third):
+            seen.add(sh)  # "our service providers have access to your personal information"
+            span = Span.at(text, s0 + acc.start(), s0 + acc.end())
+            found.append(PracticeMention(span, sh, _negated(text, s0, s0 + acc.start())))
+        tc = PracticeType.THIRD_PARTY_COLLECTION_USE
+        if tc not in seen:
+            for m in _TRACK_VERB.finditer(sentence):
+                verb = s0 + m.start()
+                before = text[s0:verb]
+                if any(p.span.end <= verb and len(text[p.span.end : verb].split()) <= 4 for p in third) or (
+                    _THIRD_SUBJECT.search(before) and not _OUR_SUBJECT.search(before)
+                ):
+                    seen.add(tc)
+                    span = Span.at(text, verb, s0 + m.end())
+                    found.append(PracticeMention(span, tc, _negated(text, s0, verb)))
+                    break
+        if sh in seen or not has_data:
+            return
+        for p in third:
+            before = text[max(s0, p.span.start - 80) : p.span.start]
+            lead = re.sub(
+                r"(?:(?:the|our|other|any|such|certain|selected|trusted|these|those|some|its)\s+)+$", "", before
+            )
+            give = _GIVE.search(lead) or (_LET.search(lead) if _LET_ACT.match(text[p.span.end : s1]) else None)
+            if give is None:
+                continue
+            start = p.span.start - len(before) + give.start()
+            seen.add(sh)
+            span = Span.at(text, start, start + len(give.group(0).rstrip()))
+            found.append(PracticeMention(span, sh, _negated(text, s0, start)))
+            return
 
     @staticmethod
     def _features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
