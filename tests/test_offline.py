@@ -290,6 +290,9 @@ def test_more_security_cues() -> None:
     assert SECURE in types_of("Our checkout pages use SSL when you pay by card.\n")
     assert SECURE in types_of("If your account has been compromised we will tell you.\n")
     assert SECURE in types_of("E-mail you send may be intercepted in transit.\n")
+    assert SECURE in types_of("No method of transmission over the Internet is 100% secure.\n")
+    assert SECURE in types_of("You are responsible for keeping your password confidential at all times.\n")
+    assert SECURE in types_of("We comply with the PCI standard when we take payments online.\n")
 
 
 def test_more_retention_statements() -> None:
@@ -306,6 +309,8 @@ def test_more_retention_statements() -> None:
 
 def test_retention_timing_and_passive_statements() -> None:
     assert RETAIN in types_of("Log files are purged every 30 days.\n")
+    assert RETAIN in types_of("We will not keep your email address longer than necessary.\n")
+    assert RETAIN in types_of("Your email address will be discarded after two weeks.\n")
     assert RETAIN in types_of("Your email address is deleted when you close your account.\n")
     assert RETAIN in types_of("We will keep your shipping address on file for future orders.\n")
     # a cookie expiring is not the site keeping personal data

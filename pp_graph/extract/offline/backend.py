@@ -371,6 +371,11 @@ _SECURE_CUE = re.compile(
     r"(?:\w+\s+){0,3}?(?:need|require)"
     r"|(?P<strong>\bneed[- ]to[- ]know\b"
     r"|\b(?:data|security)\s+breach\b|\b(?:has|have|may\s+have)\s+been\s+compromised\b|\bintercepted\b|\bSSL\b"
+    r"|\b(?:100%|completely|perfectly|totally|fully)\s+secure\b|\bsecure\s+sockets?\s+layer\b"
+    r"|\btransmission\s+over\s+the\s+internet\b|\bPCI\b|\bdata\s+security\s+standard\b"
+    r"|\bguarantee\w*\s+(?:[\w,'’-]+\s+){0,6}?(?:the\s+)?(?:security|secure)\b"
+    r"|\bpasswords?\s+(?:[\w,'’-]+\s+){0,6}?confidential\b"
+    r"|\bsecure\s+(?:facility|facilities|servers?|environment|location|network|database)\b"
     r")",
     re.I,
 )
@@ -499,7 +504,8 @@ _PERIOD = re.compile(
     r"|\bfor the (?:duration|life(?:time)?) of\b[^.;,]{0,40}|\bpermanently\b"
     r"|\bas (?:is |may be )?(?:reasonably )?(?:necessary|needed|required) (?:to|for) (?:comply|compliance|meet|fulfil|"
     r"fulfill|satisfy)\b[^.;,]{0,40}"
-    r"|\bindefinitely\b|\bfor (?:a |an |some )?(?:\w+ ){0,2}(?:time|period)(?: of time)?\b(?! to)",
+    r"|\blonger than (?:is )?(?:necessary|needed|required)\b[^.;,]{0,60}"
+    r"|\bindefinitely\b|\bfor (?:a |an |some )?(?:\w+ ){0,3}(?:time|period)(?: of time)?\b(?! to)",
     re.I,
 )
 _PLACE = re.compile(
