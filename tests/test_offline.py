@@ -167,7 +167,7 @@ def test_threats_and_data_coming_to_the_site_are_not_sharing() -> None:
         "No system can fully prevent unauthorized access, use or disclosure of your personal information.\n"
     ) == [[]]
     assert SHARE not in kinds("Your friends may share your email address with us.\n")[0]
-    assert kinds("Do not share your password with anyone.\n") == [[]]
+    assert SHARE not in kinds("Do not share your password with anyone.\n")[0]  # account-security advice
 
 
 def test_operator_named_as_subject_is_first_party() -> None:
@@ -315,3 +315,354 @@ def test_retention_timing_and_passive_statements() -> None:
     assert RETAIN in types_of("We will keep your shipping address on file for future orders.\n")
     # a cookie expiring is not the site keeping personal data
     assert RETAIN not in types_of("Session cookies hold no names and are deleted when the browser is closed.\n")
+
+
+def test_more_ways_of_stating_a_retention_period() -> None:
+    assert RETAIN in types_of("We keep your billing address for two (2) years after your last order.\n")
+    assert RETAIN in types_of("We may keep your shipping address for several years.\n")
+    assert RETAIN in types_of("We hold your email address so long as we have a legitimate business need.\n")
+    assert RETAIN in types_of("We store your phone number as long as we deem it useful for our service.\n")
+    assert RETAIN in types_of("We store your phone number while your account is active.\n")
+    assert RETAIN in types_of("We keep your email address while you remain a registered member.\n")
+    assert RETAIN in types_of("Your email address is kept in accordance with applicable records schedules.\n")
+    assert RETAIN in types_of("Your email address is stored forever on our side.\n")
+    assert RETAIN in types_of("Usage logs with your IP address are kept on a rolling 13-month basis.\n")
+    assert RETAIN in types_of("We will keep your email address for a limited period to answer complaints.\n")
+    assert RETAIN in types_of("We keep your postal address to resolve disputes with you.\n")
+    assert RETAIN in types_of("We store your billing address for tax and accounting purposes.\n")
+
+
+def test_negated_passive_retention_with_timing() -> None:
+    assert RETAIN in types_of("Your credit card number is not retained after the payment is completed.\n")
+    assert RETAIN not in types_of("Your password is never stored in plain text.\n")
+
+
+def test_user_in_a_relative_clause_does_not_own_a_passive_retention() -> None:
+    assert RETAIN in types_of("The email address that you enter in our form is discarded once we reply.\n")
+    assert RETAIN in types_of("The phone numbers you upload are stored for 30 days.\n")
+
+
+def test_removal_from_a_mailing_list_is_an_opt_out_not_retention() -> None:
+    assert RETAIN not in types_of("We will remove your email address from our mailing list within ten days.\n")
+    assert RETAIN in types_of("We will delete your email address from our servers within ten days.\n")
+
+
+def test_hired_parties_are_not_retained_data() -> None:
+    assert RETAIN not in types_of("We use a retained agent to handle your email address.\n")
+    assert RETAIN not in types_of("We may retain an outside company to process your credit card number.\n")
+    assert RETAIN not in types_of("We retain the services of vendors who may collect your email address.\n")
+    assert RETAIN not in types_of("Companies we retain to deliver orders receive your postal address.\n")
+    assert RETAIN not in types_of("We may retain service providers to process your email address.\n")
+    assert RETAIN in types_of("We retain your email address about service providers for 30 days.\n")
+
+
+def test_a_cookie_lifetime_is_not_the_sites_retention() -> None:
+    assert RETAIN not in types_of("Session cookies with your IP address are deleted when you close your browser.\n")
+    assert RETAIN not in types_of("Your browser stores cookies with your email address for up to one year.\n")
+    assert RETAIN not in types_of("We may store your email address in a cookie for 30 days.\n")
+    assert RETAIN not in types_of(
+        "The cookies placed by our ad servers keep your IP address for 2 years unless you choose to delete them.\n"
+    )
+
+
+def test_copies_left_in_archives_or_backups() -> None:
+    assert RETAIN in types_of("After you close your account, your email address may remain in our archives.\n")
+    assert RETAIN in types_of("Your email address may persist in our backup copies for some time.\n")
+    assert RETAIN in types_of("Some email addresses may remain in our systems.\n")
+    assert RETAIN in types_of("Your IP address is anonymized after 12 months.\n")
+    assert RETAIN in types_of("Your IP address is de-identified after 90 days.\n")
+
+
+def test_deletion_within_a_time_or_on_a_schedule() -> None:
+    assert RETAIN not in types_of("We do not link the email address we store within the app to your profile.\n")
+    assert RETAIN in types_of(
+        "Your email address will be deleted from our systems within thirty days of your request.\n"
+    )
+    assert RETAIN in types_of("Web logs with your IP address are scheduled for regular destruction.\n")
+    assert RETAIN in types_of("We routinely delete your IP address.\n")
+
+
+def test_keeping_the_security_of_data_is_security() -> None:
+    assert SECURE in types_of("We work to maintain the integrity and security of the data you give us.\n")
+    assert SECURE in types_of("We cannot warrant the confidentiality of messages you send over the web.\n")
+    # a recipient bound to it is a sharing condition; a purpose item is not a measure
+    assert SECURE not in types_of("Our vendors agree to protect the security of the data we send them.\n")
+    assert SECURE not in types_of(
+        "Anyone who handles it is contractually bound to maintain the confidentiality of account data.\n"
+    )
+    assert SECURE in types_of("Our employees are bound to maintain the confidentiality of customer data.\n")
+    assert SECURE not in types_of("to run the shop and to maintain the security of account data;\n")
+    assert SECURE not in types_of("Our advertising partners protect the security of the data we send them.\n")
+    # a commitment in an introduction is not yet a measure
+    assert SECURE not in types_of("Acme Shop is committed to safeguarding the privacy and security of your data.\n")
+
+
+def test_not_responsible_for_security_is_a_security_disclaimer() -> None:
+    assert SECURE in types_of("We are not responsible for the security of e-mails you send to our staff.\n")
+    assert SECURE not in types_of("We are not responsible for the content of sites that link to our shop.\n")
+
+
+def test_organisational_and_technical_security_measures() -> None:
+    assert SECURE in types_of("All of our staff members sign a non-disclosure agreement when they join.\n")
+    assert SECURE in types_of("We train our employees on good privacy practices every year.\n")
+    assert SECURE in types_of("Our network is scanned weekly for known vulnerabilities.\n")
+    assert SECURE in types_of("An outside firm performs annual security audits of the shop.\n")
+    assert SECURE in types_of("We will tell you promptly about any breach of our systems.\n")
+    assert SECURE in types_of("Every page of the shop is served over HTTPS.\n")
+    assert SECURE in types_of("Your order data is kept behind a firewall.\n")
+    assert SECURE in types_of("Only trusted support employees have access to the order database.\n")
+    assert SECURE in types_of("The safety and security of your shopping data is very important to us.\n")
+    assert SECURE in types_of("Any transmission of your details over the web is at your own risk.\n")
+    assert SECURE in types_of("We do our best to keep your account details safe.\n")
+
+
+def test_password_advice_is_security() -> None:
+    assert SECURE in types_of("Never share your shop password with friends or family.\n")
+    assert SECURE in types_of("On a library terminal, sign out and then close the browser when you leave.\n")
+
+
+def test_protecting_against_unauthorized_disclosure_is_security() -> None:
+    assert SECURE in types_of("We safeguard your order history against unauthorized disclosure.\n")
+
+
+def test_restricting_a_recipients_access_is_security() -> None:
+    assert SECURE in types_of("When we hire a courier, we restrict its access to your delivery address only.\n")
+
+
+def test_protection_named_in_a_legal_disclosure_is_not_security() -> None:
+    text = "We may give data to law enforcement to protect our shop from misuse and theft of your account details.\n"
+    assert SECURE not in types_of(text)
+
+
+def test_protection_as_the_aim_of_use_is_not_security() -> None:
+    assert SECURE not in types_of("We use your IP address to help protect the shop from unauthorized access.\n")
+    assert SECURE not in types_of("We collect device details to secure our services and stop fraud.\n")
+    assert SECURE in types_of("We use encryption to protect your card number from unauthorized access.\n")
+
+
+def test_third_party_disclaimers_are_not_disclosures() -> None:
+    # an assurance disclaimer is a security statement
+    assert SHARE not in types_of(
+        "Although we use safeguards, we cannot guarantee that your personal information will never be disclosed.\n"
+    )
+    # "we do not control / are not responsible for" other parties' practices
+    assert TPC not in types_of(
+        "We do not control the data collection practices of advertisers that place cookies on our site.\n"
+    )
+    assert TPC not in types_of(
+        "Our advertising partners are not responsible to us for how they use cookies to collect information.\n"
+    )
+    # ...but public posting "by others over whom we have no control" is still a disclosure
+    assert SHARE in types_of(
+        "Information you post in our forums may be collected and used by others over whom we have no control.\n"
+    )
+
+
+def test_the_readers_own_sharing_is_not_the_sites_disclosure() -> None:
+    assert SHARE not in types_of("When you share an article with friends on a social network, your email is sent.\n")
+    assert SHARE not in types_of(
+        "If members disclose their phone numbers in a chat room, they do so at their own risk.\n"
+    )
+    # the reader letting the site share, or a passive with the reader's data, is the site's disclosure
+    assert SHARE in types_of("By registering, you authorize us to share your name with our sponsors.\n")
+    assert SHARE in types_of("Personal information you provide may be shared with our marketing partners.\n")
+    # a warning about public posting is a disclosure to the public, not the reader's choice
+    assert SHARE in types_of(
+        "You should be aware that any email address you post on a message board can be collected and used by third "
+        "parties.\n"
+    )
+    # such a line is a statement of its own, not a triggerless line under a collection heading
+    heading = "Information We Collect\n\nWe collect your name and email address when you register.\n\n"
+    line = "When you share a recipe with friends on a social network, your action is governed by its privacy policy.\n"
+    assert FP not in {p.type for p in run(heading + line).results[-1].practices}
+
+
+def test_the_site_with_its_agents_is_first_party_collection() -> None:
+    t = types_of("We and our service providers collect your name and email address when you register.\n")
+    assert FP in t and TPC not in t
+    t = types_of("Acme and its agents may collect your postal address and phone number.\n")
+    assert TPC not in t
+
+
+def test_cookie_definitions_are_not_sharing() -> None:
+    assert SHARE not in types_of(
+        "Cookies are small files that a website or its service provider transfers to your computer's hard drive.\n"
+    )
+    assert TPC not in types_of("Most major web sites use cookies to remember their returning visitors.\n")
+    assert TPC not in types_of("Our websites and applications use cookies to remember your preferences.\n")
+
+
+def test_relative_clause_reference_to_sharing_is_not_a_statement() -> None:
+    assert SHARE not in types_of("The section below describes the companies with which we may share information.\n")
+    assert SHARE not in types_of("We will tell you what information we gather and to whom we will disclose it.\n")
+    assert SHARE in types_of(
+        "The partners with whom we share your information include payment processors and shipping carriers.\n"
+    )
+
+
+def test_password_advice_is_not_a_disclosure() -> None:
+    assert SHARE not in types_of("Please keep your password secret and never disclose it to any other person.\n")
+
+
+def test_legal_demands_and_business_transfers_imply_a_recipient() -> None:
+    assert SHARE in types_of("We may release your personal information when we believe release is required by law.\n")
+    assert SHARE in types_of(
+        "If we are involved in a merger or acquisition, your personal information may be transferred as an asset.\n"
+    )
+    assert SHARE not in types_of("We may release new features and updates from time to time.\n")
+
+
+def test_participle_using_is_not_a_third_party_verb() -> None:
+    assert TPC not in types_of(
+        "Recognize users as they access online or mobile services using several browsers or devices and deliver "
+        "relevant content and advertising;\n"
+    )
+    assert TPC not in types_of("Your location may be obtained from the network using your device's GPS.\n")
+
+
+def test_more_third_party_collection_and_sharing() -> None:
+    # well-known ad and analytics companies are third parties
+    assert SHARE in types_of("We may send non-personal information about your visits to Yahoo to make ads relevant.\n")
+    assert TPC in types_of("ValueClick may use cookies to collect information about your visits to this site.\n")
+    # a relative clause between the third party and its verb
+    assert TPC in types_of(
+        "Some ads on our site are served by third-party companies, which may collect information about your visits.\n"
+    )
+    # the site and third parties as joint subjects
+    assert TPC in types_of(
+        "We and third parties that provide content or advertising on our site may use cookies to improve the site.\n"
+    )
+    # a long object between the verb and the recipient
+    assert SHARE in types_of(
+        "We also may provide aggregated data about how our visitors are using the services to third parties.\n"
+    )
+
+
+def test_titled_paragraph_keeps_a_single_mention_only_of_what_its_title_covers() -> None:
+    text = (
+        "Correcting Your Account Details\nPlease write to our help desk if your mailing address or phone number "
+        "is wrong. We will use the corrected details for future orders.\n"
+    )
+    assert FP not in types_of(text)  # a paragraph about the reader's rights, with one passing "use"
+    text = (
+        "Data Security\nWe collect your card number at checkout. We use your card number only to bill you, "
+        "and we protect it on our servers.\n"
+    )
+    assert FP in types_of(text)  # stated twice: kept
+
+
+def test_paragraph_title_names_whose_collection_the_body_states() -> None:
+    text = "Information We Collect\nWe and our hosting partners collect your IP address and browser type.\n"
+    assert FP in types_of(text)
+    text = "Advertising Partners\nYour browsing history and device type are used to choose the ads you see.\n"
+    assert types_of(text) == {PracticeType.THIRD_PARTY_COLLECTION_USE}
+
+
+def test_paragraph_title_is_confirmed_by_a_weaker_trigger_in_its_body() -> None:
+    text = "Personal Information We Collect\nWe collect your name and email address when you contact us.\n"
+    assert FP in types_of(text)
+    text = "How Long We Keep Information\nWe keep your order history and billing address in our database.\n"
+    assert PracticeType.DATA_STORAGE_RETENTION_DELETION in types_of(text)
+    text = (
+        "Data Security\nWe collect your card number at checkout. We use your card number only to bill you, "
+        "and we protect it on our servers.\n"
+    )
+    assert PracticeType.DATA_SECURITY_PROTECTION in types_of(text)
+
+
+def test_list_items_share_the_practice_most_of_their_siblings_inherit() -> None:
+    text = (
+        "Our Marketing Uses\nWe use your information to:\n\nsend you our weekly newsletter;\n\nrun contests and "
+        "surveys;\n\nsuggest products you may like, based on your past purchases;\n\nmeasure traffic to the site;\n"
+    )
+    assert [FP in {p.type for p in r.practices} for r in run(text).results][2:] == [True] * 4
+
+
+TC = PracticeType.THIRD_PARTY_COLLECTION_USE
+
+
+def test_the_way_data_is_used_is_an_overview() -> None:
+    assert FP not in types_of("We care about the way your personal information is collected and used.\n")
+    assert FP in types_of("We use your email address to send you receipts.\n")
+
+
+def test_passive_collection_by_others_is_not_the_sites() -> None:
+    assert FP not in types_of("Anything you post in the forums may be collected and used by others.\n")
+    assert types_of("Your browsing history is collected by our advertising partners to pick ads.\n") == {TC}
+    assert FP in types_of("Your email address is collected by us when you register.\n")
+
+
+def test_heading_about_the_readers_controls_passes_on_no_collection() -> None:
+    text = "How can you control our use of your information?\n\nWrite to our help desk with your email address.\n"
+    assert FP not in types_of(text)
+    assert FP in types_of("How We Use Your Information\n\nWrite to our help desk with your email address.\n")
+
+
+def test_third_party_before_an_infinitive_or_relative_clause_collects() -> None:
+    assert kinds("We work with ad networks, such as AdCo, to collect your browsing history.\n") == [[TC]]
+    text = "Some ads are served by advertising companies, which may collect your IP address.\n"
+    assert FP not in types_of(text) and TC in types_of(text)
+    assert FP in types_of("We work with vendors, such as MailCo, to collect your email address on our behalf.\n")
+
+
+def test_cue_information_outside_the_policy_is_not_collection() -> None:
+    text = "Email addresses sent with job applications are used only for hiring and are not governed by this policy.\n"
+    assert FP not in types_of(text)
+
+
+def test_cue_instruction_to_the_reader_is_not_collection() -> None:
+    assert FP not in types_of("In your letter, please provide us with your full name and email address.\n")
+
+
+def test_readers_condition_before_a_disclosure_is_not_collection() -> None:
+    text = "When you provide your email address at a partner store, we may share it with our other stores.\n"
+    assert FP not in types_of(text) and SHARE in types_of(text)
+    assert FP in types_of("When you register, you provide us your name and email address.\n")
+
+
+def test_consent_signing_in_and_access_or_control_are_not_collection() -> None:
+    assert FP not in types_of("We will ask for your consent before we share your email address with partners.\n")
+    assert FP not in types_of("Simply log into your account to change your email address.\n")
+    assert FP not in types_of("We do not have access or control over the cookies that advertisers set.\n")
+
+
+def test_site_among_coordinated_subjects_collects_too() -> None:
+    # service providers act for the site: first-party only; partners collect for themselves too
+    assert types_of("We and our service providers may collect your IP address and browser type.\n") == {FP}
+    assert {FP, TC} <= types_of("Intro text about the shop.\n\nAcme and its partners may use your email address.\n")
+    assert FP not in types_of("Our advertising partners may collect your IP address and browser type.\n")
+
+
+def test_long_question_title_about_editing_passes_on_no_collection() -> None:
+    text = (
+        "How Do We Use the Information We Collect?\n\nWe send you receipts.\n\n"
+        "How Can You Close Your Account or Edit the Information We Hold About You?\n"
+        "Write to the help desk with your email address and the changes you need.\n"
+    )
+    assert kinds(text)[-1] == []
+
+
+def test_requests_to_the_site_or_reader_are_not_collection() -> None:
+    assert FP not in types_of("We may decline requests for removal of information from our archives.\n")
+    assert FP not in types_of("Please allow ten days for your email preferences to be processed.\n")
+    assert FP in types_of("We may request your email address when you enter a contest.\n")
+
+
+def test_capitalised_lead_in_sentence_is_not_a_title() -> None:
+    text = "Intro text about the shop and its books.\n\nWe May Use Personal Information:\n\nto answer your questions;\n"
+    assert kinds(text)[-2:] == [[FP], [FP]]
+
+
+def test_unpunctuated_purpose_items_inherit_the_lead_in() -> None:
+    text = "We use the information we hold about you in these ways:\n\nTo carry out our contracts with you\n"
+    assert kinds(text) == [[FP], [FP]]
+
+
+def test_get_is_a_collection_verb() -> None:
+    assert FP in types_of("We may get information about you from public databases.\n")
+    assert FP not in types_of("We will get back to you about your account information within two days.\n")
+
+
+def test_the_sites_own_service_as_subject_is_first_party() -> None:
+    assert FP in types_of("Some of our mobile apps use your precise location to find nearby stores.\n")
+    assert FP in types_of("Our web servers automatically record your IP address.\n")
