@@ -5,6 +5,9 @@ trigger word (collect, share, retain, protect…) in a sentence that also names 
 party or a practice detail; entities in the same sentence are related to it by role. List items
 without a trigger inherit the practice of their lead-in line ("We collect the following:") or of
 their section heading ("Information we share").
+
+The patterns the rules look for are in patterns.py; the paragraph-level pass that follows the sentence
+rules (paragraph titles, list siblings) is in paragraph.py.
 """
 
 from __future__ import annotations
@@ -16,6 +19,95 @@ from functools import cache
 
 from pp_graph.extract.offline.cues import CueTable, load_cues
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
+from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
+from pp_graph.extract.offline.patterns import (
+    _ABROAD,
+    _AMBIGUOUS,
+    _ATTR_ROLE,
+    _AUDIENCE,
+    _AUTHORIZE,
+    _AUX_ONLY,
+    _AWARE,
+    _BACKUP,
+    _BOUND_TO,
+    _BY_AGENT,
+    _CATEGORY,
+    _CHOICE_BEFORE,
+    _CHOICE_LINE,
+    _CLAUSE_BREAK,
+    _CO_SUBJECTS,
+    _CONSENT_OBJECT,
+    _DATA_OBJECT,
+    _DELETE_TIMING,
+    _DETAIL_OF,
+    _DISPOSE,
+    _GENERIC_DATA,
+    _GIVE,
+    _HAVE_ACCESS,
+    _HEADING_CUES,
+    _HIRE,
+    _HIRED,
+    _HIRED_PARTY,
+    _HIRER,
+    _IF_CLAUSE,
+    _IMPLIED_RECIPIENT,
+    _IN_TRACKER,
+    _INFINITIVE,
+    _JOINT_ACT,
+    _JOINT_SUBJECT,
+    _LEAD_NAME,
+    _LET,
+    _LET_ACT,
+    _LIST_ITEM,
+    _LIST_TYPES,
+    _META,
+    _NAME_SUBJECT,
+    _NEGATION,
+    _NOT_DATA_PROTECTION,
+    _NOT_OWN_USE_HEAD,
+    _NOUN_BEFORE,
+    _NUMBERS,
+    _OFF_LIST,
+    _OFF_TOPIC,
+    _ON_DEVICE,
+    _ON_OUR_BEHALF,
+    _OUR_SUBJECT,
+    _OUR_THING,
+    _OWN_TRACKING,
+    _PASSIVE,
+    _PASSIVE_NOT,
+    _PERIOD,
+    _PLACE,
+    _PLACE_CONTEXT,
+    _PRACTICE_LIST,
+    _PRACTICE_OF,
+    _PSEUDO_REACH,
+    _PUBLIC,
+    _PURPOSE_TO,
+    _REFERENCE,
+    _RELATIVE,
+    _ROUTINE,
+    _SCOPE,
+    _SECURE_AIM,
+    _SECURE_CUE,
+    _SECURE_MORE,
+    _SECURE_OF,
+    _SENTENCE,
+    _SHARE_TOOL,
+    _THEN_SHARE,
+    _THIRD_NOUN,
+    _THIRD_SUBJECT,
+    _THREAT_LIST,
+    _TO_US,
+    _TOOL_OBJECT,
+    _TRACK_VERB,
+    _TRACKER,
+    _UNIT,
+    _USER_CHOICE,
+    _USER_REQUEST,
+    _VERB_LIST,
+    _WE_AND_AGENTS,
+)
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
     AttributeKind,
@@ -128,593 +220,8 @@ _LABEL_STOP = {
     "security",
 }
 
-_PRACTICE_OF = {
-    "collect": PracticeType.FIRST_PARTY_COLLECTION_USE,
-    "share": PracticeType.THIRD_PARTY_SHARING_DISCLOSURE,
-    "retain": PracticeType.DATA_STORAGE_RETENTION_DELETION,
-    "secure": PracticeType.DATA_SECURITY_PROTECTION,
-}
 
-# The OPP-115-style category a practice type is scored as (data/lexicon/practice-cues.tsv).
-_CATEGORY = {
-    PracticeType.FIRST_PARTY_COLLECTION_USE: "first-party",
-    PracticeType.THIRD_PARTY_COLLECTION_USE: "third-party",
-    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: "third-party",
-    PracticeType.DATA_STORAGE_RETENTION_DELETION: "retention",
-    PracticeType.DATA_SECURITY_PROTECTION: "security",
-}
-_GENERIC_DATA = expand("dpv:PersonalData")
 _REQUIRES = {"", "agent", "third", "detail"}  # see data/lexicon/triggers.tsv
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?$", re.I)
-_PASSIVE_NOT = re.compile(r"\b(?:is|are|was|were|be|been|gets?)\s+(?:not|never)\s+(?:\w+ly\s+)?$", re.I)
-_AUX_ONLY = re.compile(
-    r"\s*(?:(?:will|would|shall|should|may|might|can|could|must|be|is|are|was|were|been|being|get|gets|got|not|never|"
-    r"also|then|\w+ly)\s+)*",
-    re.I,
-)
-_CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|which|that|who|if|when|unless|so)\b", re.I)
-# Words before a trigger that make it talk about practices ("this policy explains how we collect")
-# or refer to data already collected ("the information we collect is stored…").
-_META = re.compile(
-    r"\b(?:how|what|why|whether|types? of|kinds? of|categories of|explains?|describes?|ways|the way|manner)\s+"
-    r"(?:[\w'’\"“”()-]+,?\s+(?:(?:and|or|&)\s+)?){0,5}$",
-    re.I,
-)
-_REFERENCE = re.compile(r"\s+(?:(?:that|which)\s+)?(?:(?:we|you)\s+(?:\w+\s+)?)?", re.I)
-_DETAIL_OF = {
-    "retain": {AttributeKind.RETENTION_PERIOD, AttributeKind.STORAGE_PLACE},
-    "secure": {AttributeKind.SECURITY_METHOD, AttributeKind.PROTECT_AGAINST},
-}
-
-# Sentences about audiences (children, California residents, EU transfers / Safe Harbor): OPP-115 files
-# them under "International and Specific Audiences", not as data practices.
-_AUDIENCE = re.compile(
-    r"\b(?:child(?:ren)?(?:'s|’s|s)?|kids|minors?|teens?|under (?:the )?(?:age|ages) of|under (?:13|thirteen|16|18)\b|"
-    r"parents? or (?:legal )?guardians?|parental consent|COPPA|Children's Online Privacy Protection|"
-    r"California (?:residents?|Civil Code|law|privacy)|Shine the Light|Nevada|Safe Harbou?r|Privacy Shield)",
-    re.I,
-)
-_ABROAD = re.compile(
-    r"\b(?:outside (?:of )?(?:the )?(?:United States|U\.S\.|US|EEA|European)|"
-    r"(?:transferred|transfer(?:ring)?)\b[\w, ]{0,60}?\b(?:to|in|into) (?:the )?(?:United States|U\.S\.|US\b|"
-    r"other countries|countries|another country|jurisdictions))",
-    re.I,
-)
-# Section titles whose sections OPP-115 files elsewhere (audiences, policy changes, contact, other sites).
-_OFF_TOPIC = re.compile(
-    r"\b(?:child(?:ren)?(?:'s|’s|s)?|kids|minors|COPPA|parents|California|Nevada|"
-    r"(?:changes?|updates?|revisions?|amendments?) (?:to|in|of) (?:this|our|the) (?:\w+ )?(?:policy|statement|notice)|"
-    r"policy changes|^\W*(?:\d+\W*)?changes\W*$|contact(?:ing)? us|questions|links?|other (?:web ?)?sites|do not track|"
-    r"definitions|effective date|governing law|safe harbou?r)\b",
-    re.I,
-)
-_TITLE_START = re.compile(r"^(?:[IVXivx]+[.)]|\d+(?:\.\d+)*[.)]?|[A-Za-z][.)])?\s*[\"“(]?[A-Z0-9]")
-
-
-_PSEUDO_REACH = 2
-
-
-def _title_like(line: str) -> bool:
-    """A short line that reads as a section title ("3. Information We Share", "Children's Privacy.")."""
-    t = line.strip()
-    words = t.split()
-    question = t[-1] in "?-" and len(words) <= 20 and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
-    if not (1 <= len(words) <= 12 or question) or t[0] in "*-+•" or not _TITLE_START.match(t):
-        return False
-    long = [w for w in words if len(w) > 3 and w[0].isalpha()]
-    title_case = bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
-    if (_LIST_ITEM.match(t) or re.match(r"To\s+[a-z]+\s", t)) and not title_case:
-        return False  # a numbered list item or a purpose item ("To process your orders"), not a section title
-    end = t[-1]
-    if end in "?-–—":
-        return True
-    if end in ".:;,!)":
-        if end == ":" and len(words) >= 3 and words[0].lower() in {"we", "you", "our", "it", "they"}:
-            return False  # "We may use Personal Information:": a capitalised lead-in sentence
-        return title_case and (end != "." or len(words) <= 6)
-    return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
-
-
-# Sentences about the policy itself, other sites' practices, or the reader's choices/rights: not a practice.
-_SCOPE = re.compile(
-    r"\b(?:(?:this|our|the) (?:online )?(?:privacy )?(?:policy|statement|notice)|"
-    r"privacy (?:policy|statement|notice))\s+"
-    r"(?:\w+\s+){0,2}(?:describes?|explains?|applies|covers?|outlines?|tells?|sets? (?:out|forth)|informs?|"
-    r"discloses?|addresses|governs?|summari[sz]es|details|is intended|does not (?:apply|cover))\b"
-    r"|\b(?:links? to|linked|hyperlinks? to) (?:\w+ ){0,3}(?:other|third[- ]party|external) (?:web ?)?sites\b"
-    r"|\bprivacy (?:policies|practices|statements) of (?:these|those|such|other|any|the)\b"
-    r"|\bwe (?:are|is) not responsible for\b(?!\s+(?:the\s+)?(?:security|confidentiality|integrity)\b)"
-    r"|\b(?:we have|has) no control over\b"
-    r"|\b(?:means|refers to|is defined as)\b (?:\w+ ){0,3}(?:information|data)\b"
-    r"|\b(?:can|could|may) (?:not )?(?:reasonably )?be used to (?:identify|contact|locate)\b"
-    r"|\bchanges? (?:to|in) (?:this|our|the) (?:privacy )?(?:policy|statement|notice)\b",
-    re.I,
-)
-# Words before a noun/verb-ambiguous trigger that make it a noun ("the use of", "your request", "a record").
-_NOUN_BEFORE = {
-    "a",
-    "an",
-    "the",
-    "your",
-    "our",
-    "their",
-    "its",
-    "his",
-    "her",
-    "this",
-    "that",
-    "these",
-    "those",
-    "such",
-    "any",
-    "each",
-    "every",
-    "no",
-    "of",
-    "for",
-    "in",
-    "upon",
-    "unauthorized",
-    "unauthorised",
-    "retail",
-    "fair",
-    "acceptable",
-    "intended",
-    "commercial",
-    "further",
-    "secondary",
-    "limited",
-    "own",
-    "my",
-    "personal",
-    "illegal",
-    "improper",
-    "general",
-    "normal",
-    "business",
-    "legal",
-    "continued",
-    "temporary",
-    "public",
-}
-_AMBIGUOUS = {
-    "use",
-    "uses",
-    "access",
-    "request",
-    "requests",
-    "record",
-    "records",
-    "log",
-    "logs",
-    "process",
-    "processes",
-    "track",
-    "transfer",
-    "transfers",
-    "store",
-    "stores",
-    "sale",
-    "share",
-    "shares",
-    "hold",
-    "monitor",
-    "capture",
-}
-# Objects after "use" that are tools, not data ("use encryption", "use reasonable safeguards").
-_TOOL_OBJECT = re.compile(
-    r"\s+(?:\w+\s+){0,4}?(?:encryption|SSL|TLS|firewalls?|safeguards?|measures|procedures|precautions|"
-    r"technolog(?:y|ies)|software|security|passwords?|efforts|steps|servers?|controls?)\b",
-    re.I,
-)
-# An implicit third-party subject right before the verb ("they may collect", "these features collect").
-_THIRD_SUBJECT = re.compile(
-    r"\b(?:they|these|those|such|(?:\w+\s+)?(?:companies|advertisers?|networks?|features|widgets|buttons|plug-?ins|"
-    r"vendors|partners|providers|sponsors|operators|sites|websites|services|"
-    r"platforms?|others|parties|tools|applications|apps)(?:,\s+(?:which|who))?)\s+"
-    r"(?:(?:may|might|can|could|will|would|also|then|only|generally|typically|sometimes|automatically|"
-    r"independently|directly|themselves|do|does|not|never|be able to|are able to|is able to|to)\s+)*$",
-    re.I,
-)
-_OUR_SUBJECT = re.compile(
-    r"\b(?:our|this|the site's)\s+(?:[\w-]+\s+)?\w+,?\s+(?:(?:and|or|&)\s+(?:mobile\s+)?"
-    r"(?:sites|websites|web\s+sites|applications|apps|services|products|pages|features|tools)\s+)?"
-    r"(?:(?:may|might|can|could|will|would|also|only)\s+)*$",
-    re.I,
-)
-_OUR_THING = re.compile(
-    r"\b(?:our|the site's)\s+(?:[\w-]+\s+)?(?:site|website|web site|services?|apps?|applications?|servers?|systems?|"
-    r"software|platform)\s+(?:(?:may|might|can|could|will|would|also|only|automatically)\s+)*$",
-    re.I,
-)
-_SHARE_TOOL = re.compile(r"\s+(?:buttons?|tools?|features?|functionality|widgets?|options?|settings?|platform)\b", re.I)
-# The agent of a passive collection verb ("collected and used by others", "used by the advertiser").
-_BY_AGENT = re.compile(
-    r"\s+(?:(?:and|or|and/or)\s+\w+\s+)?(?:(?:directly|only|solely|also)\s+)?by\s+"
-    r"(?:(anyone|others|other (?:users|members|visitors|people)|the public|third[- ]part(?:y|ies))\b"
-    r"|(?:the|an?|such|these|those|other|our|its|their)\s+)?",
-    re.I,
-)
-# Headings with a collection word that are about the reader's controls or third parties' collection.
-_NOT_OWN_USE_HEAD = re.compile(
-    r"\b(?:can|may|do|should)\s+(?:I|you)\b"
-    r"|\b(?:I|you|your|my)\b.*\b(?:control|chang|delet|correct|updat|access|opt|review|limit|manag|edit|deactivat|remov|modif)"
-    r"|\b(?:control|controls|choices?|opt[- ]?(?:out|in))\b|\bwho should\b"
-    r"|^\W*(?:[\dIVX]+\W+)?third[- ]part|\bby (?:third[- ]part|other (?:web ?)?sites|advertisers)",
-    re.I,
-)
-_INFINITIVE = re.compile(r"\bto\s+(?:\w+\s+(?:and/or|and|or)\s+)?$", re.I)
-_RELATIVE = re.compile(
-    r",?\s+(?:which|who|that)\s+(?:(?:may|might|can|could|will|would|also|then|only|be able to|are able to)\s+)*$", re.I
-)
-# Singular or generic third-party nouns the party lexicon leaves out ("an advertiser", "the ad server").
-_THIRD_NOUN = re.compile(
-    r"\b(?:third[- ]part(?:y|ies)|advertisers?|ad (?:servers?|networks?|companies)|(?:social|advertising) networks?|"
-    r"vendors?|sponsors?)\b(?!\s*(?:'s|’s))",
-    re.I,
-)
-_ON_OUR_BEHALF = re.compile(r"[^.;]{0,80}?\b(?:on (?:our|its) behalf|on behalf of (?:us|the company)|for us)\b", re.I)
-# A condition on the reader's own act whose main clause discloses the data ("If you provide…, we may share…").
-_IF_CLAUSE = re.compile(r"\b(?:if|when|whenever|once|each time)\s+(?:\w+\s+){0,2}$", re.I)
-_THEN_SHARE = re.compile(
-    r"[^,;.]*,\s*(?:[\w'’]+\s+){0,5}?(?:share|shared|disclose|disclosed|sell|sold|transfer|transferred|post|posted|publish|"
-    r"published|forward|forwarded|(?:provide|pass|give|send) (?:it|that|this|such|the|your)|"
-    r"(?:be|become|becomes) (?:publicly )?(?:public|available|visible))\b",
-    re.I,
-)
-_CONSENT_OBJECT = re.compile(
-    r"\s+(?:(?:your|the|a|an|their|such|prior|express|explicit|written|affirmative|verifiable|parental|opt-in)\s+){0,4}"
-    r"(?:consent|authori[sz]ation|permission|agreement)\b",
-    re.I,
-)
-_CHOICE_BEFORE = re.compile(
-    r"(?:\bopt[- ]?(?:out|in)\b|\bprefer not\b|\bchoices?\b|\bpreferences?\b|\bunsubscribe\b)[^.;]{0,40}$", re.I
-)
-# Retention nouns inside a coordinated list of practices ("collection, use and retention of"): a label, not a statement.
-_PRACTICE_LIST = re.compile(
-    r"\b(?:collection|use|processing|disclosure|transfer|storage|retention|sharing)(?:,\s*|\s+(?:and|or|&)\s+)"
-    r"(?:(?:\w+,\s*)*(?:and|or|&)\s+)?$|^(?:,\s*|\s+(?:and|or|&)\s+)(?:\w+(?:,\s*|\s+(?:and|or|&)\s+))*"
-    r"(?:collection|use|processing|disclosure|transfer|storage|retention|sharing)\b",
-    re.I,
-)
-_ON_DEVICE = re.compile(
-    r"\s+(?:\w+\s+){0,3}?(?:on|in|to|within)\s+(?:your|the user's|a user's|users'?|their)\s+(?:own\s+)?(?:\w+\s+)?"
-    r"(?:computer|device|hard drive|browser|machine|phone|hard disk)",
-    re.I,
-)
-_USER_REQUEST = re.compile(
-    r"\b(?:you (?:may|can|could|have the right)|request|ask (?:us|that)|contact us|"
-    r"if you (?:would )?(?:like|wish|want|prefer)|"
-    r"opt[- ]out|your (?:choice|right))",
-    re.I,
-)
-_USER_CHOICE = re.compile(r"\b(?:opt[- ]out|you (?:may|can|have the right)|your right|have the right)\b", re.I)
-# Deletion with a time or trigger ("delete the information after…", "removed once…", "regular destruction").
-_DELETE_TIMING = re.compile(
-    r"\s+(?:[\w'-]+\s+){0,6}?(?:after|once|as soon as|when (?:it is )?no longer|"
-    r"within\s+(?:[\w()-]+\s+){0,3}?(?:hours?|days?|weeks?|months?|years?|time|period)\b|periodically|"
-    r"on an ongoing basis|regularly|automatically after|when you (?:close|delete|cancel|terminate|deactivate)|"
-    r"upon (?:the )?(?:closure|termination|cancellation|deletion))\b",
-    re.I,
-)
-# Deletion on a schedule named before the verb ("we routinely purge…", "scheduled for regular destruction").
-_ROUTINE = re.compile(
-    r"\b(?:regular(?:ly)?|periodic(?:ally)?|routine(?:ly)?|automatic(?:ally)?|systematic(?:ally)?|scheduled(?:\s+for)?)"
-    r"\s+(?:\w+\s+)?$",
-    re.I,
-)
-_SECURE_AIM = re.compile(
-    r"\s+(?:[\w'-]+\s+){0,8}?(?:protect\w*|secur\w*|safeguard\w*|prevent\w*|unauthori[sz]ed|confidential\w*)\b", re.I
-)
-_NOT_DATA_PROTECTION = re.compile(
-    r"\s+(?:and defend\s+)?(?:\w+\s+){0,2}?"
-    r"(?:rights?|property|safety|interests|legal|privacy of (?:children|minors))\b",
-    re.I,
-)
-_CHOICE_LINE = re.compile(
-    r"\b(?:unsubscribe|opt[- ]?(?:out|in)|contact us|you (?:should|must)|you (?:can|may) (?:also )?(?:choose|change|"
-    r"adjust|update|control|disable|turn off|manage|decline|refuse|withdraw|set your))\b",
-    re.I,
-)
-_DISPOSE = ("delet", "eras", "destr", "purg", "dispos")
-_VERB_LIST = re.compile(
-    r"\b(?:collect|use|process|disclose|share|obtain|access|preserve)\w*\s*(?:,\s*(?:and|or)?|and|or|&)\s*#"
-    r"|#\s*(?:,\s*|\s+(?:and|or|&)\s+)(?:\w+,?\s+)?(?:(?:and|or|&|otherwise)\s+)?"
-    r"(?:use|process|disclose|share|transfer)\w*\b",
-    re.I,
-)
-# Security measures named without a security trigger word (data access limits, confidentiality duties,
-# password protection, breach notice, privacy seals); the "strong" ones count without data in the sentence.
-_SECURE_CUE = re.compile(
-    r"\b(?:limit|limits|limited|limiting|restrict|restricts|restricted|restricting)\s+(?:the\s+|their\s+|its\s+)?"
-    r"(?:number\s+of\s+(?:people|persons|employees)\s+(?:who\s+have\s+|with\s+)?)?"
-    r"(?:(?:physical|electronic|employee|internal)\s+)?access\b"
-    r"|\baccess\s+(?:to\s+(?:[\w-]+\s+){1,5}?)?(?:is|are|will be)\s+(?:only\s+|strictly\s+)?(?:limited|restricted)\b"
-    r"|\bonly\s+(?:be\s+)?accessible\s+(?:to|by)\b"
-    r"|\b(?:only|authori[sz]ed)\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates)\s+(?:who|that|with)\s+"
-    r"(?:\w+\s+){0,3}?(?:need|require)"
-    r"|(?P<strong>\bneed[- ]to[- ]know\b"
-    r"|\b(?:data|security)\s+breach\b|\b(?:has|have|may\s+have)\s+been\s+compromised\b|\bintercepted\b|\bSSL\b"
-    r"|\b(?:100%|completely|perfectly|totally|fully)\s+secure\b|\bsecure\s+sockets?\s+layer\b"
-    r"|\btransmission\s+over\s+the\s+internet\b|\bPCI\b|\bdata\s+security\s+standard\b"
-    r"|\bguarantee\w*\s+(?:[\w,'’-]+\s+){0,6}?(?:the\s+)?(?:security|secure)\b"
-    r"|\bpasswords?\s+(?:[\w,'’-]+\s+){0,6}?confidential\b"
-    r"|\bsecure\s+(?:facility|facilities|servers?|environment|location|network|database)\b"
-    r")",
-    re.I,
-)
-# Keeping data's security, confidentiality or integrity ("protect the confidentiality and security of your
-# information", "cannot guarantee the security of any data you send"); not when a recipient is bound to it
-# (OPP-115 counts "service providers must keep it confidential" as a sharing condition).
-_SECURE_OF = re.compile(
-    r"\b(?:protect\w*|safeguard\w*|ensur\w*|guarantee\w*|warrant\w*|maintain\w*|preserv\w*|responsib\w+\s+for)\s+"
-    r"(?:the\s+)?(?:(?:privacy|confidentiality|security|integrity|safety)(?:,\s*|,?\s+and\s+|\s+or\s+))*"
-    r"(?:confidentiality|security|integrity)\s+of\s+(?:[\w'’-]+\s+){0,4}?"
-    r"(?:information|data|PII|communications?|transmissions?|e-?mails?|messages)\b",
-    re.I,
-)
-# Security measures of the site's own organisation and systems, stated without data: staff confidentiality
-# duties and privacy training, monitoring and testing for attacks, security audits, breach handling.
-_SECURE_MORE = re.compile(
-    r"\b(?:employees|staff|personnel|associates|team\s+members)\b[^.;]{0,60}?\b(?:confidentiality\s+"
-    r"(?:agreements?|obligations?|polic\w+|requirements?|undertakings?)|non-?disclosure\s+agreements?|"
-    r"(?:keep|maintain|treat|hold)\w*\s+"
-    r"(?:[\w-]+\s+){0,4}?(?:confidential|in\s+confidence))"
-    r"|\b(?:train|trains|trained|training)\s+(?:our|all|its|their)?\s*(?:employees|staff|personnel|associates)\b"
-    r"|\b(?:employees|staff|personnel|associates)\s+(?:are|is|receive|undergo|complete|must\s+complete)\s+"
-    r"(?:\w+\s+){0,3}?(?:trained|training)\b"
-    r"|\b(?:monitor\w*|scan\w*|test\w*)\s+(?:[\w-]+\s+){0,4}?(?:for\s+)?(?:intrusions?|vulnerabilit\w+|attacks?|"
-    r"malware|viruses)\b|\b(?:intrusion\s+(?:detection|prevention)|penetration\s+test\w*|anti-?virus|"
-    r"security\s+(?:audits?|reviews?|assessments?|testing))\b"
-    r"|\bbreach\w*\s+of\s+(?:our\s+|its\s+|the\s+)?(?:security|systems?|networks?|databases?|servers?)\b"
-    r"|\bsecurity\s+(?:incident|breach)\w*\b|\bhackers?\b|\bHTTPS\b(?!:)"
-    r"|\b(?:impenetrable|unbreakable)\b|\b(?:absolutely|entirely)\s+secure\b|\bno\s+longer\s+secure\b"
-    r"|\btransmissions?\s+(?:[\w-]+\s+){0,8}?(?:is|are)\s+(?:\w+\s+)?at\s+your\s+own\s+risk\b"
-    r"|\bprotected\s+by\s+(?:a|your)\s+(?:[\w-]+\s+)?password\b"
-    r"|\b(?:do\s+not|don['’]t|never)\s+(?:share|disclose|give|reveal|tell)\s+(?:your|their)\s+"
-    r"(?:[\w-]+\s+)?passwords?\b"
-    r"|\b(?:log|sign)\s*(?:out|off)\b[^.;]{0,60}\bclos\w+\s+(?:your\s+|the\s+)?browser\b"
-    r"|\bkeep\w*\s+(?:[\w'’-]+\s+){0,3}?(?:information|data|details|records|accounts?)\s+(?:safe|secure|protected)\b"
-    r"|\b(?:audit|review|check)\w*\s+(?:[\w-]+\s+){0,4}?for\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:vulnerabilit\w+|intrusions?|attacks?)\b"
-    r"|\b(?:review|audit|test|evaluat|updat)\w*\s+(?:our\s+|its\s+|the\s+)?security\b"
-    r"|\bsecurity\s+(?:practices|policies|procedures|systems|measures)\s+(?:are\s+|is\s+)?(?:\w+\s+)?"
-    r"(?:reviewed|audited|updated|tested|evaluated)\b"
-    r"|\bfirewalls?\b|\b(?:two|multi)[- ]factor\s+authentication\b|(?<!media\s)\baccess\s+controls?\b"
-    r"|\baccessible\s+only\s+(?:to|by)\b"
-    r"|\bonly\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates|people|persons|individuals)\s+"
-    r"(?:\w+\s+){0,2}?(?:have|has|are\s+(?:given|granted|permitted|allowed))\s+access\b"
-    r"|\b(?:security|confidentiality)\s+of\s+(?:[\w'’-]+\s+){0,4}?(?:information|data)\s+(?:is|are)\s+"
-    r"(?:\w+\s+){0,3}?(?:important|a\s+(?:top\s+)?priority|paramount)\b",
-    re.I,
-)
-# "… to (help) protect / secure …" after a use or sharing verb: the aim of that practice, unless what is
-# protected is the data itself ("we use encryption to protect your information").
-_PURPOSE_TO = re.compile(r"\bto\s+(?:help\s+(?:us\s+)?)?(?:\w+\s+(?:and|or)\s+)?$", re.I)
-_DATA_OBJECT = re.compile(
-    r"\s+(?:it|them|(?:(?:the|all|any|this|that|these|such|your|our\s+users'?)\s+)?(?:[\w'’-]+\s+){0,2}?"
-    r"(?:information|data|details|records))\b",
-    re.I,
-)
-_BOUND_TO = re.compile(
-    r"\b(?:require[sd]?|requiring|agree[sd]?|agreement|obligat\w+|bound|contracts?|contractually|they|them)\b", re.I
-)
-_THREAT_LIST = re.compile(
-    r"\b(?:unauthori[sz]ed|loss|misuse|theft|access(?:ed)?|alter(?:ed|ation)?|destr\w+|modif\w+|tamper\w*)"
-    r"(?:\s*,\s*(?:\w+\s*,\s*)*(?:or\s+|and\s+)?|\s+(?:or|and)\s+)(?:\w+\s+)?#"
-    r"|#\s*(?:,\s*(?:\w+\s*,\s*)*(?:or\s+|and\s+)?|\s+(?:or|and)\s+)(?:alter(?:ed|ation)?|destr\w+|modif\w+|loss|"
-    r"misuse|tamper\w*)\b",
-    re.I,
-)
-_TO_US = re.compile(
-    r"\s+(?:(?:[\w-]+\s+){0,6}?(?:with|to)\s+(?:us|ourselves)\b|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
-)
-_NOT_NAME = (
-    r"(?!(?:They|These|Those|Such|It|Its|This|That|Some|Any|All|Each|Other|Many|Most|Certain|No|Both|Either|"
-    r"Neither|If|When|Where|While|Once|After|Before|Because|Since|Although|Unless|In|On|At|For|From|With|By|To|As|"
-    r"Upon|Only|Also|Then|Please|Note|There|Here|He|She|One)\b)"
-)
-_NAME_SUBJECT = re.compile(
-    r"\W*" + _NOT_NAME + r"(?:The\s+)?(?:[A-Z][\w.&'’-]*\s+){1,3}(?:(?:also|may|will|can|might|would|only|generally|"
-    r"does|do|not|never|then)\s+)*$"
-)
-# Coordinated subjects with the site among them ("we and our partners may", "Acme, its affiliates and vendors
-# use"), read on the sentence start with party mentions replaced by F (the site) and T (third parties).
-_CO_SUBJECTS = re.compile(
-    r"(?:^|[^\w])(?:F|T)(?:\s*,?\s*(?:(?:and|or|&|and/or|along with|together with|as well as)\s+)?"
-    r"(?:(?:our|its|their|the|certain|other|selected|trusted|authori[sz]ed|some|various)\s+)*(?:[\w-]+\s+){0,2}?(?:F|T))+"
-    r"\s*,?\s+(?:(?:may|might|can|could|will|would|also|then|only|generally|sometimes|each|both|all|do|does|"
-    r"automatically|independently)\s+)*$"
-)
-_LEAD_NAME = re.compile(
-    r"\W*" + _NOT_NAME + r"(?:The\s+)?(?:[A-Z][\w.&'’-]*\s+){0,2}[A-Z][\w.&'’-]*(?=\s*(?:,|and\b|or\b|&))"
-)
-# The site's own tracking technologies ("we may place cookies", "cookies allow us to", "a cookie is sent to your
-# computer"): OPP-115 counts them as first-party collection even when no other data is named.
-_TRACKER = r"(?:cookies?|web\s+beacons?|pixel\s+tags?|clear\s+gifs?|tracking\s+technolog(?:y|ies)|local\s+storage)"
-_OWN_TRACKING = re.compile(
-    r"\b(?:we|us)\s+(?:\w+\s+){0,3}?(?:use|place|set|serve|send|deploy|employ|utili[sz]e|store|access|read|drop)"
-    r"\w*\s+(?:[\w\"“”-]+\s+){0,4}?[\"“]?" + _TRACKER + r"\b"
-    r"|\b" + _TRACKER + r"[\"”]?\s+(?:(?:\w+\s+){0,3}?(?:is|are|may be|will be|can be)\s+(?:\w+\s+)?"
-    r"(?:used|placed|set|sent|served|stored|collected)\b|(?:\w+\s+){0,2}?(?:allow|allows|enable|enables|help|helps|"
-    r"let|lets)\s+us\b)",
-    re.I,
-)
-# A third party's own tracking on the site ("advertisers may place cookies", "ad networks use web beacons").
-_TRACK_VERB = re.compile(
-    r"\b(?:place|serve|set|use|distribute|drop|deliver|recogni[sz]e|read|employ|utili[sz]e|collect)\w*\s+"
-    r"(?:(?:and|or|and/or)\s+\w+\s+)?(?:[\w\"“”-]+\s+){0,4}?[\"“]?" + _TRACKER + r"\b",
-    re.I,
-)
-# Handing data to a named recipient with a general verb ("we supply your contact information to marketers"),
-# or letting a third party act ("allow third parties to see your profile").
-_GIVE = re.compile(
-    r"\b(?:provid|suppl|giv|furnish|mak|mad|report|pass|send)\w*\s+(?:[\w'’-]+\s+){0,10}?(?:to|with)\s+$", re.I
-)
-_LET = re.compile(
-    r"\b(?:allow|allows|allowed|permit|permits|authori[sz]e|authori[sz]es|enable|enables|let|lets)\s+$", re.I
-)
-_LET_ACT = re.compile(
-    r"\s+to\s+(?:\w+\s+)?(?:see|view|access|collect|use|place|serve|obtain|receive|track|gather|contact|target)\b", re.I
-)
-# Copies kept in backups after deletion: a retention statement without a period.
-_BACKUP = re.compile(
-    r"\bback-?ups?\b|\bbacked[- ]up\b|\bresidual\b|\barchived?\s+copies\b|\bon\s+file\b"
-    r"|\bcontinue\s+to\s+(?:store|keep|retain|hold)\b|\b(?:our|its)\s+(?:\w+\s+)?archives\b"
-    r"|\b(?:remain|remains|persist|persists)\s+in\s+(?:our|its)\s+(?:\w+\s+)?(?:records|systems?|databases?|files)\b",
-    re.I,
-)
-# Disclosure to the public ("what you post becomes public", "can be seen and used by anyone").
-_PUBLIC = re.compile(
-    r"\b(?:becomes?|be made|is made|are made|will be|may be)\s+(?:publicly\s+)?"
-    r"(?:available\s+to\s+the\s+public|public)\b"
-    r"|\b(?:seen|viewed|read|collected|used|accessed|correlated)\s+(?:[\w,]+\s+){0,4}?by\s+"
-    r"(?:anyone|others|other (?:users|people|members|visitors)|the (?:general )?public|members of the public|"
-    r"(?:such\s+|any\s+)?third[- ]part(?:y|ies))\b"
-    r"|\b(?:viewed|seen|read|displayed|shared)\s+publicly\b",
-    re.I,
-)
-# The reader letting the site share ("you are agreeing to share", "you authorize us to share"): the site's disclosure.
-_AUTHORIZE = re.compile(r"\b(?:agree\w*|authori[sz]\w*|consent\w*|allow\w*|permit\w*)\s+(?:us\s+)?to\s+$", re.I)
-# A warning to the reader, not a choice ("you should be aware that what you post can be read by others").
-_AWARE = re.compile(
-    r"\byou\s+should\s+(?:also\s+)?(?:be\s+aware|remember|note|know|understand|keep\s+in\s+mind)\b", re.I
-)
-# The site acting together with its agents ("we and our service providers collect…"): the site's own collection.
-_WE_AND_AGENTS = re.compile(
-    r"\b(?:we|[A-Z][\w.&-]*)\s+(?:\((?:which|that)\s+includes\s+|and\s+)(?:our|its)\s+"
-    r"(?:(?:third[- ]party|outside)\s+)?(?:service\s+providers|agents)$"
-)
-# Disclosures whose recipient is implied: legal demands (authorities, courts) and business transfers (a buyer).
-_IMPLIED_RECIPIENT = re.compile(
-    r"\b(?:required|permitted|compelled|authori[sz]ed)\s+(?:to\s+do\s+so\s+)?by\s+(?:applicable\s+)?law\b"
-    r"|\bsubpoenas?\b|\bcourt\s+orders?\b|\bsearch\s+warrants?\b|\blegal\s+process\b|\blaw\s+enforcement\b"
-    r"|\bcomply\s+with\s+(?:(?:the|any|all|applicable|a)\s+)*(?:laws?|legal|regulations?)\b"
-    r"|\bmergers?\b|\bacquisitions?\b|\bbankruptcy\b|\breorgani[sz]ation\b"
-    r"|\bsale\s+of\s+(?:all\s+or\s+(?:a\s+)?(?:\w+\s+)?(?:part|portion)\s+of\s+)?(?:\w+\s+){0,3}?assets\b",
-    re.I,
-)
-# The site and third parties as joint subjects of tracking or collection ("We and third-party advertisers may use
-# cookies", "We, along with our partners, collect…"); agents and service providers act for the site (see above).
-_JOINT_SUBJECT = re.compile(
-    r"\bwe\s*,?\s*(?:and|or|along\s+with|together\s+with|as\s+well\s+as)\s+"
-    r"(?:(?:our|certain|other|select(?:ed)?|trusted)\s+)?(?:[\w-]+\s+)?"
-    r"(?:third[- ]part(?:y|ies)|partners|advertisers|vendors|suppliers|(?:ad|advertising)\s+(?:networks|companies))\b"
-    r"(?!\s+(?:service\s+providers|agents|contractors|processors))",
-    re.I,
-)
-_JOINT_ACT = re.compile(r"\b(?:collect|gather|obtain|track|use|place|set|serve|deploy|employ|utili[sz]e)\w*\b", re.I)
-_HAVE_ACCESS = re.compile(r"\b(?:have|has|had|given|granted|provided with)\s+access\s+to\b", re.I)
-_OFF_LIST = re.compile(
-    r"\s+(?:[\w'’-]+\s+){0,4}?from\s+(?:(?:our|the|all|any|these|those|such|future)\s+)*"
-    r"(?:(?:e-?mail|mailing|marketing|distribution|contact|subscriber|subscription|newsletter|promotional|postal)\s+)*"
-    r"lists?\b",
-    re.I,
-)
-_IN_TRACKER = re.compile(
-    r"\s+(?:[\w-]+\s+){0,3}?(?:in|on|by|using|via|within)\s+(?:a|an|the|our|these)?\s*(?:\w+\s+)?" + _TRACKER + r"\b",
-    re.I,
-)
-_HIRE_NOUN = (
-    r"(?:compan(?:y|ies)|firms?|vendors?|agents?|agenc(?:y|ies)|contractors?|consultants?|providers?|parties|"
-    r"partners?|attorneys?|lawyers?|counsel|auditors?|professionals?|businesses)"
-)
-_HIRED = re.compile(
-    r"^\s+(?:the\s+services\s+of\b|(?:(?:an?|the|other|outside|third[- ]party|independent|trusted|qualified|reputable|"
-    r"professional|specialized|external|one\s+or\s+more|various|certain|several)\s+){0,3}" + _HIRE_NOUN + r"\b)",
-    re.I,
-)
-_HIRED_PARTY = re.compile(r"\s+(?:(?:an?|the|other|outside|independent|trusted|certain|several|various)\s+){0,2}", re.I)
-_HIRER = re.compile(r"\b" + _HIRE_NOUN + r"\s+(?:(?:that|whom|which)\s+)?(?:we|us)\s+(?:\w+\s+)?$", re.I)
-_HIRE = re.compile(r"^\s+(?:to|by)\s+(?:perform|provide|help|assist|act|conduct|process|host|operate|manage)\b", re.I)
-
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
-_NEGATION = {"not", "never", "n't", "no", "neither", "nor", "without"}
-_LIST_ITEM = re.compile(r"^\s*(?:[*\-+•]|\d+[.)])\s+")
-
-_HEADING_CUES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(share|sharing|shared|disclos\w*|sell|sale|transfer\w*|recipients?)\b", re.I), "share"),
-    (re.compile(r"\b(retain\w*|retention|storage|store|keep|delet\w*|how long)\b", re.I), "retain"),
-    (re.compile(r"\b(secur\w*|protect\w*|safeguard\w*)\b", re.I), "secure"),
-    (
-        re.compile(
-            r"\b(collect\w*|gather\w*|obtain\w*|receive|provide|use|using|process\w*|"
-            r"information we|data we|automatically)\b",
-            re.I,
-        ),
-        "collect",
-    ),
-)
-
-_NUM = (
-    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|eighteen|twenty|thirty|forty|forty-five|sixty|ninety|a|an)"
-)
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "eighteen": 18,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "forty-five": 45,
-    "sixty": 60,
-    "ninety": 90,
-}
-_PERIOD = re.compile(
-    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of|every|each)\s+"
-    rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?({_NUM})\s+(?:\(\d+\)\s+)?"
-    r"(day|week|month|year)s?\b"
-    r"|\b(?:for|after|within)\s+(?:several|many|a few|a number of)\s+(?:day|week|month|year)s\b"
-    r"|\b(?:as|so) long as (?:(?:is |it is |it remains |they remain |we deem (?:it )?|we consider (?:it )?|reasonably |"
-    r"strictly |legally |may be |it's |we have a (?:legitimate )?(?:business )?)*"
-    r"(?:necessary|needed|need|required|permitted|appropriate|useful|relevant)|"
-    r"(?:your|the|an|their) account (?:is|remains) (?:active|open)|"
-    r"you (?:keep|maintain|have) (?:your|an) account|"
-    r"you (?:are|remain) an? (?:\w+ )?(?:member|user|customer|subscriber))[^.;,]{0,60}"
-    r"|\b(?:no longer|not longer) than (?:is )?(?:necessary|needed|required)[^.;,]{0,60}"
-    r"|\buntil (?:it is |they are )?no longer (?:necessary|needed|required)[^.;,]{0,40}"
-    r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}"
-    r"|\buntil (?:you|your|such time|the end of|we (?:no longer|receive|are asked))\b[^.;,]{0,40}"
-    r"|\bfor the (?:duration|life(?:time)?) of\b[^.;,]{0,40}|\bpermanently\b"
-    r"|\bas (?:is |may be )?(?:reasonably )?(?:necessary|needed|required) (?:to|for) (?:comply|compliance|meet|fulfil|"
-    r"fulfill|satisfy)\b[^.;,]{0,40}"
-    r"|\blonger than (?:is )?(?:necessary|needed|required)\b[^.;,]{0,60}"
-    # the usual reasons for keeping data after its use: legal duties, disputes, record keeping
-    r"|\b(?:resolve|settle) (?:any )?disputes\b"
-    r"|\bfor (?:\w+,? ){0,3}?(?:legal|tax|accounting|audit(?:ing)?|regulatory|record-?keeping|archival|archiving) "
-    r"(?:(?:and|or) \w+ )?(?:purposes|reasons|requirements)\b"
-    r"|\bwhile (?:your account (?:is|remains) (?:active|open)|you (?:are|remain) an? (?:\w+ )?(?:member|user|customer|"
-    r"subscriber))\b"
-    r"|\bin accordance with (?:\w+ ){0,3}?(?:records? (?:retention |disposition )?schedules?|"
-    r"(?:record |data )?retention (?:polic(?:y|ies)|schedules?|requirements))\b"
-    r"|\bindefinitely\b|\bforever\b|\bfor (?:a |an |some )?(?:\w+ ){0,3}(?:time|period)(?: of time)?\b(?! to time)"
-    r"|\bon an? (?:rolling|continuous|regular) (?:\d+|[a-z]+)[- ](?:day|week|month|year)s? (?:basis|cycle)\b",
-    re.I,
-)
-_PLACE = re.compile(
-    r"\b(?:in|to)\s+(?:the\s+)?(United States(?: of America)?|U\.S\.(?:A\.)?|USA|European Union|"
-    r"European Economic Area|EEA|EU|United Kingdom|UK|Ireland|Canada|Singapore|India|Japan|Australia|"
-    r"Germany|Netherlands|Switzerland|Brazil|China|your (?:country|region)|other countries|"
-    r"countries outside[^.;,]{0,40})",
-)
-_PLACE_CONTEXT = re.compile(r"\b(stor\w*|server\w*|data cent\w*|host\w*|transfer\w*|located|process\w*)\b", re.I)
-_UNIT = {"day": "D", "week": "W", "month": "M", "year": "Y"}
 
 
 @dataclass(frozen=True)
@@ -961,114 +468,8 @@ class OfflineBackend(Backend):
             elif not _list_like(seg.text):
                 lead_in = None
         _list_siblings(segments, heads, out)
-        self._paragraph_rules(policy, segments, heads, out)
+        _paragraph_rules(policy, segments, heads, out, SentenceReader(self._state, sentences, self._subject, _negated))
         return out
-
-    def _paragraph_rules(
-        self, policy: Policy, segments: list[Segment], heads: list[bool], out: list[list[PracticeMention]]
-    ) -> None:
-        """Paragraph-level evidence: a paragraph with a title line is read as a whole, under its title.
-
-        - A paragraph about another topic (its title names sharing but not collection, security, the reader's
-          rights or choices…) keeps a practice its title does not cover only when the practice is stated in more
-          than one sentence: a single passing mention is not what the paragraph is about.
-        - Under a title about one party's collection, the body's collection is that party's ("we and our
-          providers collect…" under "Information We Collect", "…is used to serve ads" under "Third-Party Ads").
-        - A title naming one practice is confirmed by a weaker trigger in the body (see _weak_support).
-        """
-        for para in _paragraphs(policy, segments):
-            title = _paragraph_title(segments, heads, para)
-            if not title:
-                continue
-            named = {kind for pattern, kind in _PARA_TOPICS if pattern.search(title)}
-            if not named:
-                continue
-            sents: dict[str, set[int]] = {}
-            for i in para:
-                bounds = sentences(segments[i])
-                for p in out[i]:
-                    if not p.inherited:
-                        k = next((j for j, (a, b) in enumerate(bounds) if a <= p.span.start < b), 0)
-                        sents.setdefault(_CATEGORY[p.type], set()).add(bounds[k][0])
-            fp, tc = PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_COLLECTION_USE
-            convert = {}
-            if "first-party" in named and "third-party" not in named and "first-party" not in sents:
-                convert[tc] = fp
-            if "third-party" in named and "first-party" not in named and "third-party" not in sents:
-                convert[fp] = tc
-            for i in para:
-                kept = [
-                    p
-                    for p in out[i]
-                    if p.type not in _PARA_COVERS
-                    or named & _PARA_COVERS[p.type]
-                    or len(sents.get(_CATEGORY[p.type], ())) > 1
-                ]
-                kept.extend(
-                    PracticeMention(p.span, convert[p.type], p.negated)
-                    for p in out[i]
-                    if p.type in convert and not p.inherited
-                )
-                out[i] = kept
-            # A title naming one practice (and no audience or other off-topic matter) is confirmed by a weaker
-            # trigger in the body: one that failed only for a missing period, a choice word nearby…
-            (cat,) = named if len(named) == 1 else ("",)
-            found = {_CATEGORY[p.type] for i in para for p in out[i]}
-            if cat in _PARA_SUPPORT and cat not in found and not _OFF_TOPIC.search(title):
-                support = self._weak_support(policy, segments, para[1:], cat)
-                if support is not None:
-                    out[support[0]].append(support[1])
-
-    def _weak_support(
-        self, policy: Policy, segments: list[Segment], body: list[int], category: str
-    ) -> tuple[int, PracticeMention] | None:
-        """The first trigger of a category's kind in the body, as the sentence rules would read it but without
-        their demands for a period, a security detail or a clean clause: a verb (not "the use of"), not negated,
-        the site's own act (or passive, or data the reader gives), in a sentence naming personal data that is
-        not about the policy itself or a special audience."""
-        kind = _PARA_SUPPORT[category]
-        text = policy.text
-        for i in body:
-            st = self._state(policy, segments[i])
-            for s0, s1 in sentences(segments[i]):
-                sentence = text[s0:s1]
-                if (
-                    not any(s0 <= d.start < s1 for d in st.data)
-                    or _SCOPE.search(sentence)
-                    or _AUDIENCE.search(sentence)
-                ):
-                    continue
-                for t in st.triggers:
-                    if not (s0 <= t.start < s1) or t.entry.value[0] != kind:
-                        continue
-                    word = text[t.start : t.end].lower()
-                    prev = re.findall(r"[\w']+", text[max(s0, t.start - 30) : t.start].lower())[-1:]
-                    if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
-                        continue
-                    if _negated(text, s0, t.start) or sentence.rstrip().endswith(":"):
-                        continue  # a negation, or a lead-in line whose list follows
-                    if kind == "secure" and _NOT_DATA_PROTECTION.match(text[t.end : s1]):
-                        continue  # "protect our rights and property"
-                    subject = self._subject(text, st, s0, t)
-                    before = text[max(s0, t.start - 40) : t.start]
-                    if (
-                        _META.search(before)
-                        or _THIRD_SUBJECT.search(before)
-                        or (
-                            subject is not None
-                            and subject.kind != PartyKind.FIRST_PARTY
-                            and "you" not in t.entry.phrase.lower()
-                        )
-                        or (word.endswith("ed") and subject is None and not _PASSIVE.search(before))
-                        or (
-                            t.entry.value[1] == "agent"
-                            and (subject is None or subject.kind == PartyKind.USER)
-                            and not _PASSIVE.search(before)
-                        )
-                    ):
-                        continue  # another party's or the reader's action; "information collected by…": a reference
-                    return i, PracticeMention(Span.at(text, t.start, t.end), _PRACTICE_OF[kind])
-        return None
 
     def _sentence_practices(
         self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int
@@ -1076,21 +477,7 @@ class OfflineBackend(Backend):
         in_sent = [t for t in st.triggers if s0 <= t.start < s1]
         text = policy.text
         sentence = text[s0:s1]
-        cue = _SECURE_CUE.search(sentence)
-        if not cue:
-            of = _SECURE_OF.search(sentence)
-            if (
-                of
-                and not _BOUND_TO.search(sentence[: of.start()])
-                and not re.search(r"\bcommit\w*\b", sentence[: of.start()], re.I)
-                and not re.match(r"\W*(?:to|for)\s", sentence)  # "to … protect the security of …": a purpose item
-                and not any(
-                    s0 <= p.span.start < s0 + of.start() and p.kind == PartyKind.THIRD_PARTY for p in st.parties
-                )
-            ):
-                cue = of
-        if not cue:
-            cue = _SECURE_MORE.search(sentence)
+        cue = self._security_cue(text, st, s0, s1)
         tracking = _OWN_TRACKING.search(sentence)
         if (
             not in_sent
@@ -1124,19 +511,8 @@ class OfflineBackend(Backend):
             before = text[max(s0, t.start - 60) : t.start]
             after = text[t.end : min(s1, t.end + 60)]
             prev = re.findall(r"[\w']+", before.lower())[-1:]
-            if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
-                continue  # "the use of", "your request", "a record": a noun, not the practice verb
-            if word in _AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
-                continue  # "their use of cookies": a noun
-            if kind == "share" and (
-                re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
-                or _SHARE_TOOL.match(after)
-                or _CHOICE_BEFORE.search(before)
-                or _ON_DEVICE.match(after)
-            ):
-                continue  # "send you newsletters", "sharing buttons", "opt out of sharing…", "sent to your computer"
-            if kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]):
-                continue  # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
+            if self._noun_or_other_verb(text, t, s0, kind, word, before, after, prev):
+                continue
             if kind == "share" and _TO_US.match(text[t.end : s1]):
                 # "information you share with us", "disclosed to the Company": data coming to the site, which
                 # OPP-115 counts as the site's collection when the data is named.
@@ -1145,63 +521,9 @@ class OfflineBackend(Backend):
                     seen.add(fp)
                     found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
                 continue
-            if word.startswith("access") and re.match(
-                r"\s+(?:to|control|controls|logs?|rights?|(?:or|and)\s+control)\b", after, re.I
-            ):
-                continue  # "access to", "access controls", "no access or control over"
-            if word in ("request", "requests") and re.match(r"\s+(?:that|for|from|related|regarding)\b", after, re.I):
-                continue  # "requests for removal", "we request that you link to…": a request to the site or reader
-            if word.startswith("process") and (
-                re.match(
-                    r"\s+(?:(?:your|such|these|all|any|the)\s+)?(?:\w+\s+)?(?:requests?|preferences)\b", after, re.I
-                )
-                or re.search(r"\b(?:requests?|preferences)\s+(?:\w+\s+){0,3}$", before, re.I)
-            ):
-                continue  # "allow time for your preferences to be processed", "process your requests"
-            if word in ("get", "gets") and re.match(
-                r"\s+(?:back|in touch|started|rid|to know|involved|help)\b", after, re.I
-            ):
-                continue  # "we will get back to you": not obtaining data
-            if word.startswith("log") and re.match(r"\s+(?:in|into|on|onto|out|off)\b", after, re.I):
-                continue  # "log into your account": the reader signing in
-            if kind == "collect" and _CONSENT_OBJECT.match(after):
-                continue  # "obtain your written authorization", "ask for your consent": consent, not data
-            if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
-                continue  # "the collection, use and retention of…": a list of practice names
-            if (
-                kind == "collect"
-                and "you" in t.entry.phrase.lower()
-                and _IF_CLAUSE.search(before)
-                and _THEN_SHARE.match(text[t.end : s1])
-            ):
-                continue  # "when you provide personal information to…, we may share it with…": a disclosure statement
-            if choice and kind == "collect":
-                continue  # "you can opt out of…", "to unsubscribe…": the reader's choices
-            if abroad and kind in ("collect", "retain"):
-                continue  # "may be transferred to and stored in the United States": an international transfer
-            subject = self._subject(text, st, s0, t)
-            if (
-                subject is None
-                and kind in ("collect", "share")
-                and _NAME_SUBJECT.match(text[s0 : t.start])
-                and not any(s0 <= p.span.start < t.start for p in st.parties)
-                and not _THIRD_SUBJECT.search(before)
-            ):
-                # "Acme Health may use…": the operator named at the start of the sentence.
-                subject = PartyMention(
-                    Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
-                )
-            implicit_third = (
-                subject is None
-                and word != "using"  # "users who access services using several devices": a participle, not a verb
-                and bool(_THIRD_SUBJECT.search(before))
-                and not _OUR_SUBJECT.search(before)
-            )
-            if subject is None and kind == "collect" and _OUR_THING.search(before):
-                # "Some of our mobile services use your location", "our servers automatically record…"
-                subject = PartyMention(
-                    Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
-                )
+            if self._another_statement(text, t, s1, kind, word, before, after, choice, abroad):
+                continue
+            subject, implicit_third = self._actor(text, st, s0, t, kind, word, before)
             if (
                 kind == "collect"
                 and subject is None
@@ -1351,30 +673,10 @@ class OfflineBackend(Backend):
             if word == "keep" and re.match(r"\s+in mind\b", after, re.I):
                 continue
             sec_detail = bool(details & _DETAIL_OF["secure"])
-            if (
-                kind == "secure"
-                and not needs
-                and " " in word
-                and word.startswith("reasonable")
-                and not sec_detail
-                and not _SECURE_AIM.match(after)
+            if kind == "secure" and self._not_data_security(
+                text, st, s0, t, needs, word, before, after, details, sec_detail
             ):
-                continue  # "reasonable steps to verify your identity / keep it accurate": not security
-            if kind == "secure" and _NOT_DATA_PROTECTION.match(after):
-                continue  # "protect our rights, property or safety"
-            if (
-                kind == "secure"
-                and _PURPOSE_TO.search(before)
-                and AttributeKind.SECURITY_METHOD not in details
-                and not _DATA_OBJECT.match(after)
-                and any(
-                    s0 <= u.start < t.start
-                    and u.entry.value[0] in ("collect", "share")
-                    and not _TOOL_OBJECT.match(text[u.end : t.start])
-                    for u in st.triggers
-                )
-            ):
-                continue  # "we use your IP address to protect our site from abuse": security as a purpose of use
+                continue
             if (
                 kind == "secure"
                 and needs == "detail"
@@ -1390,29 +692,8 @@ class OfflineBackend(Backend):
                 and "privacy" not in after[:30].lower()
             ):
                 needs = ""  # "we work hard to protect your personal information"
-            if kind == "retain" and (_HIRE.match(after) or _ON_DEVICE.match(after)):
-                continue  # "service providers we have retained to perform…", "cookies stored on your computer"
-            if (
-                kind == "retain"
-                and word.startswith("retain")
-                and (
-                    _HIRED.match(after)
-                    or _HIRER.search(before)
-                    or any(_HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in third)
-                )
-            ):
-                continue  # "we retain an outside company", "a retained agent", "vendors we retain": hiring
-            if kind == "retain" and _OFF_LIST.match(after):
-                continue  # "we will remove your name from our mailing list": an opt-out, not retention
-            if (
-                kind == "retain"
-                and (subject is None or subject.kind != PartyKind.FIRST_PARTY)
-                and (
-                    re.search(_TRACKER + r"[\"”]?\s+(?:[\w-]+\s+){0,6}?$", before, re.I)
-                    or re.match(r"\s+(?:[\w-]+\s+){0,2}?" + _TRACKER + r"\b", after, re.I)
-                )
-            ) or (kind == "retain" and _IN_TRACKER.match(after)):
-                continue  # "session cookies are deleted when you close…", "stored in a cookie": a cookie's lifetime
+            if kind == "retain" and self._not_storage(text, t, third, subject, word, before, after):
+                continue
             if needs == "third" and not third and not (kind == "share" and _IMPLIED_RECIPIENT.search(sentence)):
                 continue  # (a legal demand or a sale of the business names its recipient implicitly)
             # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
@@ -1449,6 +730,213 @@ class OfflineBackend(Backend):
             negated = _negated(text, s0, t.start)
             found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
         self._third_party_paths(text, st, s0, s1, has_data, choice, seen, found)
+        self._cue_paths(text, st, s0, s1, tracking, cue, has_data, choice, seen, found)
+        if found:
+            feats = self._features(st, s0, s1)
+            found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
+        return found
+
+    @staticmethod
+    def _security_cue(text: str, st: _SegState, s0: int, s1: int) -> re.Match[str] | None:
+        """A security measure named without a security trigger: access limits and strong cues (_SECURE_CUE),
+        keeping data's security or confidentiality (_SECURE_OF, unless a recipient is bound to it), or the
+        organisation's own safeguards (_SECURE_MORE)."""
+        sentence = text[s0:s1]
+        cue = _SECURE_CUE.search(sentence)
+        if not cue:
+            of = _SECURE_OF.search(sentence)
+            if (
+                of
+                and not _BOUND_TO.search(sentence[: of.start()])
+                and not re.search(r"\bcommit\w*\b", sentence[: of.start()], re.I)
+                and not re.match(r"\W*(?:to|for)\s", sentence)  # "to … protect the security of …": a purpose item
+                and not any(
+                    s0 <= p.span.start < s0 + of.start() and p.kind == PartyKind.THIRD_PARTY for p in st.parties
+                )
+            ):
+                cue = of
+        if not cue:
+            cue = _SECURE_MORE.search(sentence)
+        return cue
+
+    @staticmethod
+    def _noun_or_other_verb(
+        text: str, t: Hit, s0: int, kind: str, word: str, before: str, after: str, prev: list[str]
+    ) -> bool:
+        """The trigger word is a noun ("the use of"), or a sharing verb that discloses nothing (sending to the
+        reader, sharing buttons, a choice about sharing, a list of threats)."""
+        if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
+            return True  # "the use of", "your request", "a record": a noun, not the practice verb
+        if word in _AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
+            return True  # "their use of cookies": a noun
+        if kind == "share" and (
+            re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
+            or _SHARE_TOOL.match(after)
+            or _CHOICE_BEFORE.search(before)
+            or _ON_DEVICE.match(after)
+        ):
+            return True  # "send you newsletters", "sharing buttons", "opt out of sharing…", "sent to your computer"
+        # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
+        return bool(kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]))
+
+    @staticmethod
+    def _another_statement(
+        text: str, t: Hit, s1: int, kind: str, word: str, before: str, after: str, choice: bool, abroad: bool
+    ) -> bool:
+        """The trigger states something other than the practice: the reader's access, requests or sign-in,
+        consent, a list of practice names, a disclosure conditioned on the reader's act, the reader's choices,
+        or an international transfer."""
+        if word.startswith("access") and re.match(
+            r"\s+(?:to|control|controls|logs?|rights?|(?:or|and)\s+control)\b", after, re.I
+        ):
+            return True  # "access to", "access controls", "no access or control over"
+        if word in ("request", "requests") and re.match(r"\s+(?:that|for|from|related|regarding)\b", after, re.I):
+            return True  # "requests for removal", "we request that you link to…": a request to the site or reader
+        if word.startswith("process") and (
+            re.match(r"\s+(?:(?:your|such|these|all|any|the)\s+)?(?:\w+\s+)?(?:requests?|preferences)\b", after, re.I)
+            or re.search(r"\b(?:requests?|preferences)\s+(?:\w+\s+){0,3}$", before, re.I)
+        ):
+            return True  # "allow time for your preferences to be processed", "process your requests"
+        if word in ("get", "gets") and re.match(
+            r"\s+(?:back|in touch|started|rid|to know|involved|help)\b", after, re.I
+        ):
+            return True  # "we will get back to you": not obtaining data
+        if word.startswith("log") and re.match(r"\s+(?:in|into|on|onto|out|off)\b", after, re.I):
+            return True  # "log into your account": the reader signing in
+        if kind == "collect" and _CONSENT_OBJECT.match(after):
+            return True  # "obtain your written authorization", "ask for your consent": consent, not data
+        if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
+            return True  # "the collection, use and retention of…": a list of practice names
+        if (
+            kind == "collect"
+            and "you" in t.entry.phrase.lower()
+            and _IF_CLAUSE.search(before)
+            and _THEN_SHARE.match(text[t.end : s1])
+        ):
+            return True  # "when you provide personal information to…, we may share it with…": a disclosure statement
+        if choice and kind == "collect":
+            return True  # "you can opt out of…", "to unsubscribe…": the reader's choices
+        # "may be transferred to and stored in the United States": an international transfer
+        return bool(abroad and kind in ("collect", "retain"))
+
+    def _actor(
+        self, text: str, st: _SegState, s0: int, t: Hit, kind: str, word: str, before: str
+    ) -> tuple[PartyMention | None, bool]:
+        """Who acts at a trigger: the party mention before it in its clause, else the site when it is named
+        at the sentence start or its own services act; and whether an unnamed third party is the subject."""
+        subject = self._subject(text, st, s0, t)
+        if (
+            subject is None
+            and kind in ("collect", "share")
+            and _NAME_SUBJECT.match(text[s0 : t.start])
+            and not any(s0 <= p.span.start < t.start for p in st.parties)
+            and not _THIRD_SUBJECT.search(before)
+        ):
+            # "Acme Health may use…": the operator named at the start of the sentence.
+            subject = PartyMention(
+                Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
+            )
+        implicit_third = (
+            subject is None
+            and word != "using"  # "users who access services using several devices": a participle, not a verb
+            and bool(_THIRD_SUBJECT.search(before))
+            and not _OUR_SUBJECT.search(before)
+        )
+        if subject is None and kind == "collect" and _OUR_THING.search(before):
+            # "Some of our mobile services use your location", "our servers automatically record…"
+            subject = PartyMention(
+                Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
+            )
+        return subject, implicit_third
+
+    @staticmethod
+    def _not_data_security(
+        text: str,
+        st: _SegState,
+        s0: int,
+        t: Hit,
+        needs: str,
+        word: str,
+        before: str,
+        after: str,
+        details: set[AttributeKind],
+        sec_detail: bool,
+    ) -> bool:
+        """A security trigger that is not about protecting data: "reasonable steps" to other ends, protecting
+        rights or property, or security as the purpose of a use or disclosure."""
+        if (
+            not needs
+            and " " in word
+            and word.startswith("reasonable")
+            and not sec_detail
+            and not _SECURE_AIM.match(after)
+        ):
+            return True  # "reasonable steps to verify your identity / keep it accurate": not security
+        if _NOT_DATA_PROTECTION.match(after):
+            return True  # "protect our rights, property or safety"
+        # "we use your IP address to protect our site from abuse": security as a purpose of use
+        return bool(
+            _PURPOSE_TO.search(before)
+            and AttributeKind.SECURITY_METHOD not in details
+            and not _DATA_OBJECT.match(after)
+            and any(
+                s0 <= u.start < t.start
+                and u.entry.value[0] in ("collect", "share")
+                and not _TOOL_OBJECT.match(text[u.end : t.start])
+                for u in st.triggers
+            )
+        )
+
+    @staticmethod
+    def _not_storage(
+        text: str,
+        t: Hit,
+        third: list[PartyMention],
+        subject: PartyMention | None,
+        word: str,
+        before: str,
+        after: str,
+    ) -> bool:
+        """A retention trigger that is not the site keeping data: hiring ("we retain an outside company"),
+        a mailing-list opt-out, or a cookie's own lifetime."""
+        if _HIRE.match(after) or _ON_DEVICE.match(after):
+            return True  # "service providers we have retained to perform…", "cookies stored on your computer"
+        if word.startswith("retain") and (
+            _HIRED.match(after)
+            or _HIRER.search(before)
+            or any(_HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in third)
+        ):
+            return True  # "we retain an outside company", "a retained agent", "vendors we retain": hiring
+        if _OFF_LIST.match(after):
+            return True  # "we will remove your name from our mailing list": an opt-out, not retention
+        # "session cookies are deleted when you close…", "stored in a cookie": a cookie's lifetime
+        return bool(
+            (
+                (subject is None or subject.kind != PartyKind.FIRST_PARTY)
+                and (
+                    re.search(_TRACKER + r"[\"”]?\s+(?:[\w-]+\s+){0,6}?$", before, re.I)
+                    or re.match(r"\s+(?:[\w-]+\s+){0,2}?" + _TRACKER + r"\b", after, re.I)
+                )
+            )
+            or _IN_TRACKER.match(after)
+        )
+
+    @staticmethod
+    def _cue_paths(
+        text: str,
+        st: _SegState,
+        s0: int,
+        s1: int,
+        tracking: re.Match[str] | None,
+        cue: re.Match[str] | None,
+        has_data: bool,
+        choice: bool,
+        seen: set[PracticeType],
+        found: list[PracticeMention],
+    ) -> None:
+        """Practices named without a trigger word, after the trigger loop: the site's own tracking technologies
+        (first-party collection) and security measures found by _security_cue."""
+        sentence = text[s0:s1]
         fp = PracticeType.FIRST_PARTY_COLLECTION_USE
         if (
             tracking
@@ -1469,10 +957,6 @@ class OfflineBackend(Backend):
                     Span.at(text, s0 + cue.start(), s0 + cue.end()), sec, _negated(text, s0, s0 + cue.start())
                 )
             )
-        if found:
-            feats = self._features(st, s0, s1)
-            found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
-        return found
 
     @staticmethod
     def _third_party_paths(
@@ -1668,120 +1152,6 @@ class OfflineBackend(Backend):
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
-
-
-_ATTR_ROLE: dict[tuple[PracticeType | None, AttributeKind], Role] = {
-    (PracticeType.DATA_STORAGE_RETENTION_DELETION, AttributeKind.RETENTION_PERIOD): Role.RETENTION_PERIOD,
-    (PracticeType.DATA_STORAGE_RETENTION_DELETION, AttributeKind.STORAGE_PLACE): Role.STORAGE_PLACE,
-    (PracticeType.DATA_SECURITY_PROTECTION, AttributeKind.SECURITY_METHOD): Role.METHOD,
-    (PracticeType.DATA_SECURITY_PROTECTION, AttributeKind.PROTECT_AGAINST): Role.PROTECT_AGAINST,
-    (None, AttributeKind.LEGAL_BASIS): Role.LEGAL_BASIS,
-}
-
-
-# Paragraph topics a title can name (see OfflineBackend._paragraph_rules): the practice categories, and
-# topics that are no data practice (the reader's rights and choices).
-_PARA_TOPICS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(
-            r"\b(?:shar(?:e|es|ed|ing)|disclos\w*|sell|sold|sale|transfer\w*|recipients?|third[- ]part\w*|"
-            r"partners?|(?:service )?providers?|with whom|affiliates)\b",
-            re.I,
-        ),
-        "third-party",
-    ),
-    (
-        re.compile(
-            r"\b(?:collect\w*|gather\w*|obtain\w*|receive|use|uses|using|process\w*|information we|data we)\b",
-            re.I,
-        ),
-        "first-party",
-    ),
-    (
-        re.compile(
-            r"\b(?:secur\w*|safeguard\w*|protect(?:s|ing|ion)?\b(?!\s+(?:of\s+)?(?:our|the)\s+(?:company|rights)))",
-            re.I,
-        ),
-        "security",
-    ),
-    (re.compile(r"\b(?:retain\w*|retention|(?<!local )stor(?:e|age)|keep|delet\w*|how long)\b", re.I), "retention"),
-    (
-        re.compile(
-            r"\b(?:access(?:ing)?|correct\w*|updat\w*|review\w*|edit\w*|choices?|opt[- ]?(?:out|in)\w*|"
-            r"preferences?|control\w*|rights?|unsubscrib\w*|contact(?:ing)?\s+us|questions?)\b",
-            re.I,
-        ),
-        "user",
-    ),
-)
-
-
-# The title topics under which a single mention of a practice type is kept.
-_PARA_COVERS = {
-    PracticeType.FIRST_PARTY_COLLECTION_USE: {"first-party"},
-    PracticeType.THIRD_PARTY_COLLECTION_USE: {"third-party", "first-party"},
-    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: {"third-party", "first-party"},
-}
-
-
-def _list_siblings(segments: list[Segment], heads: list[bool], out: list[list[PracticeMention]]) -> None:
-    """Items of one list share their lead-in's practice: when most items of a run of list items inherit a
-    practice, the items that found none of it (no personal data named, "conduct market research;") take it too.
-    """
-    i = 0
-    while i < len(segments):
-        j = i
-        while j < len(segments) and not heads[j] and _list_like(segments[j].text):
-            j += 1
-        run = range(i, j)
-        if len(run) >= 3:
-            for ptype in {p.type for k in run for p in out[k] if p.inherited}:
-                having = [k for k in run if any(p.type == ptype for p in out[k])]
-                model = next(p for k in run for p in out[k] if p.inherited and p.type == ptype)
-                if len(having) >= 2 and 2 * len(having) >= len(run):
-                    for k in run:
-                        if k not in having:
-                            out[k].append(model)
-        i = max(j, i + 1)
-
-
-def _paragraphs(policy: Policy, segments: list[Segment]) -> list[list[int]]:
-    """Segment indices grouped into paragraphs (blocks separated by a blank line)."""
-    paras: list[list[int]] = []
-    for i, seg in enumerate(segments):
-        if i and "\n\n" not in policy.text[segments[i - 1].end : seg.start]:
-            paras[-1].append(i)
-        else:
-            paras.append([i])
-    return paras
-
-
-def _paragraph_title(segments: list[Segment], heads: list[bool], para: list[int]) -> str:
-    """A paragraph's title: its own first line when that is a heading (or title-like in plain text) and a body
-    follows."""
-    if len(para) > 1 and heads[para[0]]:
-        return segments[para[0]].text
-    return ""
-
-
-# Title topics that a weak trigger in the paragraph's body can confirm (see OfflineBackend._weak_support).
-_PARA_SUPPORT = {"first-party": "collect", "retention": "retain", "security": "secure"}
-
-_LIST_TYPES = {PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_SHARING_DISCLOSURE}
-
-
-def _list_like(line: str) -> bool:
-    """A bulleted line, or an unbulleted list item: starting in lower case or ending in ';' / ', and'."""
-    t = line.strip()
-    return bool(_LIST_ITEM.match(t)) or (
-        bool(t)
-        and (
-            t[0].islower()
-            or bool(re.search(r"(?:;|;\s*(?:and|or)|,\s*(?:and|or))$", t))
-            # an unpunctuated purpose item: "To process your orders"
-            or bool(re.match(r"(?:To|For|In)\s+\w+[^.!?:]*$", t) and len(t.split()) <= 40)
-        )
-    )
 
 
 def _joint_subject(text: str, st: _SegState, s0: int, t: Hit) -> bool:

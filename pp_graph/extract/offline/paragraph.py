@@ -1,0 +1,278 @@
+"""Paragraph-level rules of the offline extractor, after OPP-115's paragraph labels.
+
+OPP-115 labels whole paragraphs, not sentences, so the sentence rules (backend.py) are followed by a pass
+over paragraphs (blocks separated by a blank line): a paragraph's title line vetoes the practices its title
+does not cover when they are mentioned only once in passing, turns the body's collection into the titled
+party's, and confirms the practice it names from a weaker trigger in the body; and the items of one list
+share the practice most of their siblings inherited from the lead-in line. The line-shape tests used to find
+titles and list items in plain text live here too. The rules borrow the sentence-level reading (segment
+analysis, sentence bounds, subjects, negation) from the backend through a SentenceReader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from pp_graph.extract.offline.lexicon import Hit
+from pp_graph.extract.offline.patterns import (
+    _AMBIGUOUS,
+    _AUDIENCE,
+    _CATEGORY,
+    _LIST_ITEM,
+    _META,
+    _NOT_DATA_PROTECTION,
+    _NOUN_BEFORE,
+    _OFF_TOPIC,
+    _PASSIVE,
+    _PRACTICE_OF,
+    _SCOPE,
+    _THIRD_SUBJECT,
+    _TITLE_START,
+)
+from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
+
+if TYPE_CHECKING:
+    from pp_graph.extract.offline.backend import _SegState
+
+
+class SentenceReader(NamedTuple):
+    """What the paragraph rules borrow from the sentence rules (see backend.OfflineBackend)."""
+
+    state: Callable[[Policy, Segment], _SegState]  # the segment's analysis: data, parties, triggers…
+    sentences: Callable[[Segment], list[tuple[int, int]]]  # sentence bounds inside a segment
+    subject: Callable[[str, _SegState, int, Hit], PartyMention | None]  # the party acting at a trigger
+    negated: Callable[[str, int, int], bool]  # a negation before the trigger in its clause
+
+
+def _title_like(line: str) -> bool:
+    """A short line that reads as a section title ("3. Information We Share", "Children's Privacy.")."""
+    t = line.strip()
+    words = t.split()
+    question = t[-1] in "?-" and len(words) <= 20 and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
+    if not (1 <= len(words) <= 12 or question) or t[0] in "*-+•" or not _TITLE_START.match(t):
+        return False
+    long = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    title_case = bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
+    if (_LIST_ITEM.match(t) or re.match(r"To\s+[a-z]+\s", t)) and not title_case:
+        return False  # a numbered list item or a purpose item ("To process your orders"), not a section title
+    end = t[-1]
+    if end in "?-–—":
+        return True
+    if end in ".:;,!)":
+        if end == ":" and len(words) >= 3 and words[0].lower() in {"we", "you", "our", "it", "they"}:
+            return False  # "We may use Personal Information:": a capitalised lead-in sentence
+        return title_case and (end != "." or len(words) <= 6)
+    return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
+
+
+def _list_like(line: str) -> bool:
+    """A bulleted line, or an unbulleted list item: starting in lower case or ending in ';' / ', and'."""
+    t = line.strip()
+    return bool(_LIST_ITEM.match(t)) or (
+        bool(t)
+        and (
+            t[0].islower()
+            or bool(re.search(r"(?:;|;\s*(?:and|or)|,\s*(?:and|or))$", t))
+            # an unpunctuated purpose item: "To process your orders"
+            or bool(re.match(r"(?:To|For|In)\s+\w+[^.!?:]*$", t) and len(t.split()) <= 40)
+        )
+    )
+
+
+# Paragraph topics a title can name (see _paragraph_rules): the practice categories, and
+# topics that are no data practice (the reader's rights and choices).
+_PARA_TOPICS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:shar(?:e|es|ed|ing)|disclos\w*|sell|sold|sale|transfer\w*|recipients?|third[- ]part\w*|"
+            r"partners?|(?:service )?providers?|with whom|affiliates)\b",
+            re.I,
+        ),
+        "third-party",
+    ),
+    (
+        re.compile(
+            r"\b(?:collect\w*|gather\w*|obtain\w*|receive|use|uses|using|process\w*|information we|data we)\b",
+            re.I,
+        ),
+        "first-party",
+    ),
+    (
+        re.compile(
+            r"\b(?:secur\w*|safeguard\w*|protect(?:s|ing|ion)?\b(?!\s+(?:of\s+)?(?:our|the)\s+(?:company|rights)))",
+            re.I,
+        ),
+        "security",
+    ),
+    (re.compile(r"\b(?:retain\w*|retention|(?<!local )stor(?:e|age)|keep|delet\w*|how long)\b", re.I), "retention"),
+    (
+        re.compile(
+            r"\b(?:access(?:ing)?|correct\w*|updat\w*|review\w*|edit\w*|choices?|opt[- ]?(?:out|in)\w*|"
+            r"preferences?|control\w*|rights?|unsubscrib\w*|contact(?:ing)?\s+us|questions?)\b",
+            re.I,
+        ),
+        "user",
+    ),
+)
+
+
+# The title topics under which a single mention of a practice type is kept.
+_PARA_COVERS = {
+    PracticeType.FIRST_PARTY_COLLECTION_USE: {"first-party"},
+    PracticeType.THIRD_PARTY_COLLECTION_USE: {"third-party", "first-party"},
+    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: {"third-party", "first-party"},
+}
+
+
+# Title topics that a weak trigger in the paragraph's body can confirm (see _weak_support).
+_PARA_SUPPORT = {"first-party": "collect", "retention": "retain", "security": "secure"}
+
+
+def _list_siblings(segments: list[Segment], heads: list[bool], out: list[list[PracticeMention]]) -> None:
+    """Items of one list share their lead-in's practice: when most items of a run of list items inherit a
+    practice, the items that found none of it (no personal data named, "conduct market research;") take it too.
+    """
+    i = 0
+    while i < len(segments):
+        j = i
+        while j < len(segments) and not heads[j] and _list_like(segments[j].text):
+            j += 1
+        run = range(i, j)
+        if len(run) >= 3:
+            for ptype in {p.type for k in run for p in out[k] if p.inherited}:
+                having = [k for k in run if any(p.type == ptype for p in out[k])]
+                model = next(p for k in run for p in out[k] if p.inherited and p.type == ptype)
+                if len(having) >= 2 and 2 * len(having) >= len(run):
+                    for k in run:
+                        if k not in having:
+                            out[k].append(model)
+        i = max(j, i + 1)
+
+
+def _paragraphs(policy: Policy, segments: list[Segment]) -> list[list[int]]:
+    """Segment indices grouped into paragraphs (blocks separated by a blank line)."""
+    paras: list[list[int]] = []
+    for i, seg in enumerate(segments):
+        if i and "\n\n" not in policy.text[segments[i - 1].end : seg.start]:
+            paras[-1].append(i)
+        else:
+            paras.append([i])
+    return paras
+
+
+def _paragraph_title(segments: list[Segment], heads: list[bool], para: list[int]) -> str:
+    """A paragraph's title: its own first line when that is a heading (or title-like in plain text) and a body
+    follows."""
+    if len(para) > 1 and heads[para[0]]:
+        return segments[para[0]].text
+    return ""
+
+
+def _paragraph_rules(
+    policy: Policy,
+    segments: list[Segment],
+    heads: list[bool],
+    out: list[list[PracticeMention]],
+    reader: SentenceReader,
+) -> None:
+    """Paragraph-level evidence: a paragraph with a title line is read as a whole, under its title.
+
+    - A paragraph about another topic (its title names sharing but not collection, security, the reader's
+      rights or choices…) keeps a practice its title does not cover only when the practice is stated in more
+      than one sentence: a single passing mention is not what the paragraph is about.
+    - Under a title about one party's collection, the body's collection is that party's ("we and our
+      providers collect…" under "Information We Collect", "…is used to serve ads" under "Third-Party Ads").
+    - A title naming one practice is confirmed by a weaker trigger in the body (see _weak_support).
+    """
+    for para in _paragraphs(policy, segments):
+        title = _paragraph_title(segments, heads, para)
+        if not title:
+            continue
+        named = {kind for pattern, kind in _PARA_TOPICS if pattern.search(title)}
+        if not named:
+            continue
+        sents: dict[str, set[int]] = {}
+        for i in para:
+            bounds = reader.sentences(segments[i])
+            for p in out[i]:
+                if not p.inherited:
+                    k = next((j for j, (a, b) in enumerate(bounds) if a <= p.span.start < b), 0)
+                    sents.setdefault(_CATEGORY[p.type], set()).add(bounds[k][0])
+        fp, tc = PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_COLLECTION_USE
+        convert = {}
+        if "first-party" in named and "third-party" not in named and "first-party" not in sents:
+            convert[tc] = fp
+        if "third-party" in named and "first-party" not in named and "third-party" not in sents:
+            convert[fp] = tc
+        for i in para:
+            kept = [
+                p
+                for p in out[i]
+                if p.type not in _PARA_COVERS
+                or named & _PARA_COVERS[p.type]
+                or len(sents.get(_CATEGORY[p.type], ())) > 1
+            ]
+            kept.extend(
+                PracticeMention(p.span, convert[p.type], p.negated)
+                for p in out[i]
+                if p.type in convert and not p.inherited
+            )
+            out[i] = kept
+        # A title naming one practice (and no audience or other off-topic matter) is confirmed by a weaker
+        # trigger in the body: one that failed only for a missing period, a choice word nearby…
+        (cat,) = named if len(named) == 1 else ("",)
+        found = {_CATEGORY[p.type] for i in para for p in out[i]}
+        if cat in _PARA_SUPPORT and cat not in found and not _OFF_TOPIC.search(title):
+            support = _weak_support(policy, segments, para[1:], cat, reader)
+            if support is not None:
+                out[support[0]].append(support[1])
+
+
+def _weak_support(
+    policy: Policy, segments: list[Segment], body: list[int], category: str, reader: SentenceReader
+) -> tuple[int, PracticeMention] | None:
+    """The first trigger of a category's kind in the body, as the sentence rules would read it but without
+    their demands for a period, a security detail or a clean clause: a verb (not "the use of"), not negated,
+    the site's own act (or passive, or data the reader gives), in a sentence naming personal data that is
+    not about the policy itself or a special audience."""
+    kind = _PARA_SUPPORT[category]
+    text = policy.text
+    for i in body:
+        st = reader.state(policy, segments[i])
+        for s0, s1 in reader.sentences(segments[i]):
+            sentence = text[s0:s1]
+            if not any(s0 <= d.start < s1 for d in st.data) or _SCOPE.search(sentence) or _AUDIENCE.search(sentence):
+                continue
+            for t in st.triggers:
+                if not (s0 <= t.start < s1) or t.entry.value[0] != kind:
+                    continue
+                word = text[t.start : t.end].lower()
+                prev = re.findall(r"[\w']+", text[max(s0, t.start - 30) : t.start].lower())[-1:]
+                if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
+                    continue
+                if reader.negated(text, s0, t.start) or sentence.rstrip().endswith(":"):
+                    continue  # a negation, or a lead-in line whose list follows
+                if kind == "secure" and _NOT_DATA_PROTECTION.match(text[t.end : s1]):
+                    continue  # "protect our rights and property"
+                subject = reader.subject(text, st, s0, t)
+                before = text[max(s0, t.start - 40) : t.start]
+                if (
+                    _META.search(before)
+                    or _THIRD_SUBJECT.search(before)
+                    or (
+                        subject is not None
+                        and subject.kind != PartyKind.FIRST_PARTY
+                        and "you" not in t.entry.phrase.lower()
+                    )
+                    or (word.endswith("ed") and subject is None and not _PASSIVE.search(before))
+                    or (
+                        t.entry.value[1] == "agent"
+                        and (subject is None or subject.kind == PartyKind.USER)
+                        and not _PASSIVE.search(before)
+                    )
+                ):
+                    continue  # another party's or the reader's action; "information collected by…": a reference
+                return i, PracticeMention(Span.at(text, t.start, t.end), _PRACTICE_OF[kind])
+    return None
