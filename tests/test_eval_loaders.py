@@ -142,6 +142,13 @@ def test_opp115_evaluation_runs_on_a_few_policies(tmp_path):
     assert res.policies == 3
     cat = res.categories.micro
     assert cat.n_gold > 0 and cat.n_pred > 0 and 0 < cat.f1 <= 1
+    # one bootstrap unit per policy, summing to the pooled counts; the interval brackets the estimate
+    assert len(res.category_units) == 3
+    for lab, prf in res.categories.per_label.items():
+        assert sum(u[lab].n_gold for u in res.category_units) == prf.n_gold
+        assert sum(u[lab].n_pred for u in res.category_units) == prf.n_pred
+    lo, hi = res.category_interval(resamples=200)
+    assert lo <= res.categories.macro_f1 <= hi
 
 
 def test_opp115_missing_folder_is_an_input_error(tmp_path):

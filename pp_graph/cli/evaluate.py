@@ -50,6 +50,8 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
     res = evaluate_opp115(root, backend, split, **_options(model))
     click.echo(f"OPP-115 {split} split: {res.policies} policies, backend {backend}, {res.seconds:.1f} s")
     click.echo(label_table(res.tasks(), per_label="practice categories"))
+    lo, hi = res.category_interval()
+    click.echo(f"practice categories macro-F1, 95% bootstrap interval over policies: {lo:.3f}–{hi:.3f}")
     if json_out:
         write_json(
             json_out,
@@ -60,6 +62,7 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
                 "model": model,
                 "policies": res.policies,
                 "tasks": {k: v.summary() for k, v in res.tasks().items()},
+                "practice_categories_macro_f1_interval": {"level": 0.95, "low": lo, "high": hi},
             },
         )
 

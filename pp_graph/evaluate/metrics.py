@@ -141,8 +141,7 @@ class LabelScores:
     @property
     def macro_f1(self) -> float:
         """Mean F1 over labels that occur in gold or in predictions (a label never seen scores nothing)."""
-        seen = [prf for lab in self.labels if (prf := self.per_label.get(lab)) and (prf.n_gold or prf.n_pred)]
-        return _mean([p.f1 for p in seen])
+        return macro_f1_of(self.per_label, self.labels)
 
     def summary(self) -> dict[str, object]:
         m = self.micro
@@ -166,6 +165,48 @@ class LabelScores:
                 for lab, p in sorted(self.per_label.items())
             },
         }
+
+
+def macro_f1_of(per_label: Mapping[str, PRF], labels: Sequence[str]) -> float:
+    """Macro F1 over ``labels`` from summed counts, with LabelScores.macro_f1's rule for unseen labels."""
+    seen = [prf for lab in labels if (prf := per_label.get(lab)) and (prf.n_gold or prf.n_pred)]
+    return _mean([p.f1 for p in seen])
+
+
+def bootstrap_macro_f1(
+    units: Sequence[Mapping[str, PRF]],
+    labels: Sequence[str],
+    resamples: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of macro F1, resampling whole units (documents) with replacement.
+
+    Segments of one policy are not independent, so the policy is the unit. Fixed seed: same input, same interval.
+    """
+    if not units:
+        return (float("nan"), float("nan"))
+    import random
+
+    rng = random.Random(seed)
+    scores: list[float] = []
+    for _ in range(resamples):
+        total: dict[str, PRF] = {}
+        for unit in (units[rng.randrange(len(units))] for _ in units):
+            for lab, prf in unit.items():
+                total[lab] = total.get(lab, ZERO) + prf
+        score = macro_f1_of(total, labels)
+        if score == score:  # a resample with no label at all has no macro F1
+            scores.append(score)
+    if not scores:
+        return (float("nan"), float("nan"))
+    scores.sort()
+    tail = (1 - level) / 2
+
+    def at(q: float) -> float:
+        return scores[min(len(scores) - 1, max(0, round(q * (len(scores) - 1))))]
+
+    return (at(tail), at(1 - tail))
 
 
 # ---- relaxed span matching ----
