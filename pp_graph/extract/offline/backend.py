@@ -333,6 +333,15 @@ class _SegState:
     attributes: list[AttributeMention]
 
 
+@dataclass
+class _LineNotes:
+    """What reading a line's sentences noticed besides its practices."""
+
+    # The line states the reader's own sharing ("when you share…"): a statement of its own, not a
+    # trigger-less line that takes its heading's practice.
+    user_act: bool = False
+
+
 class OfflineBackend(Backend):
     name = "offline"
 
@@ -340,9 +349,6 @@ class OfflineBackend(Backend):
         self.lex = load_lexicons()
         self._cache: dict[int, _SegState] = {}
         self._cache_policy = ""
-        # The segment being read states the reader's own sharing ("when you share…"): a statement of its own,
-        # not a trigger-less line that takes its heading's practice.
-        self._user_act = False
 
     @property
     def provenance(self) -> Provenance:
@@ -444,12 +450,12 @@ class OfflineBackend(Backend):
             # A section about children, policy changes, contacting the site or other sites' practices (a
             # title-like line of plain text only reaches its own and the next paragraph).
             elif not (_OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH)):
-                self._user_act = False
+                notes = _LineNotes()
                 for s0, s1 in sentences(seg):
-                    found.extend(self._sentence_practices(policy, seg, st, s0, s1))
+                    found.extend(self._sentence_practices(policy, seg, st, s0, s1, notes))
                 if (
                     not found
-                    and not self._user_act
+                    and not notes.user_act
                     and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
                 ):
                     inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
@@ -472,7 +478,7 @@ class OfflineBackend(Backend):
         return out
 
     def _sentence_practices(
-        self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int
+        self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes
     ) -> list[PracticeMention]:
         in_sent = [t for t in st.triggers if s0 <= t.start < s1]
         text = policy.text
@@ -545,7 +551,7 @@ class OfflineBackend(Backend):
                 and not _PASSIVE.search(text[s0 : t.start])
                 and not _AUTHORIZE.search(text[subject.span.end : t.start])
             ):
-                self._user_act = True
+                notes.user_act = True
                 continue  # "when you share content on a social network": the reader's own act
             if kind == "collect" and subject is None and (_INFINITIVE.search(before) or _RELATIVE.search(before)):
                 # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
