@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from pp_graph.extract.offline.cues import CueTable, load_cues
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
@@ -333,6 +333,68 @@ class _SegState:
     attributes: list[AttributeMention]
 
 
+# Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
+# beyond any such phrase, and it keeps a sentence with many triggers from being rescanned from its start for each
+# one (quadratic on run-on lines).
+_PASSIVE_REACH = 200
+
+
+def _passive_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
+    """A pattern anchored at ``at`` (``$``), searched in the sentence's last _PASSIVE_REACH chars before it."""
+    return bool(pattern.search(text, max(s0, at - _PASSIVE_REACH), at))
+
+
+class _SentenceFacts:
+    """Sentence-wide tests the trigger rules ask, each computed at most once per sentence."""
+
+    def __init__(self, text: str, s0: int, s1: int) -> None:
+        self.text, self.s0, self.s1 = text, s0, s1
+        self.sentence = text[s0:s1]
+        self._period: tuple[int, int | None] | None = None  # (searched from, start of the match found or None)
+
+    @cached_property
+    def backup(self) -> bool:
+        return bool(_BACKUP.search(self.sentence))
+
+    @cached_property
+    def user_choice(self) -> bool:
+        return bool(_USER_CHOICE.search(self.sentence))
+
+    @cached_property
+    def _user_choice_ends(self) -> list[int]:
+        return [self.s0 + m.end() for m in _USER_CHOICE.finditer(self.sentence)]
+
+    def user_choice_before(self, at: int) -> bool:
+        """A user-choice phrase ("you may", "opt out") ends before ``at``."""
+        return any(end <= at for end in self._user_choice_ends)
+
+    @cached_property
+    def user_request(self) -> bool:
+        return bool(_USER_REQUEST.search(self.sentence))
+
+    @cached_property
+    def implied_recipient(self) -> bool:
+        return bool(_IMPLIED_RECIPIENT.search(self.sentence))
+
+    @cached_property
+    def tracker(self) -> bool:
+        return bool(re.search(_TRACKER, self.sentence, re.I))
+
+    def period_after(self, pos: int) -> bool:
+        """A retention period starts at or after ``pos`` in the sentence.
+
+        The leftmost match found from an earlier position also answers any later one up to its start, so a
+        sentence with many retention words is scanned about once.
+        """
+        if self._period is not None:
+            frm, found = self._period
+            if frm <= pos and (found is None or pos <= found):
+                return found is not None
+        m = _PERIOD.search(self.text, pos, self.s1)
+        self._period = (pos, m.start() if m else None)
+        return m is not None
+
+
 @dataclass
 class _LineNotes:
     """What reading a line's sentences noticed besides its practices."""
@@ -510,6 +572,7 @@ class OfflineBackend(Backend):
         third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
         found: list[PracticeMention] = []
         seen: set[PracticeType] = set()
+        facts = _SentenceFacts(text, s0, s1)
         for t in in_sent:
             kind, needs = t.entry.value[0], t.entry.value[1]
             ptype = _PRACTICE_OF[kind]
@@ -548,7 +611,7 @@ class OfflineBackend(Backend):
                 kind == "share"
                 and subject is not None
                 and subject.kind == PartyKind.USER
-                and not _PASSIVE.search(text[s0 : t.start])
+                and not _passive_before(_PASSIVE, text, s0, t.start)
                 and not _AUTHORIZE.search(text[subject.span.end : t.start])
             ):
                 notes.user_act = True
@@ -580,12 +643,14 @@ class OfflineBackend(Backend):
                     and not phrase.startswith(("asked", "required"))
                 ):
                     continue  # "you can access / request / use…" is the user's action ("you are asked to" is not)
-                if subject.kind == PartyKind.THIRD_PARTY and not _WE_AND_AGENTS.search(text[s0 : subject.span.end]):
+                if subject.kind == PartyKind.THIRD_PARTY and not _passive_before(
+                    _WE_AND_AGENTS, text, s0, subject.span.end
+                ):
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-            passive = bool(_PASSIVE.search(text[s0 : t.start]))
-            if kind == "retain" and not passive and (_DELETE_TIMING.match(after) or _PERIOD.search(text[t.end : s1])):
+            passive = _passive_before(_PASSIVE, text, s0, t.start)
+            if kind == "retain" and not passive and (_DELETE_TIMING.match(after) or facts.period_after(t.end)):
                 # "is not retained after the order is shipped", "will not be kept longer than necessary"
-                passive = bool(_PASSIVE_NOT.search(text[s0 : t.start]))
+                passive = _passive_before(_PASSIVE_NOT, text, s0, t.start)
             by = _BY_AGENT.match(after) if kind == "collect" and word.endswith("ed") and word != "accessed" else None
             if by and (
                 by.group(1)
@@ -656,9 +721,7 @@ class OfflineBackend(Backend):
             ):
                 continue  # a third party's or the user's keeping/deleting is not the site's retention
             timed = kind == "retain" and bool(
-                _DELETE_TIMING.match(after)
-                or _BACKUP.search(sentence)
-                or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
+                _DELETE_TIMING.match(after) or facts.backup or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
             )
             period_here = kind == "retain" and any(
                 a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
@@ -670,8 +733,8 @@ class OfflineBackend(Backend):
             ):
                 continue  # "we collect, retain and use…": retention named in a list of verbs, not a statement
             if kind == "retain" and (
-                (_USER_CHOICE.search(sentence) and not (period_here and not _USER_CHOICE.search(text[s0 : t.start])))
-                or (word.startswith(("delet", "eras", "remov")) and _USER_REQUEST.search(sentence) and not timed)
+                (facts.user_choice and not (period_here and not facts.user_choice_before(t.start)))
+                or (word.startswith(("delet", "eras", "remov")) and facts.user_request and not timed)
             ):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
             if kind == "retain" and word.endswith("ed") and subject is None and not passive:
@@ -700,7 +763,7 @@ class OfflineBackend(Backend):
                 needs = ""  # "we work hard to protect your personal information"
             if kind == "retain" and self._not_storage(text, t, third, subject, word, before, after):
                 continue
-            if needs == "third" and not third and not (kind == "share" and _IMPLIED_RECIPIENT.search(sentence)):
+            if needs == "third" and not third and not (kind == "share" and facts.implied_recipient):
                 continue  # (a legal demand or a sale of the business names its recipient implicitly)
             # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
             # retention without a period.
@@ -710,7 +773,7 @@ class OfflineBackend(Backend):
                 and (
                     (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
                     # passive: "log files are deleted"; a cookie's own expiry is not the site's retention
-                    or (subject is None and passive and not implicit_third and not re.search(_TRACKER, sentence, re.I))
+                    or (subject is None and passive and not implicit_third and not facts.tracker)
                 )
                 and (word.startswith(_DISPOSE) or _negated(text, s0, t.start))
             )
