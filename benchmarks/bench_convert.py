@@ -1,8 +1,9 @@
 """Conversion throughput of the offline extractor on the real 40-policy corpus.
 
 Prints characters/second and policies/minute for --jobs 1 and --jobs 2 (the CI machine has 2 cores), and the
-time for one pathological run-on line (a 30,000-word "sentence" dense with trigger words, as a mangled table or an
-unpunctuated export can give), which must stay far from quadratic.
+time for one pathological run-on line (a 30,000-word "sentence" without full stops, dense with trigger words, as a
+mangled table or an export without sentence punctuation can give), which must stay far from quadratic. The 10 s
+limit is for a machine like the CI one.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ _VOCAB = re.findall(
 
 
 def run_on_seconds(words: int = RUN_ON_WORDS) -> float:
-    """Offline extraction time of one unpunctuated line of ``words`` policy words (fixed pseudo-random order)."""
+    """Offline extraction time of one line of ``words`` policy words without full stops (fixed pseudo-random order)."""
     import random
 
     rng = random.Random(1)

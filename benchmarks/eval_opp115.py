@@ -10,7 +10,7 @@ import sys
 from _shared import OPP115
 
 from pp_graph.evaluate.opp115 import evaluate_opp115
-from pp_graph.evaluate.report import label_table
+from pp_graph.evaluate.report import interval_line, label_table
 
 ROOT = OPP115
 
@@ -23,8 +23,7 @@ def main() -> int:
     res = evaluate_opp115(ROOT, "offline", split)
     print(f"OPP-115 {split} split, offline backend: {res.policies} policies in {res.seconds:.1f} s")
     print(label_table(res.tasks(), per_label="practice categories"))
-    lo, hi = res.category_interval()
-    print(f"practice categories macro-F1, 95% bootstrap interval over policies: {lo:.3f}–{hi:.3f}")
+    print(interval_line("practice categories macro-F1", res.category_interval()))
     print("anchors (segment-level macro-F1 over the categories): Polisis ≈ 0.75, PrivBERT ≈ 0.83")
     return 0
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.evaluate import opp115
 from pp_graph.evaluate.brat import evaluate_brat, load_document, load_folder
+from pp_graph.evaluate.metrics import ZERO
 from pp_graph.model import PracticeType
 
 FIXTURES = Path(__file__).parent / "fixtures" / "brat"
@@ -145,12 +146,27 @@ def test_opp115_evaluation_runs_on_a_few_policies(tmp_path):
     # one bootstrap unit per policy, summing to the pooled counts; the interval brackets the estimate
     assert len(res.category_units) == 3
     for lab, prf in res.categories.per_label.items():
-        assert sum(u[lab].n_gold for u in res.category_units) == prf.n_gold
-        assert sum(u[lab].n_pred for u in res.category_units) == prf.n_pred
-    lo, hi = res.category_interval(resamples=200)
-    assert lo <= res.categories.macro_f1 <= hi
+        assert sum((u[lab] for u in res.category_units), ZERO) == prf
+    iv = res.category_interval(resamples=200)
+    assert iv.units == 3 and iv.low <= res.categories.macro_f1 <= iv.high
 
 
 def test_opp115_missing_folder_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="not an OPP-115 folder"):
         opp115.load_corpus(tmp_path)
+
+
+@needs_opp115
+def test_cli_evaluate_opp115_prints_and_writes_the_interval(tmp_path):
+    import json
+
+    from pp_graph.cli.evaluate import evaluate
+
+    out = tmp_path / "train.json"
+    res = CliRunner().invoke(evaluate, ["opp115", str(OPP115), "--split", "train", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "practice categories macro-F1, 95% bootstrap interval over 65 policies" in res.output
+    cat = json.loads(out.read_text())["tasks"]["practice categories"]
+    iv = cat["macro_f1_interval"]
+    assert iv["unit"] == "policy" and iv["units"] == 65 and iv["resamples"] == 1000
+    assert iv["low"] <= cat["macro_f1"] <= iv["high"]

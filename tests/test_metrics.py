@@ -150,13 +150,23 @@ def test_name_labels_exact_and_most_specific_rollup():
     assert name_labels([], labels, anc, hierarchy=True) == (set(), 0)
 
 
-def test_bootstrap_interval_is_a_point_for_identical_units_and_deterministic() -> None:
+def test_percentile_nearest_rank() -> None:
+    from pp_graph.evaluate.metrics import percentile
+
+    values = [float(v) for v in range(1001)]  # 0 … 1000
+    assert percentile(values, 0.025) == 25.0 and percentile(values, 0.975) == 975.0
+    assert percentile([3.0], 0.5) == 3.0 and math.isnan(percentile([], 0.5))
+
+
+def test_bootstrap_interval_is_a_point_for_identical_units_and_nan_below_two_units() -> None:
     from pp_graph.evaluate.metrics import PRF, bootstrap_macro_f1
 
     unit = {"a": PRF.one_to_one(1.0, 2, 1), "b": PRF.one_to_one(0.0, 0, 1)}  # a: P .5 R 1 → F1 2/3; b: F1 0
-    lo, hi = bootstrap_macro_f1([unit, unit, unit], ["a", "b"], resamples=50)
-    assert lo == pytest.approx(1 / 3) and hi == pytest.approx(1 / 3)
-    assert bootstrap_macro_f1([], ["a"]) != bootstrap_macro_f1([], ["a"])  # NaN for no units
+    iv = bootstrap_macro_f1([unit, unit, unit], ["a", "b"], resamples=50)
+    assert iv.low == pytest.approx(1 / 3) and iv.high == pytest.approx(1 / 3)
+    assert iv.units == 3 and iv.resamples == 50 and iv.level == 0.95
+    one = bootstrap_macro_f1([unit], ["a", "b"])
+    assert math.isnan(one.low) and math.isnan(one.high) and one.units == 1
 
 
 def test_bootstrap_interval_spreads_with_disagreeing_units_and_covers_the_estimate() -> None:
@@ -165,9 +175,9 @@ def test_bootstrap_interval_spreads_with_disagreeing_units_and_covers_the_estima
     good = {"a": PRF.one_to_one(1.0, 1, 1)}
     bad = {"a": PRF.one_to_one(0.0, 1, 1)}
     units = [good] * 5 + [bad] * 5
-    lo, hi = bootstrap_macro_f1(units, ["a"], resamples=400, seed=3)
+    iv = bootstrap_macro_f1(units, ["a"], resamples=400, seed=3)
     total = {"a": PRF.one_to_one(5.0, 10, 10)}
     assert macro_f1_of(total, ["a"]) == pytest.approx(0.5)
-    assert lo < 0.5 < hi
-    assert lo > 0.15 and hi < 0.85
-    assert (lo, hi) == bootstrap_macro_f1(units, ["a"], resamples=400, seed=3)
+    assert iv.low < 0.5 < iv.high
+    assert iv.low > 0.15 and iv.high < 0.85
+    assert iv == bootstrap_macro_f1(units, ["a"], resamples=400, seed=3)

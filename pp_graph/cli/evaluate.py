@@ -45,13 +45,13 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out: Path | None) -> None:
     """Segment-level scores on OPP-115 (ROOT holds sanitized_policies/ and annotations/)."""
     from pp_graph.evaluate.opp115 import evaluate_opp115
-    from pp_graph.evaluate.report import label_table, write_json
+    from pp_graph.evaluate.report import interval_line, label_table, write_json
 
     res = evaluate_opp115(root, backend, split, **_options(model))
     click.echo(f"OPP-115 {split} split: {res.policies} policies, backend {backend}, {res.seconds:.1f} s")
     click.echo(label_table(res.tasks(), per_label="practice categories"))
-    lo, hi = res.category_interval()
-    click.echo(f"practice categories macro-F1, 95% bootstrap interval over policies: {lo:.3f}–{hi:.3f}")
+    interval = res.category_interval()
+    click.echo(interval_line("practice categories macro-F1", interval))
     if json_out:
         write_json(
             json_out,
@@ -61,8 +61,10 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
                 "backend": backend,
                 "model": model,
                 "policies": res.policies,
-                "tasks": {k: v.summary() for k, v in res.tasks().items()},
-                "practice_categories_macro_f1_interval": {"level": 0.95, "low": lo, "high": hi},
+                "tasks": {
+                    k: v.summary() | ({"macro_f1_interval": interval.summary()} if v is res.categories else {})
+                    for k, v in res.tasks().items()
+                },
             },
         )
 

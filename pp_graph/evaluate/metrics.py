@@ -173,21 +173,55 @@ def macro_f1_of(per_label: Mapping[str, PRF], labels: Sequence[str]) -> float:
     return _mean([p.f1 for p in seen])
 
 
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0…1) of sorted values, by the nearest rank on the 0…n-1 index scale."""
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A percentile bootstrap interval and how it was drawn."""
+
+    low: float
+    high: float
+    level: float
+    resamples: int
+    seed: int
+    units: int  # documents resampled (fewer than 2: no interval)
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "low": self.low,
+            "high": self.high,
+            "level": self.level,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "unit": "policy",
+            "units": self.units,
+        }
+
+
 def bootstrap_macro_f1(
     units: Sequence[Mapping[str, PRF]],
     labels: Sequence[str],
     resamples: int = 1000,
     level: float = 0.95,
     seed: int = 0,
-) -> tuple[float, float]:
+) -> Interval:
     """Percentile bootstrap interval of macro F1, resampling whole units (documents) with replacement.
 
-    Segments of one policy are not independent, so the policy is the unit. Fixed seed: same input, same interval.
+    Segments of one policy are not independent, so the policy is the unit; counts are pooled per label in each
+    resample, as for the point estimate. Fixed seed: same input, same interval. Fewer than two units give NaN
+    (one document would show a zero-width interval, which is not certainty).
     """
-    if not units:
-        return (float("nan"), float("nan"))
+    import math
     import random
 
+    nan = float("nan")
+    if len(units) < 2:
+        return Interval(nan, nan, level, resamples, seed, len(units))
     rng = random.Random(seed)
     scores: list[float] = []
     for _ in range(resamples):
@@ -196,17 +230,11 @@ def bootstrap_macro_f1(
             for lab, prf in unit.items():
                 total[lab] = total.get(lab, ZERO) + prf
         score = macro_f1_of(total, labels)
-        if score == score:  # a resample with no label at all has no macro F1
+        if not math.isnan(score):  # a resample where no label occurs has no macro F1
             scores.append(score)
-    if not scores:
-        return (float("nan"), float("nan"))
     scores.sort()
     tail = (1 - level) / 2
-
-    def at(q: float) -> float:
-        return scores[min(len(scores) - 1, max(0, round(q * (len(scores) - 1))))]
-
-    return (at(tail), at(1 - tail))
+    return Interval(percentile(scores, tail), percentile(scores, 1 - tail), level, resamples, seed, len(units))
 
 
 # ---- relaxed span matching ----

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
-from pp_graph.evaluate.metrics import PRF, ZERO, LabelScores, bootstrap_macro_f1, name_labels
+from pp_graph.evaluate.metrics import PRF, Interval, LabelScores, bootstrap_macro_f1, name_labels
 from pp_graph.model import Policy, PolicyExtraction, PracticeType
 from pp_graph.resources import DATA
 
@@ -226,7 +226,7 @@ class Opp115Result:
     # per policy, the practice-category counts (the unit of the bootstrap interval)
     category_units: list[dict[str, PRF]] = field(default_factory=list)
 
-    def category_interval(self, resamples: int = 1000) -> tuple[float, float]:
+    def category_interval(self, resamples: int = 1000) -> Interval:
         """95% bootstrap interval of the practice-category macro F1, resampling policies."""
         return bootstrap_macro_f1(self.category_units, self.categories.labels, resamples)
 
@@ -320,20 +320,18 @@ def evaluate_opp115(
             )
 
         g_data, g_purp = attr_gold(DATA_ATTRIBUTE), attr_gold(PURPOSE_ATTRIBUTE)
-        unit: dict[str, PRF] = {}
+        unit = LabelScores(res.categories.labels)  # this policy alone: the bootstrap's unit
         for k, pr in enumerate(preds):
             p_cat = {c for c, types in cat_types.items() if types & pr["practices"]}
             res.categories.add(g_cat[k], p_cat)
-            for c in cat_types:
-                g, p = c in g_cat[k], c in p_cat
-                unit[c] = unit.get(c, ZERO) + PRF.one_to_one(float(g and p), int(p), int(g))
+            unit.add(g_cat[k], p_cat)
             for hier, scores in ((False, res.data_exact), (True, res.data_hierarchy)):
                 named, unmapped = name_labels(sorted(pr["data"]), data_labels, anc, hier)
                 scores.add(g_data[k], named, unmapped)
             for hier, scores in ((False, res.purposes_exact), (True, res.purposes_hierarchy)):
                 named, unmapped = name_labels(sorted(pr["purposes"]), purpose_labels, anc, hier)
                 scores.add(g_purp[k], named, unmapped)
-        res.category_units.append(unit)
+        res.category_units.append(unit.per_label)
     res.policies = len(corpus)
     res.seconds = time.perf_counter() - t0
     return res

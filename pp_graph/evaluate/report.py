@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import InputError
-from pp_graph.evaluate.metrics import LabelScores, SegmentScores
+from pp_graph.evaluate.metrics import Interval, LabelScores, SegmentScores
 
 
 def _fmt(x: object) -> str:
@@ -42,6 +42,14 @@ def label_table(tasks: Mapping[str, LabelScores], per_label: str | None = None) 
         ]
         out += "\n\n" + _table((per_label, "P", "R", "F1", "gold", "pred"), prow)
     return out
+
+
+def interval_line(what: str, iv: Interval) -> str:
+    """One line for a bootstrap interval: 'practice categories macro-F1, 95% interval … 0.673–0.756'."""
+    return (
+        f"{what}, {iv.level:.0%} bootstrap interval over {iv.units} policies "
+        f"({iv.resamples} resamples): {_fmt(iv.low)}–{_fmt(iv.high)}"
+    )
 
 
 def segment_table(tasks: Mapping[str, SegmentScores]) -> str:
