@@ -666,3 +666,57 @@ def test_get_is_a_collection_verb() -> None:
 def test_the_sites_own_service_as_subject_is_first_party() -> None:
     assert FP in types_of("Some of our mobile apps use your precise location to find nearby stores.\n")
     assert FP in types_of("Our web servers automatically record your IP address.\n")
+
+
+def test_long_chain_of_coordinated_subjects_does_not_backtrack_exponentially() -> None:
+    # A failing 40-link chain took longer than the age of the universe with the old pattern; the alarm turns a hang
+    # into a failure (a guard against a hang, not a speed target: any sane time passes).
+    import signal
+
+    from pp_graph.extract.offline.patterns import _CO_SUBJECTS, SITE_MARK, THIRD_MARK
+
+    def hang(*_: object) -> None:
+        raise TimeoutError("coordinated-subject pattern backtracks exponentially")
+
+    old = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(20)
+    try:
+        chain = THIRD_MARK + f" and {THIRD_MARK}" * 40 + " xx "
+        assert _CO_SUBJECTS.search(chain) is None
+        assert _CO_SUBJECTS.search(f"{SITE_MARK} and our {THIRD_MARK} may ") is not None
+        text = "Advertisers" + " and partners" * 40 + " xx use cookies to collect your email address.\n"
+        assert TPC in types_of("A first paragraph long enough not to read as a title line.\n\n" + text)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_same_graph_under_any_hash_seed() -> None:
+    # Enum hashes vary per process; a set of practice types once decided the order of a line's practices.
+    import os
+    import subprocess
+    import sys
+
+    text = (
+        "Information We Share\nWe retain the following data for two years:\n- your email address;\n"
+        " your phone number;\n- your name, which we keep for two years and share with advertisers;\n"
+        "- conduct market research;\n"
+    )
+    code = (
+        "import sys\nfrom pp_graph.extract.offline.backend import OfflineBackend\n"
+        "from pp_graph.extract.pipeline import extract\nfrom pp_graph.load.sources import policy_from_text\n"
+        "ex = extract(policy_from_text(sys.stdin.read(), 'shop.example', media_type='text/plain'), OfflineBackend())\n"
+        "print([[(p.type.value, p.span.start) for p in r.practices] for r in ex.results])\n"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(runs) == 1, runs

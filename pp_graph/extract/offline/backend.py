@@ -12,9 +12,10 @@ rules (paragraph titles, list siblings) is in paragraph.py.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from pp_graph.extract.offline.cues import CueTable, load_cues
@@ -107,6 +108,8 @@ from pp_graph.extract.offline.patterns import (
     _USER_REQUEST,
     _VERB_LIST,
     _WE_AND_AGENTS,
+    SITE_MARK,
+    THIRD_MARK,
 )
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
@@ -328,15 +331,20 @@ def sentences(seg: Segment) -> list[tuple[int, int]]:
 class _SegState:
     data: list[Hit]
     purposes: list[Hit]
-    parties: list[PartyMention]
+    parties: list[PartyMention]  # by start offset
     triggers: list[Hit]
     attributes: list[AttributeMention]
+    party_starts: list[int] = field(init=False)  # for bisecting the parties near a trigger
+
+    def __post_init__(self) -> None:
+        self.party_starts = [p.span.start for p in self.parties]
 
 
 # Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
 # beyond any such phrase, and it keeps a sentence with many triggers from being rescanned from its start for each
 # one (quadratic on run-on lines).
 _PASSIVE_REACH = 200
+_SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our partners and advertisers may…")
 
 
 def _passive_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
@@ -1225,25 +1233,25 @@ class OfflineBackend(Backend):
 
 def _joint_subject(text: str, st: _SegState, s0: int, t: Hit) -> bool:
     """The site among the coordinated subjects of a verb ("We and our partners may collect…")."""
-    out, pos = [], s0
-    lead = _LEAD_NAME.match(text, s0, t.start)
-    if lead and not any(s0 <= p.span.start < lead.end() for p in st.parties):
-        out, pos = ["F"], lead.end()
-    for p in st.parties:
-        if not (pos <= p.span.start and p.span.end <= t.start) or p.span.text.lower() in (
-            "our",
-            "your",
-            "their",
-            "its",
-        ):
+    # Subjects sit near the verb: reading at most _SUBJECTS_REACH characters back keeps run-on lines linear.
+    start = max(s0, t.start - _SUBJECTS_REACH)
+    out, pos = [], start
+    lead = _LEAD_NAME.match(text, s0, t.start) if start == s0 else None
+    first = bisect.bisect_left(st.party_starts, start)
+    if lead and not any(p.span.start < lead.end() for p in st.parties[first:]):
+        out, pos = [SITE_MARK], lead.end()
+    for p in st.parties[first:]:
+        if p.span.start >= t.start:
+            break
+        if p.span.start < pos or p.span.end > t.start or p.span.text.lower() in ("our", "your", "their", "its"):
             continue
         if p.kind == PartyKind.USER:
             continue
-        out += [text[pos : p.span.start], "F" if p.kind == PartyKind.FIRST_PARTY else "T"]
+        out += [text[pos : p.span.start], SITE_MARK if p.kind == PartyKind.FIRST_PARTY else THIRD_MARK]
         pos = p.span.end
     out.append(text[pos : t.start])
     m = _CO_SUBJECTS.search("".join(out))
-    return bool(m and "F" in m.group(0) and "T" in m.group(0))
+    return bool(m and SITE_MARK in m.group(0) and THIRD_MARK in m.group(0))
 
 
 def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:

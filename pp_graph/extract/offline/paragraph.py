@@ -49,6 +49,8 @@ class SentenceReader(NamedTuple):
 def _title_like(line: str) -> bool:
     """A short line that reads as a section title ("3. Information We Share", "Children's Privacy.")."""
     t = line.strip()
+    if not t:
+        return False
     words = t.split()
     question = t[-1] in "?-" and len(words) <= 20 and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
     if not (1 <= len(words) <= 12 or question) or t[0] in "*-+•" or not _TITLE_START.match(t):
@@ -141,7 +143,8 @@ def _list_siblings(segments: list[Segment], heads: list[bool], out: list[list[Pr
             j += 1
         run = range(i, j)
         if len(run) >= 3:
-            for ptype in {p.type for k in run for p in out[k] if p.inherited}:
+            # first-seen order, not a set: enum hashes vary per process and the order reaches the graph
+            for ptype in dict.fromkeys(p.type for k in run for p in out[k] if p.inherited):
                 having = [k for k in run if any(p.type == ptype for p in out[k])]
                 model = next(p for k in run for p in out[k] if p.inherited and p.type == ptype)
                 if len(having) >= 2 and 2 * len(having) >= len(run):

@@ -174,10 +174,15 @@ _NAME_SUBJECT = re.compile(
     r"does|do|not|never|then)\s+)*$"
 )
 # Coordinated subjects with the site among them ("we and our partners may", "Acme, its affiliates and vendors
-# use"), read on the sentence start with party mentions replaced by F (the site) and T (third parties).
+# use"), read on the sentence start with party mentions replaced by SITE_MARK (the site) and THIRD_MARK (third
+# parties). The marks are not word characters, so the word skip cannot swallow one, and each link of the chain is
+# atomic (it always ends at the next mark; "and" read as a connector or as a skipped word gave a long chain
+# exponentially many readings when the pattern failed).
+SITE_MARK, THIRD_MARK = "\x01", "\x02"
 _CO_SUBJECTS = re.compile(
-    r"(?:^|[^\w])(?:F|T)(?:\s*,?\s*(?:(?:and|or|&|and/or|along with|together with|as well as)\s+)?"
-    r"(?:(?:our|its|their|the|certain|other|selected|trusted|authori[sz]ed|some|various)\s+)*(?:[\w-]+\s+){0,2}?(?:F|T))+"
+    r"(?:^|[^\w])[\x01\x02](?>\s*,?\s*(?:(?:and|or|&|and/or|along with|together with|as well as)\s+)?"
+    r"(?:(?:our|its|their|the|certain|other|selected|trusted|authori[sz]ed|some|various)\s+)*(?:[\w-]+\s+){0,2}?"
+    r"[\x01\x02])+"
     r"\s*,?\s+(?:(?:may|might|can|could|will|would|also|then|only|generally|sometimes|each|both|all|do|does|"
     r"automatically|independently)\s+)*$"
 )
