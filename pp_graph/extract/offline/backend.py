@@ -56,6 +56,7 @@ from pp_graph.extract.offline.patterns import (
     _INFINITIVE,
     _JOINT_ACT,
     _JOINT_SUBJECT,
+    _KEEP_VERB,
     _LEAD_NAME,
     _LET,
     _LET_ACT,
@@ -80,6 +81,7 @@ from pp_graph.extract.offline.patterns import (
     _PERIOD,
     _PLACE,
     _PLACE_CONTEXT,
+    _POSTED_BY_THIRD,
     _PRACTICE_LIST,
     _PRACTICE_OF,
     _PSEUDO_REACH,
@@ -99,6 +101,7 @@ from pp_graph.extract.offline.patterns import (
     _THIRD_NOUN,
     _THIRD_SUBJECT,
     _THREAT_LIST,
+    _TO_PARTY,
     _TO_US,
     _TOOL_OBJECT,
     _TRACK_VERB,
@@ -131,7 +134,7 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-7"
+RULESET_VERSION = "offline-rules-8"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -457,6 +460,10 @@ class OfflineBackend(Backend):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
         for m in _PERIOD.finditer(text):
+            if m.group("reason") and not any(
+                a <= m.start() + off < b and _KEEP_VERB.search(policy.text, a, b) for a, b in sentences(seg)
+            ):
+                continue  # "we use your data to resolve disputes": a purpose of use, not a reason for keeping it
             attrs.append(
                 AttributeMention(
                     Span.at(policy.text, m.start() + off, m.end() + off),
@@ -592,7 +599,9 @@ class OfflineBackend(Backend):
                 continue
             if kind == "share" and _TO_US.match(text[t.end : s1]):
                 # "information you share with us", "disclosed to the Company": data coming to the site, which
-                # OPP-115 counts as the site's collection when the data is named.
+                # OPP-115 counts as the site's collection when the data is named. Only giving verbs count: data
+                # the reader transmits, sends or forwards to the site is transport wording, not collection, and
+                # is dropped here on purpose (neither collection nor sharing).
                 fp = PracticeType.FIRST_PARTY_COLLECTION_USE
                 if has_data and fp not in seen and not choice and word.startswith(("shar", "provid", "disclos", "giv")):
                     seen.add(fp)
@@ -643,6 +652,11 @@ class OfflineBackend(Backend):
                         ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
             if kind == "share" and re.match(r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", text[s0 : t.start], re.I):
                 continue  # "do not share your password": advice to the reader
+            if t.entry.phrase.lower() == "required to provide" and (
+                (subject is not None and subject.kind != PartyKind.USER)
+                or any(p.span.start > t.end and _TO_PARTY.search(text, t.end, p.span.start) for p in third)
+            ):
+                continue  # "we may be required to provide it to the authorities": a disclosure, not collection
             if kind == "collect" and subject is not None:
                 phrase = t.entry.phrase.lower()
                 if (
@@ -853,6 +867,10 @@ class OfflineBackend(Backend):
             or _ON_DEVICE.match(after)
         ):
             return True  # "send you newsletters", "sharing buttons", "opt out of sharing…", "sent to your computer"
+        if word.startswith("forward") and re.search(
+            r"\b(?:look|looks|looked|looking|going|moving|step)\s+$", before, re.I
+        ):
+            return True  # "we look forward to hearing from you", "going forward": not forwarding data
         # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
         return bool(kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]))
 
@@ -1050,7 +1068,7 @@ class OfflineBackend(Backend):
         to a named recipient with a general verb, and a third party let to see or collect data."""
         sentence = text[s0:s1]
         sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
-        pub = _PUBLIC.search(sentence)
+        pub = _PUBLIC.search(sentence) or _POSTED_BY_THIRD.search(sentence)
         if pub and sh not in seen and (not choice or _AWARE.search(sentence)):
             seen.add(sh)
             span = Span.at(text, s0 + pub.start(), s0 + pub.end())
@@ -1087,7 +1105,17 @@ class OfflineBackend(Backend):
             lead = re.sub(
                 r"(?:(?:the|our|other|any|such|certain|selected|trusted|these|those|some|its)\s+)+$", "", before
             )
-            give = _GIVE.search(lead) or (_LET.search(lead) if _LET_ACT.match(text[p.span.end : s1]) else None)
+            give = _GIVE.search(lead)
+            if (
+                give is not None
+                and not re.search(r"\b(?:it|them)\b", give.group(0), re.I)
+                and not any(
+                    p.span.start - len(before) + give.start() < d.start and d.end <= p.span.start for d in st.data
+                )
+            ):
+                give = None  # "we provide our services to advertisers": no personal data handed over
+            if give is None and _LET_ACT.match(text[p.span.end : s1]):
+                give = _LET.search(lead)  # "allow third parties to see your profile"
             if give is None:
                 continue
             start = p.span.start - len(before) + give.start()

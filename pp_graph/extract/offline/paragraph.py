@@ -2,11 +2,12 @@
 
 OPP-115 labels whole paragraphs, not sentences, so the sentence rules (backend.py) are followed by a pass
 over paragraphs (blocks separated by a blank line): a paragraph's title line vetoes the practices its title
-does not cover when they are mentioned only once in passing, turns the body's collection into the titled
-party's, and confirms the practice it names from a weaker trigger in the body; and the items of one list
-share the practice most of their siblings inherited from the lead-in line. The line-shape tests used to find
-titles and list items in plain text live here too. The rules borrow the sentence-level reading (segment
-analysis, sentence bounds, subjects, negation) from the backend through a SentenceReader.
+does not cover when they are mentioned only once in passing, replaces the body's collection by the titled
+party's (the site's or third parties'), and confirms the practice it names from a weaker trigger in the
+body; and the items of one list share the practice most of their siblings inherited from the lead-in line.
+The line-shape tests used to find titles and list items in plain text live here too. The rules borrow the
+sentence-level reading (segment analysis, sentence bounds, subjects, negation) from the backend through a
+SentenceReader.
 """
 
 from __future__ import annotations
@@ -185,8 +186,12 @@ def _paragraph_rules(
     - A paragraph about another topic (its title names sharing but not collection, security, the reader's
       rights or choices…) keeps a practice its title does not cover only when the practice is stated in more
       than one sentence: a single passing mention is not what the paragraph is about.
-    - Under a title about one party's collection, the body's collection is that party's ("we and our
-      providers collect…" under "Information We Collect", "…is used to serve ads" under "Third-Party Ads").
+    - Under a title about one party's collection (the site's or third parties', not both) in a paragraph that
+      states no collection of that party, the body's collection of the other party is replaced by the titled
+      party's: it becomes that party's and is no longer the other's ("our hosting partners collect…" under
+      "Information We Collect" is first-party only, "…is used to serve ads" under "Third-Party Ads" third-party
+      only). The rule works the same way in both directions; as with the veto above, the other party's
+      collection is kept too when its category is stated in more than one sentence of the paragraph.
     - A title naming one practice is confirmed by a weaker trigger in the body (see _weak_support).
     """
     for para in _paragraphs(policy, segments):
@@ -213,8 +218,7 @@ def _paragraph_rules(
             kept = [
                 p
                 for p in out[i]
-                if p.type not in _PARA_COVERS
-                or named & _PARA_COVERS[p.type]
+                if (p.type not in convert and (p.type not in _PARA_COVERS or named & _PARA_COVERS[p.type]))
                 or len(sents.get(_CATEGORY[p.type], ())) > 1
             ]
             kept.extend(

@@ -276,13 +276,22 @@ _THREAT_LIST = re.compile(
     r"misuse|tamper\w*)\b",
     re.I,
 )
+# Data handed to the site ("information you share with us"); the skipped words may not hold another recipient
+# or a relative clause ("share it with companies affiliated with us" is a disclosure to those companies).
 _TO_US = re.compile(
-    r"\s+(?:(?:[\w-]+\s+){0,6}?(?:with|to)\s+(?:us|ourselves)\b|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
+    r"\s+(?:(?:(?!(?:with|to|who|that|which)\b)[\w-]+\s+){0,6}?(?:with|to)\s+(?:us|ourselves)\b"
+    r"|(?:automatically\s+)?to\s+(?:the\s+)?(?:Company|Site)\b)"
 )
+# "to" right before a recipient named after a verb ("required to provide it to government authorities").
+_TO_PARTY = re.compile(r"\bto\s+(?:[\w'’-]+\s+){0,3}$", re.I)
 # Handing data to a named recipient with a general verb ("we supply your contact information to marketers"),
 # or letting a third party act ("allow third parties to see your profile").
+# (The rule also wants personal data named between the verb and the recipient: "we provide our services to
+# advertisers" hands nothing over; "make" only as "make … available to".)
 _GIVE = re.compile(
-    r"\b(?:provid|suppl|giv|furnish|mak|mad|report|pass|send)\w*\s+(?:[\w'’-]+\s+){0,10}?(?:to|with)\s+$", re.I
+    r"\b(?:(?:provid|suppl|giv|furnish|report|pass|send)\w*\s+(?:[\w'’-]+\s+){0,10}?"
+    r"|(?:make|makes|made|making)\s+(?:[\w'’-]+\s+){0,8}?available\s+)(?:to|with)\s+$",
+    re.I,
 )
 _LET = re.compile(
     r"\b(?:allow|allows|allowed|permit|permits|authori[sz]e|authori[sz]es|enable|enables|let|lets)\s+$", re.I
@@ -295,9 +304,15 @@ _PUBLIC = re.compile(
     r"\b(?:becomes?|be made|is made|are made|will be|may be)\s+(?:publicly\s+)?"
     r"(?:available\s+to\s+the\s+public|public)\b"
     r"|\b(?:seen|viewed|read|collected|used|accessed|correlated)\s+(?:[\w,]+\s+){0,4}?by\s+"
-    r"(?:anyone|others|other (?:users|people|members|visitors)|the (?:general )?public|members of the public|"
-    r"(?:such\s+|any\s+)?third[- ]part(?:y|ies))\b"
+    r"(?:anyone|others|other (?:users|people|members|visitors)|the (?:general )?public|members of the public)\b"
     r"|\b(?:viewed|seen|read|displayed|shared)\s+publicly\b",
+    re.I,
+)
+# Content the reader posts in public areas collected "by third parties": a disclosure to the public. Elsewhere
+# "collected and used by third-party advertisers" is third-party collection (_BY_AGENT), not a disclosure.
+_POSTED_BY_THIRD = re.compile(
+    r"\b(?:post|posts|posted|posting)\b[^.;]{0,100}?\b(?:seen|viewed|read|collected|used|accessed|correlated)\s+"
+    r"(?:[\w,]+\s+){0,4}?by\s+(?:such\s+|any\s+)?third[- ]part(?:y|ies)\b",
     re.I,
 )
 # The reader letting the site share ("you are agreeing to share", "you authorize us to share"): the site's disclosure.
@@ -448,7 +463,7 @@ _NUMBERS = {
     "ninety": 90,
 }
 _PERIOD = re.compile(
-    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of|every|each)\s+"
+    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of)\s+"
     rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?({_NUM})\s+(?:\(\d+\)\s+)?"
     r"(day|week|month|year)s?\b"
     r"|\b(?:for|after|within)\s+(?:several|many|a few|a number of)\s+(?:day|week|month|year)s\b"
@@ -460,16 +475,18 @@ _PERIOD = re.compile(
     r"you (?:are|remain) an? (?:\w+ )?(?:member|user|customer|subscriber))[^.;,]{0,60}"
     r"|\b(?:no longer|not longer) than (?:is )?(?:necessary|needed|required)[^.;,]{0,60}"
     r"|\buntil (?:it is |they are )?no longer (?:necessary|needed|required)[^.;,]{0,40}"
-    r"|\buntil you (?:delete|close|remove|deactivate)[^.;,]{0,40}"
-    r"|\buntil (?:you|your|such time|the end of|we (?:no longer|receive|are asked))\b[^.;,]{0,40}"
+    # "until you…" only with the end of the account or a deletion ("until you ask us to stop" is a condition)
+    r"|\buntil (?:you|your) (?:[\w'’-]+ ){0,4}?(?:delet|clos|remov|cancel|deactivat|terminat)\w*[^.;,]{0,40}"
+    r"|\buntil (?:such time|the end of|we (?:no longer|receive|are asked))\b[^.;,]{0,40}"
     r"|\bfor the (?:duration|life(?:time)?) of\b[^.;,]{0,40}|\bpermanently\b"
     r"|\bas (?:is |may be )?(?:reasonably )?(?:necessary|needed|required) (?:to|for) (?:comply|compliance|meet|fulfil|"
     r"fulfill|satisfy)\b[^.;,]{0,40}"
     r"|\blonger than (?:is )?(?:necessary|needed|required)\b[^.;,]{0,60}"
-    # the usual reasons for keeping data after its use: legal duties, disputes, record keeping
-    r"|\b(?:resolve|settle) (?:any )?disputes\b"
+    # the usual reasons for keeping data after its use: legal duties, disputes, record keeping (a period only
+    # in a sentence with a keeping verb, see _KEEP_VERB: "we use it to resolve disputes" is a purpose of use)
+    r"|(?P<reason>\b(?:resolve|settle) (?:any )?disputes\b"
     r"|\bfor (?:\w+,? ){0,3}?(?:legal|tax|accounting|audit(?:ing)?|regulatory|record-?keeping|archival|archiving) "
-    r"(?:(?:and|or) \w+ )?(?:purposes|reasons|requirements)\b"
+    r"(?:(?:and|or) \w+ )?(?:purposes|reasons|requirements)\b)"
     r"|\bwhile (?:your account (?:is|remains) (?:active|open)|you (?:are|remain) an? (?:\w+ )?(?:member|user|customer|"
     r"subscriber))\b"
     r"|\bin accordance with (?:\w+ ){0,3}?(?:records? (?:retention |disposition )?schedules?|"
@@ -478,11 +495,17 @@ _PERIOD = re.compile(
     r"|\bon an? (?:rolling|continuous|regular) (?:\d+|[a-z]+)[- ](?:day|week|month|year)s? (?:basis|cycle)\b",
     re.I,
 )
+# The verbs of keeping data that make a reason for keeping (_PERIOD's "reason" group) a retention detail.
+_KEEP_VERB = re.compile(
+    r"\b(?:keep|keeps|kept|keeping|retain\w*|retention|stor(?:e|es|ed|ing|age)|hold|holds|held|holding|preserv\w*|"
+    r"archiv\w*)\b",
+    re.I,
+)
 _PLACE = re.compile(
     r"\b(?:in|to)\s+(?:the\s+)?(United States(?: of America)?|U\.S\.(?:A\.)?|USA|European Union|"
-    r"European Economic Area|EEA|EU|United Kingdom|UK|Ireland|Canada|Singapore|India|Japan|Australia|"
+    r"European Economic Area|EEA|EU|United Kingdom|UK|US|Ireland|Canada|Singapore|India|Japan|Australia|"
     r"Germany|Netherlands|Switzerland|Brazil|China|your (?:country|region)|other countries|"
-    r"countries outside[^.;,]{0,40})",
+    r"countries outside[^.;,]{0,40})(?!\w)",  # a whole name: "located in Indiana" is not India
 )
 _PLACE_CONTEXT = re.compile(r"\b(stor\w*|server\w*|data cent\w*|host\w*|transfer\w*|located|process\w*)\b", re.I)
 _UNIT = {"day": "D", "week": "W", "month": "M", "year": "Y"}
