@@ -1140,9 +1140,10 @@ class OfflineBackend(Backend):
 
         A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
         """
-        for p in reversed(st.parties):
-            if not (s0 <= p.span.start < t.start):
-                continue
+        for i in range(bisect.bisect_left(st.party_starts, t.start) - 1, -1, -1):
+            p = st.parties[i]
+            if p.span.start < s0:
+                break
             if p.span.text.lower() in ("your", "our", "their", "its", "us"):
                 continue
             between = text[p.span.end : t.start]
