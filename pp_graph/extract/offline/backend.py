@@ -346,13 +346,13 @@ class _SegState:
 # Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
 # beyond any such phrase, and it keeps a sentence with many triggers from being rescanned from its start for each
 # one (quadratic on run-on lines).
-_PASSIVE_REACH = 200
+_LOOKBEHIND_REACH = 200
 _SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our partners and advertisers may…")
 
 
-def _passive_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
-    """A pattern anchored at ``at`` (``$``), searched in the sentence's last _PASSIVE_REACH chars before it."""
-    return bool(pattern.search(text, max(s0, at - _PASSIVE_REACH), at))
+def _ends_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
+    """A pattern anchored at ``at`` (``$``), searched in the sentence's last _LOOKBEHIND_REACH chars before it."""
+    return bool(pattern.search(text, max(s0, at - _LOOKBEHIND_REACH), at))
 
 
 class _SentenceFacts:
@@ -362,6 +362,10 @@ class _SentenceFacts:
         self.text, self.s0, self.s1 = text, s0, s1
         self.sentence = text[s0:s1]
         self._period: tuple[int, int | None] | None = None  # (searched from, start of the match found or None)
+
+    @cached_property
+    def public(self) -> re.Match[str] | None:
+        return _PUBLIC.search(self.sentence)
 
     @cached_property
     def backup(self) -> bool:
@@ -562,13 +566,9 @@ class OfflineBackend(Backend):
         sentence = text[s0:s1]
         cue = self._security_cue(text, st, s0, s1)
         tracking = _OWN_TRACKING.search(sentence)
-        if (
-            not in_sent
-            and not cue
-            and not tracking
-            and not any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties)
-            and not _PUBLIC.search(sentence)
-        ):
+        third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
+        facts = _SentenceFacts(text, s0, s1)
+        if not in_sent and not cue and not tracking and not third and not facts.public:
             return []
         if _SCOPE.search(sentence):
             return []  # about the policy itself, other sites or definitions
@@ -584,10 +584,8 @@ class OfflineBackend(Backend):
         # Practice details in this sentence, computed once for all its triggers.
         details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
         has_period_here = AttributeKind.RETENTION_PERIOD in details
-        third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
         found: list[PracticeMention] = []
         seen: set[PracticeType] = set()
-        facts = _SentenceFacts(text, s0, s1)
         for t in in_sent:
             kind, needs = t.entry.value[0], t.entry.value[1]
             ptype = _PRACTICE_OF[kind]
@@ -628,7 +626,7 @@ class OfflineBackend(Backend):
                 kind == "share"
                 and subject is not None
                 and subject.kind == PartyKind.USER
-                and not _passive_before(_PASSIVE, text, s0, t.start)
+                and not _ends_before(_PASSIVE, text, s0, t.start)
                 and not _AUTHORIZE.search(text[subject.span.end : t.start])
             ):
                 notes.user_act = True
@@ -665,14 +663,14 @@ class OfflineBackend(Backend):
                     and not phrase.startswith(("asked", "required"))
                 ):
                     continue  # "you can access / request / use…" is the user's action ("you are asked to" is not)
-                if subject.kind == PartyKind.THIRD_PARTY and not _passive_before(
+                if subject.kind == PartyKind.THIRD_PARTY and not _ends_before(
                     _WE_AND_AGENTS, text, s0, subject.span.end
                 ):
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-            passive = _passive_before(_PASSIVE, text, s0, t.start)
+            passive = _ends_before(_PASSIVE, text, s0, t.start)
             if kind == "retain" and not passive and (_DELETE_TIMING.match(after) or facts.period_after(t.end)):
                 # "is not retained after the order is shipped", "will not be kept longer than necessary"
-                passive = _passive_before(_PASSIVE_NOT, text, s0, t.start)
+                passive = _ends_before(_PASSIVE_NOT, text, s0, t.start)
             by = _BY_AGENT.match(after) if kind == "collect" and word.endswith("ed") and word != "accessed" else None
             if by and (
                 by.group(1)
@@ -820,8 +818,8 @@ class OfflineBackend(Backend):
             seen.add(ptype)
             negated = _negated(text, s0, t.start)
             found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
-        self._third_party_paths(text, st, s0, s1, has_data, choice, seen, found)
-        self._cue_paths(text, st, s0, s1, tracking, cue, has_data, choice, seen, found)
+        self._third_party_paths(text, st, s0, third, facts, has_data, choice, seen, found)
+        self._cue_paths(text, s0, third, tracking, cue, has_data, choice, seen, found)
         if found:
             feats = self._features(st, s0, s1)
             found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
@@ -928,9 +926,7 @@ class OfflineBackend(Backend):
             and not _THIRD_SUBJECT.search(before)
         ):
             # "Acme Health may use…": the operator named at the start of the sentence.
-            subject = PartyMention(
-                Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
-            )
+            subject = _site_subject(text, s0)
         implicit_third = (
             subject is None
             and word != "using"  # "users who access services using several devices": a participle, not a verb
@@ -939,9 +935,7 @@ class OfflineBackend(Backend):
         )
         if subject is None and kind == "collect" and _OUR_THING.search(before):
             # "Some of our mobile services use your location", "our servers automatically record…"
-            subject = PartyMention(
-                Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party"
-            )
+            subject = _site_subject(text, s0)
         return subject, implicit_third
 
     @staticmethod
@@ -1019,9 +1013,8 @@ class OfflineBackend(Backend):
     @staticmethod
     def _cue_paths(
         text: str,
-        st: _SegState,
         s0: int,
-        s1: int,
+        third: list[PartyMention],
         tracking: re.Match[str] | None,
         cue: re.Match[str] | None,
         has_data: bool,
@@ -1031,15 +1024,14 @@ class OfflineBackend(Backend):
     ) -> None:
         """Practices named without a trigger word, after the trigger loop: the site's own tracking technologies
         (first-party collection) and security measures found by _security_cue."""
-        sentence = text[s0:s1]
         fp = PracticeType.FIRST_PARTY_COLLECTION_USE
         if (
             tracking
             and fp not in seen
             and PracticeType.THIRD_PARTY_COLLECTION_USE not in seen
             and not choice
-            and not _THIRD_SUBJECT.search(sentence[: tracking.start()])
-            and not any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties)
+            and not _THIRD_SUBJECT.search(text, s0, s0 + tracking.start())
+            and not third
         ):
             seen.add(fp)
             span = Span.at(text, s0 + tracking.start(), s0 + tracking.end())
@@ -1058,7 +1050,8 @@ class OfflineBackend(Backend):
         text: str,
         st: _SegState,
         s0: int,
-        s1: int,
+        third: list[PartyMention],
+        facts: _SentenceFacts,
         has_data: bool,
         choice: bool,
         seen: set[PracticeType],
@@ -1066,14 +1059,13 @@ class OfflineBackend(Backend):
     ) -> None:
         """Third-party practices phrased without a sharing trigger: tracking by a named third party, data handed
         to a named recipient with a general verb, and a third party let to see or collect data."""
-        sentence = text[s0:s1]
+        sentence, s1 = facts.sentence, facts.s1
         sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
-        pub = _PUBLIC.search(sentence) or _POSTED_BY_THIRD.search(sentence)
+        pub = facts.public or _POSTED_BY_THIRD.search(sentence)
         if pub and sh not in seen and (not choice or _AWARE.search(sentence)):
             seen.add(sh)
             span = Span.at(text, s0 + pub.start(), s0 + pub.end())
             found.append(PracticeMention(span, sh, _negated(text, s0, s0 + pub.start())))
-        third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
         if choice or not third:
             return
         acc = _HAVE_ACCESS.search(sentence)
@@ -1258,6 +1250,11 @@ class OfflineBackend(Backend):
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+def _site_subject(text: str, s0: int) -> PartyMention:
+    """The site as the actor of a sentence that names it without a party mention (an empty span at its start)."""
+    return PartyMention(Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
 
 
 def _joint_subject(text: str, st: _SegState, s0: int, t: Hit) -> bool:
