@@ -798,3 +798,230 @@ def test_the_reader_as_subject_of_a_passive_keeps_no_data() -> None:
     assert RETAIN not in types_of(text)
     # …unlike a reader in a relative clause ("that you enter"), see
     # test_user_in_a_relative_clause_does_not_own_a_passive_retention
+
+
+def test_the_reader_contacting_the_site_is_no_choice() -> None:
+    # _CONTACT_WHEN: "when you contact us" is how data reaches the site, not "contact us to opt out"
+    assert FP in types_of("If you contact us by phone, we may record your name and phone number.\n")
+    text = "When you enter a sweepstakes, contact us, or post a review, we collect your name and email address.\n"
+    assert FP in types_of(text)
+    assert FP not in types_of("Please contact us if you want us to stop using your email address for marketing.\n")
+
+
+def test_the_reader_letting_the_site_collect() -> None:
+    # _LET_US: "you authorize us to obtain…": the site collects, though the reader is the nearest subject
+    assert FP in types_of("By linking your account, you authorize us to obtain your friends list and birthday.\n")
+    assert FP in types_of("You give us permission to access the photos stored on your phone.\n")
+    assert FP not in types_of("You can access your email address and phone number in your account settings.\n")
+
+
+def test_data_that_can_identify_you_is_a_definition_inside_a_practice() -> None:
+    # _IDENTIFIES: the definition's own "used" is no practice, but the sentence's collection is kept
+    text = "We collect personal information, meaning information that can be used to identify you, like your name.\n"
+    assert FP in types_of(text)
+    assert FP not in types_of("Statistics that cannot be used to identify you may be published in our reports.\n")
+
+
+def test_a_request_noun_is_not_the_sites_request() -> None:
+    # _REQUEST_VERB_AFTER: "request(s)" after any other word is the reader's request, not collection
+    assert FP in types_of("We may request your mailing address to ship your prize.\n")
+    assert FP not in types_of("We answer verified requests about your personal information within 45 days.\n")
+
+
+def test_data_accessed_by_other_people_is_not_the_sites_collection() -> None:
+    # _BY_PEOPLE: "accessed by others" is the public's access, not the site's collection
+    assert FP not in types_of("Your profile photo and username may be accessed by other members.\n")
+
+
+def test_data_the_reader_must_give_to_register() -> None:
+    # _MUST_GIVE/_MUST_FOR and the "you must/need to provide" triggers: a requirement, not a choice
+    assert FP in types_of("To open an account, you must provide your full name and a valid email address.\n")
+    assert FP in types_of("You will need to provide your billing address when you place an order.\n")
+    assert FP in types_of("To enter the contest you may need to submit your phone number and home address.\n")
+
+
+def test_receiving_a_request_or_order_is_not_collection() -> None:
+    # _RECEIVE_NOT_DATA: a notice, request or legal demand the site receives is not data
+    assert FP not in types_of("We will delete your account data if we receive a written request from you.\n")
+    assert FP in types_of("We receive your IP address when you visit our website.\n")
+
+
+def test_the_readers_rights_are_not_the_sites_collection() -> None:
+    # practice-cues.tsv, first-party "you have the right to…": a statement of the reader's rights
+    text = "You have the right to request a copy of the personal information we have collected about you.\n"
+    assert FP not in types_of(text)
+    assert FP not in types_of("Where we process your data based on your consent, you have the right to withdraw it.\n")
+    # the site reserving a right is not the reader's right
+    assert FP in types_of("We reserve the right to use your email address to send you account notices.\n")
+
+
+def test_assent_to_the_policy_is_not_collection() -> None:
+    # practice-cues.tsv, first-party "if you do not agree…": a condition on the reader, not the site's practice
+    text = "If you do not accept these terms, please do not register or provide us with your email address.\n"
+    assert FP not in types_of(text)
+
+
+def test_provide_a_recipient_with_data_is_sharing() -> None:
+    # _GIVE_WITH: "provide <recipient> with <data>" names the recipient before the data
+    assert SHARE in types_of("We may provide our marketing partners with your email address and zip code.\n")
+    assert SHARE in types_of("We provide advertisers with aggregate information about our visitors.\n")
+    # a recipient served, not handed data
+    assert SHARE not in types_of("We provide advertisers with a place to reach our readers.\n")
+
+
+def test_singular_payment_processor_is_a_third_party() -> None:
+    text = "Orders are handled by our payment processor, which collects your credit card number.\n"
+    assert types_of(text) == {TC}
+
+
+def test_a_lexicon_company_in_its_own_policy_is_the_first_party() -> None:
+    text = "Quantcast collects your IP address and browser type to measure audiences.\n"
+    types = {
+        p.type for r in extract(policy_from_text(text, "quantcast.com"), OfflineBackend()).results for p in r.practices
+    }
+    assert types == {FP}
+
+
+def test_access_in_a_list_of_threats_is_not_collection() -> None:
+    text = "We cannot guarantee that your email address will never be accessed, disclosed, altered or destroyed.\n"
+    assert FP not in types_of(text)
+
+
+def test_the_readers_own_sharing_features_are_not_disclosures() -> None:
+    # _YOU_AND_SHARE: the reader as subject of a list of verbs ending in "share"
+    assert SHARE not in types_of("The gallery lets you organize, edit, and share your photos and videos.\n")
+    assert SHARE not in types_of("Our tools allow you to create and share playlists with your email contacts.\n")
+    # _FEATURE_BEFORE: "file sharing" names a feature …
+    assert SHARE not in types_of("We use your contact list to offer file sharing and messaging between members.\n")
+    # … unless it says with whom
+    assert SHARE in types_of("We use file sharing with our partners to send them your name and device ID.\n")
+    # _ENGAGEMENT_BEFORE / _AFTER: "shares" counted among reactions to posts
+    assert SHARE not in types_of("We collect statistics such as likes, comments, shares and clicks on your posts.\n")
+
+
+def test_exchange_and_rent_forms_are_sharing() -> None:
+    assert SHARE in types_of("We may exchange information about our customers with other companies for fraud checks.\n")
+    assert SHARE in types_of("Your mailing address may be rented to companies whose offers may interest you.\n")
+    # a product exchange is not a disclosure
+    assert SHARE not in types_of("Items from retailers must be returned or exchanged with a receipt and your name.\n")
+
+
+def test_a_change_of_owner_implies_the_recipient_of_a_transfer() -> None:
+    # _IMPLIED_BUYER
+    text = "If we are acquired by or merged with another company, your personal information may be transferred.\n"
+    assert SHARE in types_of(text)
+
+
+def test_a_list_item_heading_ends_the_section_above() -> None:
+    # _MARKED_TITLE: a Markdown heading inside a list item (a collapsible section) bounds heading inheritance
+    text = (
+        "Privacy Policy\n==============\n\nIntro text about our services.\n\n"
+        "Sharing Your Information\n------------------------\n\n"
+        "We may share your email address with our partners.\n\n"
+        "*   ### [How long do we keep your information?](#keep)\n\n"
+        "Your name and email address\n"
+    )
+    last = run(text).results[-1]
+    assert SHARE not in {p.type for p in last.practices}
+
+
+def test_a_heading_passes_its_practice_only_to_its_own_section() -> None:
+    # "## Storage" is an earlier sibling of "## Newsletters", not its parent: it names nothing below it
+    text = (
+        "# Our Privacy Policy\n\n## How Long We Store Data\n\nWe store your email address for two years.\n\n"
+        "## Newsletters\n\nYour email address and your name.\n"
+    )
+    assert [p.type for p in run(text).results[-1].practices] == []
+    # the parent heading still reaches a sub-section below a cue-less sub-heading
+    text = "## Data Retention\n\n### Accounts\n\nYour email address and your name.\n"
+    assert RETAIN in {p.type for p in run(text).results[-1].practices}
+
+
+def test_keeping_data_safe_in_a_heading_is_not_retention() -> None:
+    line = "Your email address and your payment details.\n"
+    assert RETAIN not in {p.type for p in run("## How We Keep Your Information Safe\n\n" + line).results[-1].practices}
+    assert RETAIN not in {p.type for p in run("## To keep our site secure, we:\n\n" + line).results[-1].practices}
+    assert RETAIN in {p.type for p in run("## How Long We Keep Your Information\n\n" + line).results[-1].practices}
+
+
+def test_keeping_for_a_need_or_a_legal_duty_is_retention() -> None:
+    assert RETAIN in types_of("We keep your email address as long as we need it to run your account.\n")
+    assert RETAIN in types_of("Your shipping address is stored so long as you use our delivery service.\n")
+    assert RETAIN in types_of("We keep your saved addresses for as long as you choose to have them.\n")
+    assert RETAIN in types_of("We will only be keeping your phone number for as long as necessary.\n")
+    assert RETAIN in types_of("We are legally obligated to keep a record of your purchases and billing address.\n")
+    assert RETAIN in types_of("When deciding how long to keep your email address, we consider the following:\n")
+    # keeping data in a state, or a duty to keep it confidential, is not keeping it
+    assert RETAIN not in types_of("We keep your email address accurate and up to date for as long as we need it.\n")
+    assert RETAIN not in types_of("Staff are required to keep your email address confidential at all times.\n")
+
+
+def test_deleted_when_the_browser_closes_or_saved_onto_the_device_is_not_retention() -> None:
+    assert RETAIN not in types_of("Session identifiers are deleted when you close the browser window.\n")
+    assert RETAIN not in types_of("Your preferences are saved onto your computer for up to two years.\n")
+    # deleting on the site's side stays retention
+    assert RETAIN in types_of("We will be deleting your email address within 30 days of your request.\n")
+
+
+def test_data_protection_law_and_protecting_people_are_not_security_headings() -> None:
+    # _security_heading: "data protection" naming the law or the reader's rights, and protecting people or
+    # legal interests, give no security to the lines below; a heading about protecting data still does
+    head = "Acme Online Privacy Policy\n\nThis policy explains how Acme Online handles information about visitors.\n\n"
+    item = "\n\n*   Your name, email address and order history.\n"
+    assert SECURE not in types_of(head + "## Your Data Protection Rights" + item)
+    assert SECURE not in types_of(head + "## Data Protection Officer" + item)
+    assert SECURE not in types_of(head + "## To Protect You, Ourselves and Others" + item)
+    assert SECURE not in types_of(head + "## To protect the company in litigation, we:" + item)
+    assert SECURE in types_of(head + "## Data Protection" + item)
+    assert SECURE in types_of(head + "## How We Protect Your Information" + item)
+
+
+def test_secure_services_as_the_aim_of_a_use_is_not_security() -> None:
+    # _SECURE_SERVICE_BEFORE / _SECURE_SERVICE_AFTER: "secure" said of the site's services, as a purpose of use
+    assert SECURE not in types_of("We use the information we collect to keep our services secure and up to date.\n")
+    assert SECURE not in types_of("Your account information is used to provide a safe, secure community.\n")
+    assert SECURE not in types_of("We may use log data, such as your IP address, to help keep the site secure.\n")
+    # data kept secure, a named method, or secure systems remain security statements
+    assert SECURE in types_of("We take steps to keep your personal information secure.\n")
+    assert SECURE in types_of("We work hard to make sure our site is secure and your information is protected.\n")
+    assert SECURE in types_of("We use SSL encryption to keep our website secure.\n")
+    assert SECURE in types_of("We store your information on secure systems operated by our hosting company.\n")
+
+
+def test_safeguards_for_transfers_abroad_are_not_security() -> None:
+    # _CROSS_BORDER: "safeguards" or "protection" for moving data across borders name a transfer mechanism
+    text = (
+        "When we transfer your personal data outside the EEA, we put appropriate safeguards in place to protect it.\n"
+    )
+    assert SECURE not in types_of(text)
+    text = "Your personal data is protected by standard contractual clauses approved by the European Commission.\n"
+    assert SECURE not in types_of(text)
+    # a named method or threat keeps the statement a security one
+    text = "When we transfer your personal data to other countries, it is encrypted to protect it.\n"
+    assert SECURE in types_of(text)
+    text = "We protect personal data transferred abroad against unauthorized access.\n"
+    assert SECURE in types_of(text)
+
+
+def test_need_to_know_said_to_the_reader_is_not_an_access_limit() -> None:
+    # _SECURE_CUE's "need to know": an access limit, not the reader's need nor a web address
+    assert SECURE not in types_of("This page covers everything you need to know about how we handle your data.\n")
+    text = "Read [our cookie guide](https://shop.example/what-you-need-to-know-about-cookies) about your data.\n"
+    assert SECURE not in types_of(text)
+    assert SECURE in types_of("Only employees who need to know your account details can see them.\n")
+
+
+def test_investigating_security_incidents_is_a_purpose_not_a_measure() -> None:
+    # _INCIDENT / _DETECTING: security incidents the site detects or investigates are a purpose of use
+    text = "We use your personal information for detecting and investigating security incidents.\n"
+    assert SECURE not in types_of(text)
+    assert SECURE in types_of("We will notify you of any security incident affecting your personal information.\n")
+
+
+def test_safeguards_as_a_legal_condition_are_not_security() -> None:
+    # _SUBJECT_TO / _FOR_RIGHTS: "subject to appropriate safeguards", "safeguards for your rights"
+    text = "We share your device information with our partners, subject to appropriate contractual safeguards.\n"
+    assert SECURE not in types_of(text)
+    text = "With suitable safeguards for your rights, we use your personal information for research.\n"
+    assert SECURE not in types_of(text)
+    assert SECURE in types_of("We use physical and electronic safeguards for your personal information.\n")

@@ -31,39 +31,61 @@ from pp_graph.extract.offline.patterns import (
     _AWARE,
     _BACKUP,
     _BOUND_TO,
+    _BROWSER_CLOSE,
     _BY_AGENT,
+    _BY_PEOPLE,
     _CATEGORY,
     _CHOICE_BEFORE,
     _CHOICE_LINE,
     _CLAUSE_BREAK,
     _CO_SUBJECTS,
     _CONSENT_OBJECT,
+    _CONTACT_WHEN,
+    _CROSS_BORDER,
     _DATA_OBJECT,
+    _DATA_PROTECTION_LAW,
     _DELETE_TIMING,
     _DETAIL_OF,
+    _DETECTING,
     _DISPOSE,
+    _ENGAGEMENT_AFTER,
+    _ENGAGEMENT_BEFORE,
+    _FEATURE_BEFORE,
+    _FOR_RIGHTS,
     _GENERIC_DATA,
     _GIVE,
+    _GIVE_WITH,
     _HAVE_ACCESS,
     _HEADING_CUES,
     _HIRE,
     _HIRED,
     _HIRED_PARTY,
     _HIRER,
+    _IDENTIFIES,
     _IF_CLAUSE,
+    _IMPLIED_BUYER,
     _IMPLIED_RECIPIENT,
     _IN_TRACKER,
+    _INCIDENT,
     _INFINITIVE,
     _JOINT_ACT,
     _JOINT_SUBJECT,
+    _KEEP_STATE,
     _KEEP_VERB,
     _LEAD_NAME,
+    _LEGAL_KEEP,
+    _LEGAL_REGIME,
     _LET,
     _LET_ACT,
+    _LET_US,
     _LIST_ITEM,
     _LIST_TYPES,
+    _MARKED_TITLE,
     _META,
+    _MUST_FOR,
+    _MUST_GIVE,
     _NAME_SUBJECT,
+    _NAMED_METHOD,
     _NEGATION,
     _NOT_DATA_PROTECTION,
     _NOT_OWN_USE_HEAD,
@@ -73,30 +95,40 @@ from pp_graph.extract.offline.patterns import (
     _OFF_TOPIC,
     _ON_DEVICE,
     _ON_OUR_BEHALF,
+    _ONTO_DEVICE,
     _OUR_SUBJECT,
     _OUR_THING,
     _OWN_TRACKING,
     _PASSIVE,
     _PASSIVE_NOT,
     _PERIOD,
+    _PERIOD_MORE,
     _PLACE,
     _PLACE_CONTEXT,
     _POSTED_BY_THIRD,
     _PRACTICE_LIST,
     _PRACTICE_OF,
+    _PROTECT_PEOPLE,
     _PSEUDO_REACH,
     _PUBLIC,
     _PURPOSE_TO,
+    _READER_NEED,
+    _RECEIVE_NOT_DATA,
     _REFERENCE,
     _RELATIVE,
+    _REQUEST_VERB_AFTER,
     _ROUTINE,
     _SCOPE,
     _SECURE_AIM,
     _SECURE_CUE,
+    _SECURE_HEAD_WORD,
     _SECURE_MORE,
     _SECURE_OF,
+    _SECURE_SERVICE_AFTER,
+    _SECURE_SERVICE_BEFORE,
     _SENTENCE,
     _SHARE_TOOL,
+    _SUBJECT_TO,
     _THEN_SHARE,
     _THIRD_NOUN,
     _THIRD_SUBJECT,
@@ -111,6 +143,8 @@ from pp_graph.extract.offline.patterns import (
     _USER_REQUEST,
     _VERB_LIST,
     _WE_AND_AGENTS,
+    _WITH_DATA,
+    _YOU_AND_SHARE,
     SITE_MARK,
     THIRD_MARK,
 )
@@ -134,7 +168,10 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-8"
+# ---- Security: readings that are not the site protecting data ----
+
+
+RULESET_VERSION = "offline-rules-9"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -389,7 +426,7 @@ class _SentenceFacts:
 
     @cached_property
     def implied_recipient(self) -> bool:
-        return bool(_IMPLIED_RECIPIENT.search(self.sentence))
+        return bool(_IMPLIED_RECIPIENT.search(self.sentence) or _IMPLIED_BUYER.search(self.sentence))
 
     @cached_property
     def tracker(self) -> bool:
@@ -417,6 +454,9 @@ class _LineNotes:
     # The line states the reader's own sharing ("when you share…"): a statement of its own, not a
     # trigger-less line that takes its heading's practice.
     user_act: bool = False
+    # The line names safeguards for cross-border transfers: a statement of its own (not the site's security),
+    # which takes no practice from its heading either.
+    transfer_mechanism: bool = False
 
 
 class OfflineBackend(Backend):
@@ -454,6 +494,8 @@ class OfflineBackend(Backend):
                 party_hits.append(Hit(m.start() + off, m.end() + off, entry(own, "first_party", "first_party")))
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
+            if kind == PartyKind.THIRD_PARTY and h.entry.phrase.lower() == own.lower():
+                kind, rkind = "first_party", "first_party"  # a company the lexicon names, in its own policy
             name = h.entry.phrase if kind == PartyKind.THIRD_PARTY else kind
             parties.append(
                 PartyMention(Span.at(policy.text, h.start, h.end), PartyKind(kind), RecipientKind(rkind), name.lower())
@@ -476,6 +518,11 @@ class OfflineBackend(Backend):
                     _duration(m),
                 )
             )
+        for m in _PERIOD_MORE.finditer(text):
+            # a need or a legal duty as the measure of keeping ("as long as we need it", "required by law to keep")
+            if not any(a.span.start <= m.start() + off < a.span.end for a in attrs):
+                span = Span.at(policy.text, m.start() + off, m.end() + off)
+                attrs.append(AttributeMention(span, AttributeKind.RETENTION_PERIOD, None))
         if _PLACE_CONTEXT.search(text):
             for m in _PLACE.finditer(text):
                 attrs.append(
@@ -537,6 +584,7 @@ class OfflineBackend(Backend):
                 if (
                     not found
                     and not notes.user_act
+                    and not notes.transfer_mechanism
                     and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
                 ):
                     inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
@@ -570,8 +618,10 @@ class OfflineBackend(Backend):
         facts = _SentenceFacts(text, s0, s1)
         if not in_sent and not cue and not tracking and not third and not facts.public:
             return []
-        if _SCOPE.search(sentence):
+        identifies = [(s0 + m.start(), s0 + m.end()) for m in _IDENTIFIES.finditer(sentence)]
+        if _SCOPE.search(_IDENTIFIES.sub(" ", sentence) if identifies else sentence):
             return []  # about the policy itself, other sites or definitions
+        in_sent = [t for t in in_sent if not any(a <= t.start < b for a, b in identifies)]
         if _AUDIENCE.search(sentence):
             # About children or state residents: only a retention statement with its period is kept.
             if not any(a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes):
@@ -580,6 +630,12 @@ class OfflineBackend(Backend):
             cue = tracking = None
         abroad = bool(_ABROAD.search(sentence))
         choice = bool(_CHOICE_LINE.search(sentence))
+        # (for the site's own collection a conditional "when you contact us" is no choice)
+        own_choice = choice and bool(
+            _CHOICE_LINE.search(
+                _CONTACT_WHEN.sub(" ", _MUST_GIVE.sub(" ", sentence) if _MUST_FOR.search(sentence) else sentence)
+            )
+        )
         has_data = any(s0 <= d.start < s1 for d in st.data)
         # Practice details in this sentence, computed once for all its triggers.
         details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
@@ -595,17 +651,35 @@ class OfflineBackend(Backend):
             prev = re.findall(r"[\w']+", before.lower())[-1:]
             if self._noun_or_other_verb(text, t, s0, kind, word, before, after, prev):
                 continue
+            if (
+                kind == "collect"
+                and word in ("request", "requests")
+                and not _REQUEST_VERB_AFTER.search(before)
+                and not any(0 <= t.start - p.span.end <= 1 for p in st.parties)
+            ):
+                continue  # "valid requests", "rights request": the reader's request, a noun
+            if word in ("receive", "receives", "received", "get", "gets") and _RECEIVE_NOT_DATA.match(after):
+                continue  # "if we receive a court order / your request": not data coming to the site
+            if word == "accessed" and _BY_PEOPLE.match(after):
+                continue  # "may be accessed by others / by many people": the public, not the site's collection
             if kind == "share" and _TO_US.match(text[t.end : s1]):
                 # "information you share with us", "disclosed to the Company": data coming to the site, which
                 # OPP-115 counts as the site's collection when the data is named. Only giving verbs count: data
                 # the reader transmits, sends or forwards to the site is transport wording, not collection, and
                 # is dropped here on purpose (neither collection nor sharing).
                 fp = PracticeType.FIRST_PARTY_COLLECTION_USE
-                if has_data and fp not in seen and not choice and word.startswith(("shar", "provid", "disclos", "giv")):
+                if (
+                    has_data
+                    and fp not in seen
+                    and not own_choice
+                    and word.startswith(("shar", "provid", "disclos", "giv"))
+                ):
                     seen.add(fp)
                     found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
                 continue
-            if self._another_statement(text, t, s1, kind, word, before, after, choice, abroad):
+            if self._another_statement(
+                text, t, s1, kind, word, before, after, own_choice if kind == "collect" else choice, abroad
+            ):
                 continue
             subject, implicit_third = self._actor(text, st, s0, t, kind, word, before)
             if (
@@ -631,6 +705,9 @@ class OfflineBackend(Backend):
             ):
                 notes.user_act = True
                 continue  # "when you share content on a social network": the reader's own act
+            if kind == "share" and _YOU_AND_SHARE.search(before):
+                notes.user_act = True
+                continue  # "the app lets you organize, view, and share photos": the reader's own act
             if kind == "collect" and subject is None and (_INFINITIVE.search(before) or _RELATIVE.search(before)):
                 # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
                 # "ad companies, which may collect…": the nearest party before the verb does the collecting.
@@ -655,6 +732,14 @@ class OfflineBackend(Backend):
                 or any(p.span.start > t.end and _TO_PARTY.search(text, t.end, p.span.start) for p in third)
             ):
                 continue  # "we may be required to provide it to the authorities": a disclosure, not collection
+            if (
+                kind == "collect"
+                and subject is not None
+                and subject.kind == PartyKind.USER
+                and _LET_US.match(text, subject.span.end, t.start)
+                and re.search(r"\bus\b", text[subject.span.end : t.start], re.I)
+            ):
+                subject = _site_subject(text, s0)  # "you authorize us to obtain…": the site collects
             if kind == "collect" and subject is not None:
                 phrase = t.entry.phrase.lower()
                 if (
@@ -741,7 +826,10 @@ class OfflineBackend(Backend):
             ):
                 continue  # a third party's or the user's keeping/deleting is not the site's retention
             timed = kind == "retain" and bool(
-                _DELETE_TIMING.match(after) or facts.backup or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
+                _DELETE_TIMING.match(after)
+                or facts.backup
+                or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
+                or (word.startswith(("keep", "retain", "stor", "hold", "preserv")) and _LEGAL_KEEP.search(before))
             )
             period_here = kind == "retain" and any(
                 a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
@@ -759,8 +847,8 @@ class OfflineBackend(Backend):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
             if kind == "retain" and word.endswith("ed") and subject is None and not passive:
                 continue  # "information retained by…": a reference
-            if word == "keep" and re.match(r"\s+in mind\b", after, re.I):
-                continue
+            if word.startswith("keep") and _KEEP_STATE.match(text, t.end):
+                continue  # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
             sec_detail = bool(details & _DETAIL_OF["secure"])
             if kind == "secure" and self._not_data_security(
                 text, st, s0, t, needs, word, before, after, details, sec_detail
@@ -809,6 +897,14 @@ class OfflineBackend(Backend):
                 continue
             if kind == "secure" and not (has_data or AttributeKind.SECURITY_METHOD in details):
                 continue
+            if (
+                kind == "secure"
+                and AttributeKind.PROTECT_AGAINST not in details
+                and _CROSS_BORDER.search(sentence)
+                and not _NAMED_METHOD.search(sentence)
+            ):
+                notes.transfer_mechanism = True
+                continue  # "appropriate safeguards for transfers outside the EEA": a transfer mechanism
             fp = PracticeType.FIRST_PARTY_COLLECTION_USE
             if ptype == PracticeType.THIRD_PARTY_COLLECTION_USE and fp not in seen and _joint_subject(text, st, s0, t):
                 seen.add(fp)  # "we and our service providers may collect…": the site collects too
@@ -819,7 +915,7 @@ class OfflineBackend(Backend):
             negated = _negated(text, s0, t.start)
             found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
         self._third_party_paths(text, st, s0, third, facts, has_data, choice, seen, found)
-        self._cue_paths(text, s0, third, tracking, cue, has_data, choice, seen, found)
+        self._cue_paths(text, s0, third, tracking, cue, has_data, own_choice, seen, found)
         if found:
             feats = self._features(st, s0, s1)
             found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
@@ -832,6 +928,15 @@ class OfflineBackend(Backend):
         organisation's own safeguards (_SECURE_MORE)."""
         sentence = text[s0:s1]
         cue = _SECURE_CUE.search(sentence)
+        if (
+            cue
+            and cue.group(0).lower().replace("-", " ") == "need to know"
+            and (
+                _READER_NEED.search(sentence[max(0, cue.start() - 4) : cue.start()])
+                or _READER_NEED.match(sentence[cue.end() : cue.end() + 6])
+            )
+        ):
+            cue = None  # "everything you need to know", ".../what-do-i-need-to-know-about-cookies/"
         if not cue:
             of = _SECURE_OF.search(sentence)
             if (
@@ -846,6 +951,8 @@ class OfflineBackend(Backend):
                 cue = of
         if not cue:
             cue = _SECURE_MORE.search(sentence)
+        if cue and _INCIDENT.fullmatch(cue.group(0)) and _DETECTING.search(sentence, 0, cue.start()):
+            return None  # "detecting and investigating security incidents": a purpose of use, not a measure
         return cue
 
     @staticmethod
@@ -865,12 +972,20 @@ class OfflineBackend(Backend):
             or _ON_DEVICE.match(after)
         ):
             return True  # "send you newsletters", "sharing buttons", "opt out of sharing…", "sent to your computer"
+        if kind == "share" and (
+            (word == "sharing" and _FEATURE_BEFORE.search(before) and not re.match(r"\s+(?:with|to)\b", after))
+            or (word == "shares" and (_ENGAGEMENT_BEFORE.search(before) or _ENGAGEMENT_AFTER.match(after)))
+        ):
+            return True  # "file sharing", "likes, comments and shares": a feature or a count, not a disclosure
         if word.startswith("forward") and re.search(
             r"\b(?:look|looks|looked|looking|going|moving|step)\s+$", before, re.I
         ):
             return True  # "we look forward to hearing from you", "going forward": not forwarding data
         # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
-        return bool(kind == "share" and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50]))
+        return bool(
+            (kind == "share" or word.startswith("access"))
+            and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50])
+        )
 
     @staticmethod
     def _another_statement(
@@ -963,6 +1078,17 @@ class OfflineBackend(Backend):
             return True  # "reasonable steps to verify your identity / keep it accurate": not security
         if _NOT_DATA_PROTECTION.match(after):
             return True  # "protect our rights, property or safety"
+        if word.startswith("safeguard") and (_SUBJECT_TO.search(before) or _FOR_RIGHTS.match(after)):
+            return True  # "subject to appropriate safeguards", "safeguards for individuals' rights": legal terms
+        if word == "secure" and AttributeKind.SECURITY_METHOD not in details:
+            # "to keep our services secure and up to date", "safe, secure products": the aim of a use, unless
+            # data is kept secure with them ("make sure our site is secure and your data protected")
+            held = _SECURE_SERVICE_BEFORE.search(before)
+            said = _SECURE_SERVICE_AFTER.match(after)
+            start = t.start - len(before) + held.start() if held else t.start
+            end = t.end + max(40, said.end() if said else 0)
+            if (held or said) and not any(start <= d.start < end for d in st.data):
+                return True
         # "we use your IP address to protect our site from abuse": security as a purpose of use
         return bool(
             _PURPOSE_TO.search(before)
@@ -988,8 +1114,10 @@ class OfflineBackend(Backend):
     ) -> bool:
         """A retention trigger that is not the site keeping data: hiring ("we retain an outside company"),
         a mailing-list opt-out, or a cookie's own lifetime."""
-        if _HIRE.match(after) or _ON_DEVICE.match(after):
+        if _HIRE.match(after) or _ON_DEVICE.match(after) or _ONTO_DEVICE.match(after):
             return True  # "service providers we have retained to perform…", "cookies stored on your computer"
+        if _BROWSER_CLOSE.match(after):
+            return True  # "some are erased when you close your browser": a session cookie's lifetime
         if word.startswith("retain") and (
             _HIRED.match(after)
             or _HIRER.search(before)
@@ -1106,6 +1234,12 @@ class OfflineBackend(Backend):
                 )
             ):
                 give = None  # "we provide our services to advertisers": no personal data handed over
+            if give is None and (with_ := _GIVE_WITH.search(lead)):
+                after_p = text[p.span.end : s1]
+                if any(
+                    p.span.end < d.start < s1 and _WITH_DATA.fullmatch(text[p.span.end : d.start]) for d in st.data
+                ) and not re.match(r"\s+with\s+(?:you|us)\b", after_p, re.I):
+                    give = with_  # "we may provide advertisers with aggregate information about our users"
             if give is None and _LET_ACT.match(text[p.span.end : s1]):
                 give = _LET.search(lead)  # "allow third parties to see your profile"
             if give is None:
@@ -1167,13 +1301,23 @@ class OfflineBackend(Backend):
         ):
             return PracticeMention(lead_in.span, lead_in.type, lead_in.negated, inherited=True)
         # Nearest heading above this segment whose words cue a practice.
-        for prev in reversed(segments[: seg.index]):
-            if not heads[prev.index]:
+        # A title the loader leaves as a list item (_MARKED_TITLE) bounds the search, and cues its own line.
+        own = 1 if _MARKED_TITLE.fullmatch(seg.text.strip()) else 0
+        for prev in reversed(segments[: seg.index + own]):
+            if not heads[prev.index] and not _MARKED_TITLE.fullmatch(prev.text.strip()):
                 continue
+            if prev.is_heading and seg.heading_path[: len(prev.heading_path)] != prev.heading_path:
+                continue  # an earlier sibling section's heading ("### Storage" above "### Advertising"): not a parent
+            other_topic = False  # a heading on another topic ends the search for one further up
             for pattern, kind in _HEADING_CUES:
                 m = pattern.search(prev.text)
                 if m and kind == "collect" and _NOT_OWN_USE_HEAD.search(prev.text):
                     continue  # "How can I control your use of my information?", "Collection by Third-Party Sites"
+                if m and kind == "retain" and _KEEP_STATE.match(prev.text, m.end()):
+                    continue  # "How We Keep Your Information Secure", "To keep our site safe, we:": not keeping data
+                if m and kind == "secure" and not _security_heading(prev.text):
+                    other_topic = True
+                    continue  # "Your Data Protection Rights", "To Protect You, Ourselves and Others"
                 if m and (
                     (kind == "secure" and near) or (has_data and (prev.is_heading or kind in ("collect", "share")))
                 ):
@@ -1182,7 +1326,7 @@ class OfflineBackend(Backend):
                         _PRACTICE_OF[kind],
                         inherited=True,
                     )
-            if not prev.is_heading or (prev.heading_path and len(prev.heading_path) <= 1):
+            if other_topic or not prev.is_heading or (prev.heading_path and len(prev.heading_path) <= 1):
                 break
         return None
 
@@ -1250,6 +1394,21 @@ class OfflineBackend(Backend):
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+def _security_heading(heading: str) -> bool:
+    """A heading's security word names the site's protection of data: not data-protection law ("Your Data
+    Protection Rights", "Data Protection Officer") nor protecting people or legal interests ("To Protect You,
+    Ourselves and Others", "protect the company in litigation")."""
+    for m in _SECURE_HEAD_WORD.finditer(heading):
+        if _DATA_PROTECTION_LAW.search(heading[: m.end()]) and _LEGAL_REGIME.search(heading):
+            continue
+        if m.group(0).lower().startswith("protect") and (
+            _NOT_DATA_PROTECTION.match(heading, m.end()) or _PROTECT_PEOPLE.match(heading, m.end())
+        ):
+            continue
+        return True
+    return False
 
 
 def _site_subject(text: str, s0: int) -> PartyMention:

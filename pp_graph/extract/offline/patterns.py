@@ -632,3 +632,221 @@ _NOT_OWN_USE_HEAD = re.compile(
     re.I,
 )
 _LIST_TYPES = {PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_SHARING_DISCLOSURE}
+
+
+# Round 9: misreadings found in policies the rules were not fitted to (security, collection, sharing, retention).
+# Protecting people rather than data ("protect you, ourselves and others", "protect the company in litigation").
+_PROTECT_PEOPLE = re.compile(
+    r"\s+(?:(?:you|ourselves|us|others|themselves|yourself)\b|(?:[\w'’-]+\s+){1,3}?in\s+(?:litigation|disputes?|legal)\b)",
+    re.I,
+)
+
+# A heading's security words; "data protection" that names the law or the reader's rights under it.
+_SECURE_HEAD_WORD = re.compile(r"\b(?:secur\w*|protect\w*|safeguard\w*)\b", re.I)
+
+_DATA_PROTECTION_LAW = re.compile(r"\bdata[\s-]+protection$", re.I)
+
+_LEGAL_REGIME = re.compile(
+    r"\bdata\s+protection\s+(?:rights?|officers?|laws?|authorit\w+|regulations?|directive|act|legislation|"
+    r"principles|clauses)\b|\b(?:rights?|officer|GDPR|European|EEA|E\.E\.A\.|EU|UK|Swiss|Switzerland|"
+    r"international|transfers?|legal\s+bas\w+)\b",
+    re.I,
+)
+
+# "secure" said of the site's services rather than of data, as the aim of a use: "to keep our services secure
+# and up to date", "by keeping our platform safe and secure", "safe, secure products", "secure our products and
+# services". (Keeping systems or networks secure is a security measure, and is left out.)
+_SERVICE_NOUN = (
+    r"(?:services?|products?|platforms?|(?:web)?sites?|apps?|applications|communit(?:y|ies)|experiences?|"
+    r"properties|features)"
+)
+
+_SECURE_SERVICE_BEFORE = re.compile(
+    r"(?:\b(?:to|help|helps|and|or)\s+(?:help\s+(?:us\s+)?)?(?:keep|make|ensure)|\b(?:keeping|making|ensuring))"
+    r"\s+(?:that\s+)?(?:[\w'’-]+\s+){0,4}?"
+    + _SERVICE_NOUN
+    + r"\s+(?:(?:is|are|remain|remains|stay|stays)\s+)?(?:(?:[\w-]+,?\s+){0,5}?(?:and|or)\s+)?(?:more\s+)?$",
+    re.I,
+)
+
+_SECURE_SERVICE_AFTER = re.compile(
+    r"(?:\s*,\s*|\s+)(?:(?:and|or)\s+)?(?:(?:the|our|its)\s+)?(?:[\w-]+,?\s+(?:and\s+|or\s+)?){0,3}?"
+    + _SERVICE_NOUN
+    + r"\b",
+    re.I,
+)
+
+# A sentence about moving data across borders or the legal mechanisms for it: its "safeguards" and "protection"
+# are transfer mechanisms (contract clauses, adequacy), not security measures, unless a method or threat is named.
+_CROSS_BORDER = re.compile(
+    r"\btransfer\w*\b[^.;:]{0,120}?\b(?:countr(?:y|ies)|jurisdictions?|international\w*|cross-border|abroad|outside|"
+    r"EEA|E\.E\.A\.|European|EU|UK|United\s+Kingdom|Switzerland|Swiss|United\s+States|U\.S\.|USA)\b"
+    r"|\b(?:countr(?:y|ies)|international\w*|cross-border|outside\s+(?:of\s+)?(?:the\s+)?(?:EEA|UK|EU|European|"
+    r"United|country))\b[^.;:]{0,120}?\btransfer\w*\b"
+    r"|\bstandard\s+contractual\s+clauses\b|\badequa(?:cy|te\s+level)\b|\bsafe\s+harbor\b|\bprivacy\s+shield\b|"
+    r"\bdata\s+privacy\s+framework\b|\bbinding\s+corporate\s+rules\b",
+    re.I,
+)
+
+# A named security technique (not the generic "safeguards" or "measures" that transfer mechanisms are called).
+_NAMED_METHOD = re.compile(
+    r"\b(?:encrypt\w*|SSL|TLS|HTTPS|secure\s+sockets?|firewalls?|access\s+controls?|pseudonymi[sz]\w*|"
+    r"anonymi[sz]\w*|(?:two|multi)[- ]factor|passwords?)\b",
+    re.I,
+)
+
+# A security incident the site detects or investigates (a purpose of use in a list of purposes), not a breach
+# notice or a measure.
+_INCIDENT = re.compile(r"security\s+(?:incident|breach)\w*", re.I)
+
+_DETECTING = re.compile(
+    r"\b(?:detect\w*|investigat\w*|assess\w*|identify\w*)\b(?:[\s,]+(?:and|or)?\s*[\w-]+){0,5}?[\s,]*$", re.I
+)
+
+# "Safeguards" as a legal condition: "subject to appropriate (contractual) safeguards", "safeguards for
+# individuals' rights and freedoms".
+_SUBJECT_TO = re.compile(r"\bsubject\s+to\s+(?:[\w-]+\s+){0,2}$", re.I)
+
+_FOR_RIGHTS = re.compile(r"\s+for\s+(?:[\w'’-]+\s+){0,2}?(?:rights|freedoms)\b", re.I)
+
+# "need to know" that is the reader's need or part of a web address, not an access limit.
+_READER_NEED = re.compile(r"(?:[/-]|\b(?:you|we|I)\s)$|^(?:[-/]|\s+about\b)", re.I)
+
+# "When you contact us, we collect your name…": the reader contacting the site is how data reaches it, not a
+# choice offered to the reader ("please contact us to opt out"), so it does not void the site's collection.
+_CONTACT_WHEN = re.compile(
+    r"\b(?:when|if|whenever|once|each\s+time|after)\s+you\s+(?:(?:\w+ly|also|ever)\s+)?contact\s+us\b"
+    # one of a list of the reader's acts before the site's clause ("when you register, contact us, or…, we…")
+    r"|\b(?:when|if|whenever|once|each\s+time|after)\s+you\s+[^.;:]{0,200}?,\s+(?:or\s+)?contact\s+us\b"
+    r"(?=[^.;:]{0,150}?,\s*(?:we|our)\b)",
+    re.I,
+)
+
+# Data the reader must give to use a service ("to create an account, you must provide…"): a requirement of the
+# site's collection, not a choice (an instruction for a request to the site, "you must provide the URL", is not).
+_MUST_GIVE = re.compile(r"\byou\s+must\s+(?:first\s+)?(?:provide|give\s+us|submit|enter|supply)\b", re.I)
+
+_MUST_FOR = re.compile(
+    r"\b(?:to|when\s+you|if\s+you|before\s+you)\s+(?:\w+\s+)?(?:create|register|open|set\s+up|use|access|"
+    r"purchase|buy|order|sign\s+up|subscribe|participate|join|apply|enroll|enrol)\b",
+    re.I,
+)
+
+# What data can do, not what the site does with it: "information that can be used to identify you" defines
+# personal data inside a sentence that may state a practice ("we collect information that can be used to
+# identify you, such as…"); only its own "used" is no practice.
+_IDENTIFIES = re.compile(
+    r"\b(?:can|could|may|might)(?:\s*not|n[’']t)?\s+(?:\w+ly\s+)?be\s+used\s+to\s+(?:\w+ly\s+)?"
+    r"(?:identify|contact|locate)\b",
+    re.I,
+)
+
+# Words after which "request(s)" is a verb ("we may request your address"); after any other word it is a noun
+# ("valid requests", "a data subject request", "to make requests"), the reader's request rather than collection.
+_REQUEST_VERB_AFTER = re.compile(
+    r"\b(?:we|they|it|may|might|will|would|shall|can|could|must|also|only|not|never|then|sometimes|\w+ly)\s+$", re.I
+)
+
+# People as the agent of a passive "accessed" ("may be accessed by others / by many people / by anyone").
+_BY_PEOPLE = re.compile(
+    r"\s+(?:(?:and|or)\s+\w+\s+)?by\s+(?:(?:many|other|some|all|any|the|those)\s+)?"
+    r"(?:others|anyone|anybody|everyone|people|users|members|visitors|public)\b",
+    re.I,
+)
+
+# What the site receives when it is not data: a request, notice or legal demand ("if we receive a court order",
+# "we receive a Global Privacy Control signal").
+_RECEIVE_NOT_DATA = re.compile(
+    r"\s+(?:(?:a|an|the|any|such|your|legal|valid|official)\s+)?(?:[\w-]+\s+){0,2}?(?:requests?|notices?|orders?|"
+    r"complaints?|subpoenas?|warrants?|signals?|inquir(?:y|ies)|demands?)\b",
+    re.I,
+)
+
+# The reader letting the site act ("you authorize us to obtain…", "you give us permission to access…"): the
+# site collects, though the reader is the nearest subject (read between the reader and the trigger).
+_LET_US = re.compile(
+    r"\s+(?:(?:\w+ly|also|hereby|may|can|will|thereby)\s+)*"
+    r"(?:(?:authori[sz]e|allow|permit|enable|let)s?|(?:give|grant)s?\s+us\s+(?:your\s+)?"
+    r"(?:permission|consent|the\s+right|authori[sz]ation))\s+(?:us\s+)?to\s+(?:\w+\s+(?:and|or|and/or)\s+)?$",
+    re.I,
+)
+
+# "provide / supply / furnish <recipient> with <data>": the recipient named before the data.
+_GIVE_WITH = re.compile(r"\b(?:provid|suppl|furnish)\w*\s+$", re.I)
+
+_WITH_DATA = re.compile(r"\s+with\s+(?:[\w'’,-]+\s+){0,4}", re.I)
+
+# The reader as the subject of a list of verbs ending in "share" ("lets you organize, view, and share photos",
+# "you can create, store and share documents", "allow you to create and share content").
+_YOU_AND_SHARE = re.compile(
+    r"\byou\s+(?:(?:can|may|could|might)\s+(?:use\s+(?:it\s+)?to\s+)?|to\s+)?(?:[\w-]+,\s+){1,3}(?:[\w-]+\s+)?"
+    r"(?:and|or|and/or)\s+$"
+    r"|\b(?:lets?|allows?|enables?|helps?|permits?)\s+you\s+(?:to\s+)?[\w-]+\s+(?:and|or)\s+$",
+    re.I,
+)
+
+# "file sharing", "screen sharing": a product feature named by its noun, not the site disclosing data.
+_FEATURE_BEFORE = re.compile(r"\b(?:file|photo|screen|video|music|document|ride|car|desktop|peer-to-peer)[- ]$", re.I)
+
+# "likes, comments, shares and clicks": a count of reactions to posts.
+_ENGAGEMENT = r"(?:likes?|comments?|views?|clicks?|posts?|reposts?|reactions?|follows?|retweets?|favorites?)"
+
+_ENGAGEMENT_BEFORE = re.compile(rf"\b{_ENGAGEMENT}\s*,\s*(?:[\w-]+\s*,\s*)*(?:and\s+|or\s+)?$", re.I)
+
+_ENGAGEMENT_AFTER = re.compile(rf"\s*,?\s*(?:and\s+|or\s+)?{_ENGAGEMENT}\b", re.I)
+
+# A change of ownership names the recipient of a transfer implicitly ("if we are acquired by or merged with
+# another company, your information may be transferred").
+_IMPLIED_BUYER = re.compile(
+    r"\b(?:merged?|merging)\s+(?:with|into)\b|\b(?:acquired|bought|purchased)\s+by\b"
+    r"|\b(?:sale|sold)\s+of\s+(?:the|our|its)\s+(?:company|business)\b",
+    re.I,
+)
+
+# A line marked up as a title that the loader does not take for a heading: a list item holding a Markdown
+# heading ("*   ### [Who do we share your information with?](…)", a collapsible section). It ends the section
+# above it for the lines below that take their practice from a heading.
+_MARKED_TITLE = re.compile(r"[*+-]\s+#{1,6}\s+\S.{0,150}")
+
+# More measures of how long data is kept (see _PERIOD): the site's own need, and a legal duty to keep data.
+_PERIOD_MORE = re.compile(
+    r"\b(?:as|so) long as (?:we|you) (?:(?:reasonably|still|continue to|may|actually) )?"
+    r"(?:need|require|use)\b[^.;,]{0,60}"
+    r"|\b(?:as|so) long as (?:you|the user|users) (?:choose|chooses|want|wants|wish|wishes|like|likes|tell us)\b"
+    r"|\bas long as we have (?:a |an )?(?:valid|legitimate|good|lawful) (?:\w+ )?"
+    r"(?:reason|purpose|basis|need)\b[^.;,]{0,60}"
+    # the period named as a topic: "how long we keep your data", "when deciding how long to retain it"
+    r"|\bhow long (?:to |we |we'll |we will |do we |will we |\w+ (?:will |may |can )?)?"
+    r"(?:keep|retain|store|hold|preserve)\b",
+    re.I,
+)
+
+# A legal duty to keep data, right before a keeping verb ("we are legally obligated to keep a record of…").
+_LEGAL_KEEP = re.compile(
+    r"\b(?:required|obligated|obliged|compelled)\s+(?:by\s+(?:\w+\s+)?law\s+|under\s+(?:\w+\s+)?law\s+)?to\s+$",
+    re.I,
+)
+
+# Deleted when the reader closes the browser: a session cookie's lifetime, not the site's retention.
+_BROWSER_CLOSE = re.compile(
+    r"\s+(?:[\w'’-]+\s+){0,4}?(?:when|whenever|each time|every time|once|after|as soon as)\s+"
+    r"(?:you|the user|users|they)\s+"
+    r"(?:close|closes|exit|exits|quit|quits|leave|leaves|shut down)\s+(?:your|the|their|a)\s+(?:web\s+|internet\s+)?"
+    r"(?:browser|browsing session|browser window|window|tab)\b"
+    r"|\s+(?:[\w'’-]+\s+){0,4}?at the end of (?:your|the|each) (?:browser|browsing) session\b",
+    re.I,
+)
+
+# Saved onto / into the reader's own device (see _ON_DEVICE).
+_ONTO_DEVICE = re.compile(
+    r"\s+(?:\w+\s+){0,3}?(?:onto|into)\s+(?:your|the user's|a user's|users'?|their)\s+(?:own\s+)?(?:\w+\s+)?"
+    r"(?:computer|device|hard drive|browser|machine|phone|hard disk)",
+    re.I,
+)
+
+# "keep" with a state after its object ("keep your data secure / accurate", "keep in mind"): not keeping data.
+_KEEP_STATE = re.compile(
+    r"(?:\s+[\w'’-]+){0,4}?\s+(?:safe|secure|securely|private|confidential|accurate|up[- ]to[- ]date|"
+    r"current|in mind|informed|in touch)\b",
+    re.I,
+)
