@@ -1025,3 +1025,253 @@ def test_safeguards_as_a_legal_condition_are_not_security() -> None:
     text = "With suitable safeguards for your rights, we use your personal information for research.\n"
     assert SECURE not in types_of(text)
     assert SECURE in types_of("We use physical and electronic safeguards for your personal information.\n")
+
+
+def test_data_not_kept_on_the_sites_own_machines_is_retention() -> None:
+    # _OWN_MEDIUM: a negated passive storage verb before the site's own machines states data is not kept
+    assert RETAIN in types_of("Your credit card number is never stored anywhere on our servers.\n")
+    assert RETAIN in types_of("Payment card details are not kept on our own computers.\n")
+    # _OUR_THING as subject of a retention verb: the site's servers keep (or do not keep) the data
+    assert RETAIN in types_of("Our servers do not store your credit card information.\n")
+    # how data is stored is a security matter, and a place alone is no retention
+    assert RETAIN not in types_of("Your password is not stored in plain text on our systems.\n")
+    assert RETAIN not in types_of("Your email address is stored on our servers in Ohio.\n")
+
+
+def test_second_participle_and_intransitive_retention_verbs() -> None:
+    # _PASSIVE_AND: "are encrypted and retained for 30 days" is a passive retention statement
+    assert RETAIN in types_of("Copies of your invoices are encrypted and retained for seven years.\n")
+    # ...but the reader's access before it is not ("can be viewed or deleted from your dashboard")
+    assert RETAIN not in types_of("Your location history can be viewed or deleted from your account dashboard.\n")
+    # remain / persist: what remains is the data, the reader is in a relative clause
+    assert RETAIN in types_of("Messages that you delete can remain in our archive for about two weeks.\n")
+
+
+def test_more_verbs_of_disposal() -> None:
+    # triggers: shred, wipe, overwrite, throw away (in _DISPOSE: the site disposing of named data)
+    assert RETAIN in types_of("Paper forms containing your phone number are shredded after processing.\n")
+    assert RETAIN in types_of("Raw location records are thrown away after six months.\n")
+    assert RETAIN in types_of("Access logs containing IP addresses are overwritten every 60 days.\n")
+    assert RETAIN in types_of("We wipe personal information from returned laptops before resale.\n")
+    assert RETAIN not in types_of("You can remotely wipe your phone from your account page if it is lost.\n")
+
+
+def test_periods_counted_from_an_event_or_until_the_reader_unsubscribes() -> None:
+    # _PERIOD: "N years after / from …", "until you unsubscribe / opt out / withdraw consent"
+    assert RETAIN in types_of("Billing records are maintained until the audit closes or six years after the sale.\n")
+    assert RETAIN in types_of("We keep your email address until you unsubscribe from our newsletter.\n")
+    # _KEEP_DOING: "keep sending" is to continue, not keeping data
+    assert RETAIN not in types_of("We will keep sending offers to your email address until you unsubscribe.\n")
+
+
+def test_kept_in_a_secure_place_without_a_period_is_security_not_retention() -> None:
+    # _SECURE_PLACE: where data is kept safe is a security measure; with a period it stays retention
+    assert RETAIN not in types_of("Personal information is retained in secure facilities with restricted access.\n")
+    assert RETAIN in types_of("Personal information is retained in secure facilities for five years.\n")
+
+
+def test_hashed_passwords_are_security() -> None:
+    # _SECURE_MORE: passwords kept as salted or one-way hashes
+    assert SECURE in types_of("Member passwords are saved only as salted hashes on our systems.\n")
+    assert SECURE in types_of("We hash every account password with a slow algorithm before saving it.\n")
+
+
+def test_identity_checks_for_the_readers_protection_are_security() -> None:
+    # _SECURE_IDENTITY: an identity check to protect the reader's account, not before answering a rights request
+    text = "To protect your account, our support agents will confirm your identity before discussing your order.\n"
+    assert SECURE in types_of(text)
+    text = "To protect your privacy, we will verify your identity before we delete your account at your request.\n"
+    assert SECURE not in types_of(text)
+
+
+def test_keeping_others_out_of_the_account_is_security() -> None:
+    # _SECURE_MORE: preventing others from using or getting into the reader's account
+    text = "The extra sign-in step helps prevent someone who guessed your password from getting into your account.\n"
+    assert SECURE in types_of(text)
+    text = "The card check is done by phone so there is no risk of anyone other than you gaining access to the card.\n"
+    assert SECURE in types_of(text)
+
+
+def test_breaches_and_the_sites_notice_of_them_are_security() -> None:
+    # _SECURE_MORE: a breach the site discovers, and telling the reader of unauthorized access or theft
+    assert SECURE in types_of("If we discover a breach, we will email everyone whose records were involved.\n")
+    assert SECURE not in types_of("In the event of a breach of these terms, we may close your account.\n")
+    text = "We will tell you quickly if an intruder gets unauthorized access to your order history.\n"
+    assert SECURE in types_of(text)
+    assert SECURE in types_of("If your saved addresses are ever lost or stolen, we will alert you by email.\n")
+
+
+def test_never_asking_for_passwords_is_security() -> None:
+    # _SECURE_MORE: the site warning that it never asks for passwords or card numbers
+    assert SECURE in types_of("Our staff will never phone you asking for your credit card number.\n")
+    assert SECURE in types_of("We will never send you a text asking you to enter your PIN.\n")
+
+
+def test_staff_only_access_stated_informally_is_security() -> None:
+    # _SECURE_MORE: only certain staff can open or view the records
+    assert SECURE in types_of("Only our billing staff can view the payment records we keep.\n")
+    text = "Only the individuals who need it for their daily work have access to the member list.\n"
+    assert SECURE in types_of(text)
+
+
+def test_security_staff_watching_the_systems_is_security() -> None:
+    # _SECURE_MORE: a security team monitoring, or systems watched around the clock
+    assert SECURE in types_of("Our security engineers review the logs every morning.\n")
+    assert SECURE in types_of("We monitor our servers and networks around the clock.\n")
+
+
+def test_physical_locks_and_session_timeouts_are_security() -> None:
+    # _SECURE_MORE: locked cabinets or rooms, automatic sign-out, masked card numbers, weakness tests, 2-step sign-in
+    assert SECURE in types_of("Signed order forms are kept in locked drawers at our head office.\n")
+    assert SECURE in types_of("For your safety the app signs you out automatically when you close it.\n")
+    assert SECURE in types_of("We mask your card number on every screen and email.\n")
+    assert SECURE in types_of("An outside company checks the store for weaknesses twice a year.\n")
+    assert SECURE in types_of("You can turn on two-step verification in your settings.\n")
+
+
+def test_interception_in_any_form_is_a_security_threat() -> None:
+    # _SECURE_CUE: "intercepts" / "interception" as well as "intercepted"
+    assert SECURE in types_of("Your messages are scrambled so nobody who intercepts them can read your data.\n")
+
+
+def test_disclaimers_that_data_may_be_reached_are_security() -> None:
+    # _SECURE_MORE: "we cannot promise that your data will stay private", risk of sending over the internet
+    text = "Although we try hard, we can't promise that the details you enter will never be misused.\n"
+    assert SECURE in types_of(text)
+    assert SECURE not in types_of("We can't guarantee that tickets from unauthorized resellers are genuine.\n")
+    assert SECURE in types_of("Sending of files across the internet always carries some risk.\n")
+    assert SECURE in types_of("Sadly, no online shop can be totally risk-free.\n")
+
+
+def test_the_site_keeping_data_confidential_is_security() -> None:
+    # _SECURE_MORE: the site (active "we") or the data (passive) kept confidential; not a recipient's duty
+    assert SECURE in types_of("We will keep the answers you give in our surveys confidential.\n")
+    assert SECURE in types_of("Patient records are always held in strict confidence.\n")
+    assert SECURE not in types_of("Our mailing house has agreed to keep your address confidential.\n")
+
+
+def test_staff_sanctions_attack_protection_and_seriousness_are_security() -> None:
+    # _SECURE_MORE: systems protected against attacks, discipline for staff misuse, taking protection seriously
+    assert SECURE in types_of("Our servers are protected against malware by several layers of tools.\n")
+    assert SECURE not in types_of("Our software protects your computer against viruses.\n")
+    text = "Staff who look at customer records without a reason face disciplinary action.\n"
+    assert SECURE in types_of(text)
+    assert SECURE in types_of("We take the security of your shopping data very seriously.\n")
+    assert SECURE in types_of("Protection of your account data is our highest priority.\n")
+
+
+def practice_types(text: str) -> set[PracticeType]:
+    return {p.type for r in run(text).results for p in r.practices}
+
+
+def test_handing_over_data_is_a_disclosure() -> None:
+    assert SHARE in practice_types("Your order history may be handed over to law enforcement agencies on request.\n")
+    assert SHARE in practice_types(
+        "If third parties show that you broke the law, we will hand over your IP address for legal action.\n"
+    )
+
+
+def test_3rd_party_is_a_third_party() -> None:
+    assert TC in practice_types("Our app contains no 3rd party tracking code and no advertising libraries.\n")
+    assert SHARE in practice_types("We never sell your email address to 3rd parties.\n")
+
+
+def test_recipient_named_by_an_organisation_noun() -> None:
+    assert SHARE in practice_types("We send your name and date of birth to a background screening company.\n")
+    assert SHARE in practice_types("Your card number is passed to our card processing gateway.\n")
+    shares = [p for r in run("We will never rent your email address to anyone.\n").results for p in r.practices]
+    assert [(p.type, p.negated) for p in shares] == [(SHARE, True)]
+    # the site itself is no recipient, nor is a plain infinitive
+    assert SHARE not in practice_types("We send your name and address to the company for processing.\n")
+    assert SHARE not in practice_types("We send you an email to confirm the order.\n")
+
+
+def test_named_payment_processors_and_carriers_are_third_parties() -> None:
+    assert SHARE in practice_types("Your credit card number is passed along to Braintree for payment.\n")
+    assert SHARE in practice_types("We pass your name and delivery address to FedEx.\n")
+
+
+def test_passive_agent_with_modifiers_is_the_third_party() -> None:
+    assert practice_types("Your payment details are collected by a trusted outside payment processor.\n") == {TC}
+    assert FP in practice_types("Your payment details are collected by us or our payment processors.\n")
+
+
+def test_third_party_tracking_technologies() -> None:
+    assert TC in practice_types("Some pages of the site may contain third-party cookies and web beacons.\n")
+    assert TC in practice_types("Third-party pixel tags may be placed in our emails.\n")
+    # the reader's own browser setting
+    assert TC not in practice_types("The login page works only if your browser accepts third-party cookies.\n")
+
+
+def test_data_held_by_a_third_party_is_disclosed() -> None:
+    assert SHARE in practice_types("Your account details are stored by our hosting provider in Virginia.\n")
+    assert SHARE in practice_types("We store your email address with a trusted email service provider.\n")
+    assert SHARE in practice_types("Your profile data is kept on servers operated by Amazon Web Services.\n")
+    # a reduced relative clause naming someone else's data, and the site's own storage
+    assert SHARE not in practice_types("Our pages may show contact details maintained by other organizations.\n")
+    assert SHARE not in practice_types("We store your email address on our own servers for two years.\n")
+
+
+def test_payment_and_fitness_data_categories() -> None:
+    # data.tsv: payment/spending history and heart rate/sleep data are personal data a collection verb can act on
+    r = run("We might collect your payment history and spending history when you use your gift card.\n").results[0]
+    assert [p.type for p in r.practices] == [FP]
+    assert {PD + "Transaction", PD + "PurchasesAndSpendingHabit"} <= {d.concept for d in r.data}
+    r = run("We collect your heart rate and sleep data while you wear the band.\n").results[0]
+    assert [p.type for p in r.practices] == [FP]
+    assert PD + "PhysicalHealth" in {d.concept for d in r.data}
+
+
+def test_the_reader_telling_us_or_being_asked_is_collection() -> None:
+    # triggers.tsv: "you tell us", "ask them / users for"
+    assert FP in types_of("When you join the rewards club, you tell us your name and your email address.\n")
+    assert FP in types_of("If you invite a friend to the site, we ask them for their email address.\n")
+    assert FP in types_of("To run the contest, we ask users for their phone number and mailing address.\n")
+    # "as long as you tell us to": an instruction, not data given
+    assert FP not in types_of("We keep your saved addresses for as long as you tell us to.\n")
+
+
+def test_utilize_is_a_use_verb() -> None:
+    # triggers.tsv: utilize/utilise like use, with a third party as its object making it third-party use
+    assert FP in types_of("Cookies are utilized on our website to remember your preferences and your cart.\n")
+    types = types_of("We utilize Google Analytics to collect information about how visitors navigate our website.\n")
+    assert TC in types and FP not in types
+
+
+def test_the_app_or_site_as_subject_collects_for_the_site() -> None:
+    # _OUR_THING: "the app records…", "this website logs…" (not a participle: "…the Platform using your details")
+    assert FP in types_of("The app records your location while a workout is running.\n")
+    assert FP in types_of("This website logs your IP address each time you visit.\n")
+    assert FP not in types_of("Log in to the Platform using your account details from a social network.\n")
+
+
+def test_purposes_for_which_data_was_collected_is_a_reference() -> None:
+    # _PURPOSE_REF: the purpose named in a relative clause of a retention statement is no collection statement
+    text = (
+        "We retain your personal information only as long as necessary for the purposes for which it was collected.\n"
+    )
+    assert types_of(text) == {RETAIN}
+    text = "We will not keep your contact details for longer than is needed for the purpose it was collected for.\n"
+    assert FP not in types_of(text)
+    assert FP in types_of("For these purposes, we collect your email address when you register.\n")
+
+
+def test_use_of_methods_is_a_tool_not_data_use() -> None:
+    # _TOOL_OBJECT: "we use … methods/techniques to protect…"
+    text = "We use a variety of methods to protect your personal information from unauthorized access.\n"
+    assert FP not in types_of(text)
+
+
+def test_a_parenthetical_aside_is_not_the_subject() -> None:
+    # _subject: a party inside a parenthesis before the verb is an aside
+    assert FP in types_of("We (and the service providers acting for us) will use your email address to reply.\n")
+    types = types_of("Third parties (such as advertising networks) may use cookies to track your browsing.\n")
+    assert TC in types and FP not in types
+    # an infinitive after the aside keeps the hiring clause apart: the vendors collect for the site
+    types = types_of("We may hire vendors (agents or contractors) to collect personal information on our behalf.\n")
+    assert FP in types and TC not in types
+
+
+def test_keeping_track_of_data_is_collection() -> None:
+    # triggers.tsv: "keep track of" (a collection verb, not the retention verb "keep")
+    assert types_of("We keep track of the pages you visit on our site to improve our content.\n") == {FP}

@@ -23,6 +23,7 @@ from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, 
 from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
 from pp_graph.extract.offline.patterns import (
     _ABROAD,
+    _AGENT_MODIFIERS,
     _AMBIGUOUS,
     _ATTR_ROLE,
     _AUDIENCE,
@@ -41,6 +42,7 @@ from pp_graph.extract.offline.patterns import (
     _CO_SUBJECTS,
     _CONSENT_OBJECT,
     _CONTACT_WHEN,
+    _COOKIE_SETTING,
     _CROSS_BORDER,
     _DATA_OBJECT,
     _DATA_PROTECTION_LAW,
@@ -57,10 +59,12 @@ from pp_graph.extract.offline.patterns import (
     _GIVE_WITH,
     _HAVE_ACCESS,
     _HEADING_CUES,
+    _HELD_BY,
     _HIRE,
     _HIRED,
     _HIRED_PARTY,
     _HIRER,
+    _HOLD,
     _IDENTIFIES,
     _IF_CLAUSE,
     _IMPLIED_BUYER,
@@ -70,6 +74,7 @@ from pp_graph.extract.offline.patterns import (
     _INFINITIVE,
     _JOINT_ACT,
     _JOINT_SUBJECT,
+    _KEEP_DOING,
     _KEEP_STATE,
     _KEEP_VERB,
     _LEAD_NAME,
@@ -98,8 +103,10 @@ from pp_graph.extract.offline.patterns import (
     _ONTO_DEVICE,
     _OUR_SUBJECT,
     _OUR_THING,
+    _OWN_MEDIUM,
     _OWN_TRACKING,
     _PASSIVE,
+    _PASSIVE_AND,
     _PASSIVE_NOT,
     _PERIOD,
     _PERIOD_MORE,
@@ -111,19 +118,23 @@ from pp_graph.extract.offline.patterns import (
     _PROTECT_PEOPLE,
     _PSEUDO_REACH,
     _PUBLIC,
+    _PURPOSE_REF,
     _PURPOSE_TO,
     _READER_NEED,
     _RECEIVE_NOT_DATA,
     _REFERENCE,
     _RELATIVE,
     _REQUEST_VERB_AFTER,
+    _RIGHTS_REQUEST,
     _ROUTINE,
     _SCOPE,
     _SECURE_AIM,
     _SECURE_CUE,
     _SECURE_HEAD_WORD,
+    _SECURE_IDENTITY,
     _SECURE_MORE,
     _SECURE_OF,
+    _SECURE_PLACE,
     _SECURE_SERVICE_AFTER,
     _SECURE_SERVICE_BEFORE,
     _SENTENCE,
@@ -132,8 +143,10 @@ from pp_graph.extract.offline.patterns import (
     _THEN_SHARE,
     _THIRD_NOUN,
     _THIRD_SUBJECT,
+    _THIRD_TRACKER,
     _THREAT_LIST,
     _TO_PARTY,
+    _TO_RECIPIENT,
     _TO_US,
     _TOOL_OBJECT,
     _TRACK_VERB,
@@ -171,7 +184,7 @@ from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabula
 # ---- Security: readings that are not the site protecting data ----
 
 
-RULESET_VERSION = "offline-rules-9"
+RULESET_VERSION = "offline-rules-10"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -660,6 +673,8 @@ class OfflineBackend(Backend):
                 continue  # "valid requests", "rights request": the reader's request, a noun
             if word in ("receive", "receives", "received", "get", "gets") and _RECEIVE_NOT_DATA.match(after):
                 continue  # "if we receive a court order / your request": not data coming to the site
+            if word.endswith("tell us") and re.match(r"\W*(?:to|not to|so)\b", after, re.I):
+                continue  # "when you tell us to", "as long as you tell us to": an instruction, not data given
             if word == "accessed" and _BY_PEOPLE.match(after):
                 continue  # "may be accessed by others / by many people": the public, not the site's collection
             if kind == "share" and _TO_US.match(text[t.end : s1]):
@@ -752,18 +767,31 @@ class OfflineBackend(Backend):
                     _WE_AND_AGENTS, text, s0, subject.span.end
                 ):
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-            passive = _ends_before(_PASSIVE, text, s0, t.start)
-            if kind == "retain" and not passive and (_DELETE_TIMING.match(after) or facts.period_after(t.end)):
+            passive = _ends_before(_PASSIVE, text, s0, t.start) or (
+                kind == "retain" and _ends_before(_PASSIVE_AND, text, s0, t.start)
+            )  # (a second participle: "backups are encrypted and retained for 30 days")
+            if (
+                kind == "retain"
+                and not passive
+                and (
+                    _DELETE_TIMING.match(after) or facts.period_after(t.end) or (has_data and _OWN_MEDIUM.match(after))
+                )
+            ):
+                # "is never stored on our servers": not kept, said of the site's own machines
                 # "is not retained after the order is shipped", "will not be kept longer than necessary"
                 passive = _ends_before(_PASSIVE_NOT, text, s0, t.start)
             by = _BY_AGENT.match(after) if kind == "collect" and word.endswith("ed") and word != "accessed" else None
             if by and (
                 by.group(1)
-                or any(p.kind == PartyKind.THIRD_PARTY and p.span.start == t.end + by.end() for p in st.parties)
+                or any(
+                    p.kind == PartyKind.THIRD_PARTY
+                    and p.span.start >= t.end + by.end()
+                    and _AGENT_MODIFIERS.fullmatch(text, t.end + by.end(), p.span.start)
+                    for p in st.parties
+                )
             ):
-                ptype = (
-                    PracticeType.THIRD_PARTY_COLLECTION_USE
-                )  # "may be collected and used by others / by advertisers"
+                # "may be collected and used by others / by advertisers / by a secure third-party processor"
+                ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
             if (
                 needs == "agent"
                 and (subject is None or subject.kind == PartyKind.USER)
@@ -787,7 +815,7 @@ class OfflineBackend(Backend):
                 and not seg.text.rstrip().endswith(":")
             ):
                 continue  # "information collected through the site…": a reference, not a statement
-            if kind == "collect" and word.startswith("us"):
+            if kind == "collect" and word.startswith(("us", "utili")):
                 nxt = [d.start for d in st.data if t.end <= d.start < s1]
                 window = text[t.end : nxt[0]] if nxt else after
                 if _TOOL_OBJECT.match(window):
@@ -803,14 +831,33 @@ class OfflineBackend(Backend):
                 )
             ):
                 continue  # "how we collect…", "the information we collect is…": a reference, not a statement
+            if kind == "collect" and _PURPOSE_REF.search(before):
+                continue  # "for the purposes for which it was collected": a reference, not a statement
             if (
                 kind == "retain"
-                and passive
+                and (passive or word.startswith(("remain", "persist")))
                 and subject is not None
                 and subject.kind == PartyKind.USER
                 and not _AUX_ONLY.fullmatch(text[subject.span.end : t.start])
             ):
-                subject = None  # "information that you submit is discarded once…": the user is in a relative clause
+                # "information that you submit is discarded once…", "email you delete can remain in backups…":
+                # the user is in a relative clause (what remains or persists is the data)
+                subject = None
+            held = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+            if (
+                kind == "retain"
+                and held not in seen
+                and has_data
+                and word.startswith(_HOLD)
+                and (passive or (subject is not None and subject.kind == PartyKind.FIRST_PARTY))
+                and (by_host := _HELD_BY.match(text, t.end, s1))
+                and any(
+                    p.span.start >= by_host.end() and _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
+                    for p in third
+                )
+            ):
+                seen.add(held)  # "we store your data with a cloud provider", "it is kept by our hosting provider"
+                found.append(PracticeMention(Span.at(text, t.start, t.end), held, _negated(text, s0, t.start)))
             if kind == "retain" and (
                 implicit_third
                 or (
@@ -840,6 +887,8 @@ class OfflineBackend(Backend):
                 and _VERB_LIST.search(text[max(s0, t.start - 40) : t.start] + "#" + text[t.end : min(s1, t.end + 40)])
             ):
                 continue  # "we collect, retain and use…": retention named in a list of verbs, not a statement
+            if kind == "retain" and not period_here and not timed and _SECURE_PLACE.match(after):
+                continue  # "information is retained in secure facilities": where data is kept safe, a security measure
             if kind == "retain" and (
                 (facts.user_choice and not (period_here and not facts.user_choice_before(t.start)))
                 or (word.startswith(("delet", "eras", "remov")) and facts.user_request and not timed)
@@ -847,7 +896,7 @@ class OfflineBackend(Backend):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
             if kind == "retain" and word.endswith("ed") and subject is None and not passive:
                 continue  # "information retained by…": a reference
-            if word.startswith("keep") and _KEEP_STATE.match(text, t.end):
+            if word.startswith("keep") and (_KEEP_STATE.match(text, t.end) or _KEEP_DOING.match(after)):
                 continue  # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
             sec_detail = bool(details & _DETAIL_OF["secure"])
             if kind == "secure" and self._not_data_security(
@@ -871,7 +920,11 @@ class OfflineBackend(Backend):
                 needs = ""  # "we work hard to protect your personal information"
             if kind == "retain" and self._not_storage(text, t, third, subject, word, before, after):
                 continue
-            if needs == "third" and not third and not (kind == "share" and facts.implied_recipient):
+            if (
+                needs == "third"
+                and not third
+                and not (kind == "share" and (facts.implied_recipient or _TO_RECIPIENT.match(text, t.end, s1)))
+            ):
                 continue  # (a legal demand or a sale of the business names its recipient implicitly)
             # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
             # retention without a period.
@@ -925,7 +978,8 @@ class OfflineBackend(Backend):
     def _security_cue(text: str, st: _SegState, s0: int, s1: int) -> re.Match[str] | None:
         """A security measure named without a security trigger: access limits and strong cues (_SECURE_CUE),
         keeping data's security or confidentiality (_SECURE_OF, unless a recipient is bound to it), or the
-        organisation's own safeguards (_SECURE_MORE)."""
+        organisation's own safeguards (_SECURE_MORE), or an identity check for the reader's protection
+        (_SECURE_IDENTITY, unless the sentence is about the reader's access or deletion requests)."""
         sentence = text[s0:s1]
         cue = _SECURE_CUE.search(sentence)
         if (
@@ -951,6 +1005,8 @@ class OfflineBackend(Backend):
                 cue = of
         if not cue:
             cue = _SECURE_MORE.search(sentence)
+        if not cue and not _RIGHTS_REQUEST.search(sentence):
+            cue = _SECURE_IDENTITY.search(sentence)
         if cue and _INCIDENT.fullmatch(cue.group(0)) and _DETECTING.search(sentence, 0, cue.start()):
             return None  # "detecting and investigating security incidents": a purpose of use, not a measure
         return cue
@@ -1048,8 +1104,9 @@ class OfflineBackend(Backend):
             and bool(_THIRD_SUBJECT.search(before))
             and not _OUR_SUBJECT.search(before)
         )
-        if subject is None and kind == "collect" and _OUR_THING.search(before):
-            # "Some of our mobile services use your location", "our servers automatically record…"
+        if subject is None and kind in ("collect", "retain") and not word.endswith("ing") and _OUR_THING.search(before):
+            # "Some of our mobile services use your location", "our servers automatically record…",
+            # "our servers do not store card numbers", "the app only records…"
             subject = _site_subject(text, s0)
         return subject, implicit_third
 
@@ -1213,6 +1270,13 @@ class OfflineBackend(Backend):
                     span = Span.at(text, verb, s0 + m.end())
                     found.append(PracticeMention(span, tc, _negated(text, s0, verb)))
                     break
+        for tt in _THIRD_TRACKER.finditer(sentence) if tc not in seen else ():
+            if _COOKIE_SETTING.search(sentence, max(0, tt.start() - 40), tt.start()):
+                continue  # "set your browser to accept third-party cookies": the reader's setting
+            seen.add(tc)  # "the site contains third-party cookies": a third party collects on the site
+            span = Span.at(text, s0 + tt.start(), s0 + tt.end())
+            found.append(PracticeMention(span, tc, _negated(text, s0, s0 + tt.start())))
+            break
         joint = _JOINT_SUBJECT.search(sentence)
         if tc not in seen and joint and _JOINT_ACT.search(sentence, joint.end()):
             seen.add(tc)  # "we and our advertising partners may use cookies…": the partners collect too
@@ -1273,6 +1337,10 @@ class OfflineBackend(Backend):
             if p.span.text.lower() in ("your", "our", "their", "its", "us"):
                 continue
             between = text[p.span.end : t.start]
+            if ")" in between and "(" not in between and text.rfind("(", s0, p.span.start) >= 0:
+                continue  # "We (which includes our service providers) will use…": an aside, not the subject
+            if not _INFINITIVE.search(between):
+                between = re.sub(r"\s*\([^()]*\)", "", between)  # (an infinitive after an aside is left alone)
             if _CLAUSE_BREAK.search(between) or len(between.split()) > 6:
                 return None
             return p

@@ -49,6 +49,14 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
 _NEGATION = {"not", "never", "n't", "no", "neither", "nor", "without"}
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?$", re.I)
 _PASSIVE_NOT = re.compile(r"\b(?:is|are|was|were|be|been|gets?)\s+(?:not|never)\s+(?:\w+ly\s+)?$", re.I)
+# A first participle joined to the trigger ("are encrypted and retained"); not the reader's access ("can be viewed
+# or deleted from your dashboard").
+_PASSIVE_AND = re.compile(
+    r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?"
+    r"(?!(?:viewed|accessed|edited|changed|updated|corrected|reviewed|modified|managed|downloaded|exported)\b)"
+    r"(?:[a-z]+ed|kept|held)\s+(?:and|or|&|and/or)\s+(?:\w+ly\s+)?$",
+    re.I,
+)
 _AUX_ONLY = re.compile(
     r"\s*(?:(?:will|would|shall|should|may|might|can|could|must|be|is|are|was|were|been|being|get|gets|got|not|never|"
     r"also|then|\w+ly)\s+)*",
@@ -60,6 +68,14 @@ _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|or|but|which|that|who|if|when|unle
 _META = re.compile(
     r"\b(?:how|what|why|whether|types? of|kinds? of|categories of|explains?|describes?|ways|the way|manner)\s+"
     r"(?:[\w'’\"“”()-]+,?\s+(?:(?:and|or|&)\s+)?){0,5}$",
+    re.I,
+)
+# The purpose a collection served, named in a relative clause ("the purposes for which it was collected", "the
+# purposes it was collected for"): a reference in a retention or use statement, not a statement of collection.
+_PURPOSE_REF = re.compile(
+    r"\b(?:purposes?|reasons?)\s+(?:(?:for\s+which|that|which)\s+(?:[\w'’]+\s+){0,4}?"
+    r"|(?:it|they|the\s+data|such\s+data|this\s+data|the\s+information|such\s+information)\s+"
+    r"(?:was|were|is|are|has\s+been|have\s+been|had\s+been)\s+(?:originally\s+|initially\s+|first\s+)?)$",
     re.I,
 )
 _REFERENCE = re.compile(r"\s+(?:(?:that|which)\s+)?(?:(?:we|you)\s+(?:\w+\s+)?)?", re.I)
@@ -150,8 +166,9 @@ _OUR_SUBJECT = re.compile(
     re.I,
 )
 _OUR_THING = re.compile(
-    r"\b(?:our|the site's)\s+(?:[\w-]+\s+)?(?:site|website|web site|services?|apps?|applications?|servers?|systems?|"
-    r"software|platform)\s+(?:(?:may|might|can|could|will|would|also|only|automatically)\s+)*$",
+    r"\b(?:(?:our|the site's)\s+(?:[\w-]+\s+)?|(?:the|this)\s+(?:mobile\s+)?)(?:site|website|web site|services?|apps?|"
+    r"applications?|servers?|systems?|software|platform)\s+"
+    r"(?:(?:may|might|can|could|will|would|also|only|automatically|do|does|not|never)\s+)*$",
     re.I,
 )
 _INFINITIVE = re.compile(r"\bto\s+(?:\w+\s+(?:and/or|and|or)\s+)?$", re.I)
@@ -233,7 +250,7 @@ _SCOPE = re.compile(
 # Objects after "use" that are tools, not data ("use encryption", "use reasonable safeguards").
 _TOOL_OBJECT = re.compile(
     r"\s+(?:\w+\s+){0,4}?(?:encryption|SSL|TLS|firewalls?|safeguards?|measures|procedures|precautions|"
-    r"technolog(?:y|ies)|software|security|passwords?|efforts|steps|servers?|controls?)\b",
+    r"technolog(?:y|ies)|software|security|passwords?|efforts|steps|servers?|controls?|methods|techniques)\b",
     re.I,
 )
 # The agent of a passive collection verb ("collected and used by others", "used by the advertiser").
@@ -241,6 +258,19 @@ _BY_AGENT = re.compile(
     r"\s+(?:(?:and|or|and/or)\s+\w+\s+)?(?:(?:directly|only|solely|also)\s+)?by\s+"
     r"(?:(anyone|others|other (?:users|members|visitors|people)|the public|third[- ]part(?:y|ies))\b"
     r"|(?:the|an?|such|these|those|other|our|its|their)\s+)?",
+    re.I,
+)
+# Up to three modifiers between the agent's determiner and the party ("by a secure third-party processor"); a
+# coordination ("by us or third parties") or a pronoun leaves the site among the agents.
+_AGENT_MODIFIERS = re.compile(r"(?:(?!(?:and|or|nor|us|we|you|them|it)\b)[\w-]+\s+){0,3}", re.I)
+# Data kept by or with a named third party ("we store it with a cloud provider", "kept on servers operated by our
+# hosting provider"): the site hands the data to that party (a disclosure; the site's own retention is apart).
+_HOLD = ("stor", "kept", "keep", "held", "hold", "maintain", "sav", "archiv")
+_HELD_BY = re.compile(
+    r"\s+(?:(?!(?:and|or|but|then|we|us|to|for|from|about)\b)[\w'’-]+\s+){0,6}?"
+    r"(?:(?:on|in)\s+(?:(?:the|their|its|secure|remote)\s+)?(?:[\w-]+\s+)?(?:servers?|systems?|databases?|"
+    r"data\s+cent(?:er|re)s?|cloud|infrastructure)\s+(?:(?:operated|owned|run|provided|managed|hosted|"
+    r"maintained|controlled)\s+)?)?(?:by|with)\s+(?:(?:a|an|the|our|its|their|such|one\s+of\s+our)\s+)?",
     re.I,
 )
 _ON_OUR_BEHALF = re.compile(r"[^.;]{0,80}?\b(?:on (?:our|its) behalf|on behalf of (?:us|the company)|for us)\b", re.I)
@@ -345,6 +375,16 @@ _OWN_TRACKING = re.compile(
     r"let|lets)\s+us\b)",
     re.I,
 )
+# Tracking technologies named as a third party's ("third-party cookies", "3rd party tracking code"): a third
+# party collecting on the site, whoever places them; not the reader's browser setting (_COOKIE_SETTING before
+# it: "your browser accepts / blocks third-party cookies").
+_THIRD_TRACKER = re.compile(
+    r"\b(?:third|3rd)[- ]party\s+(?:(?:\w+|\(\w+\))\s+){0,2}?(?:" + _TRACKER + r"|tracking)\b",
+    re.I,
+)
+_COOKIE_SETTING = re.compile(
+    r"\b(?:accept|block|reject|refus|delet|disabl|declin|remov|clear|turn\w*\s+off)\w*\s+(?:(?:all|any|the)\s+)?$", re.I
+)
 # A third party's own tracking on the site ("advertisers may place cookies", "ad networks use web beacons").
 _TRACK_VERB = re.compile(
     r"\b(?:place|serve|set|use|distribute|drop|deliver|recogni[sz]e|read|employ|utili[sz]e|collect)\w*\s+"
@@ -394,13 +434,30 @@ _DELETE_TIMING = re.compile(
     r"upon (?:the )?(?:closure|termination|cancellation|deletion))\b",
     re.I,
 )
+# The site's own machines or files right after a storage verb ("never stored anywhere on our servers", "not kept
+# in our systems"): with a negation, a statement that data is not kept, not a storage place.
+_OWN_MEDIUM = re.compile(
+    r"(?!\s+(?:\w+\s+){0,2}?(?:in\s+(?:plain|clear)\s*text|unencrypted|in\s+(?:an?\s+)?(?:unencrypted|readable)))"
+    r"\s+(?:[\w'’-]+\s+){0,3}?(?:on|in|to|at|within)\s+(?:any\s+(?:of\s+)?)?(?:our|its|the\s+company's)\s+"
+    r"(?:own\s+)?(?:[\w-]+\s+)?(?:servers?|systems?|databases?|computers?|disks?|hard\s+drives?|files|records|"
+    r"network|premises|data\s*bases?)\b"
+    r"|\s+(?:[\w'’-]+\s+){0,3}?(?:on|to)\s+disk\b",
+    re.I,
+)
+# A secure place right after a keeping verb ("retained in secure facilities", "stored on restricted servers"):
+# without a period, a security measure rather than retention.
+_SECURE_PLACE = re.compile(
+    r"\s+(?:[\w'’-]+\s+){0,2}?(?:in|on|at|within|behind)\s+(?:an?\s+|the\s+|our\s+|its\s+)?(?:[\w-]+,?\s+){0,2}?"
+    r"(?:secure[d]?|locked|protected|restricted|encrypted|access-controlled|password-protected|firewalled)\b",
+    re.I,
+)
 # Deletion on a schedule named before the verb ("we routinely purge…", "scheduled for regular destruction").
 _ROUTINE = re.compile(
     r"\b(?:regular(?:ly)?|periodic(?:ally)?|routine(?:ly)?|automatic(?:ally)?|systematic(?:ally)?|scheduled(?:\s+for)?)"
     r"\s+(?:\w+\s+)?$",
     re.I,
 )
-_DISPOSE = ("delet", "eras", "destr", "purg", "dispos")
+_DISPOSE = ("delet", "eras", "destr", "purg", "dispos", "shred", "wipe", "overwrit", "throw")
 _VERB_LIST = re.compile(
     r"\b(?:collect|use|process|disclose|share|obtain|access|preserve)\w*\s*(?:,\s*(?:and|or)?|and|or|&)\s*#"
     r"|#\s*(?:,\s*|\s+(?:and|or|&)\s+)(?:\w+,?\s+)?(?:(?:and|or|&|otherwise)\s+)?"
@@ -463,8 +520,11 @@ _NUMBERS = {
     "ninety": 90,
 }
 _PERIOD = re.compile(
-    rf"\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of)\s+"
-    rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?({_NUM})\s+(?:\(\d+\)\s+)?"
+    rf"(?:\b(?:for|up to|within|after|of|at least|at most|no longer than|more than|maximum of)\s+"
+    rf"(?:a (?:period|maximum) of\s+|up to\s+|approximately\s+|about\s+)?"
+    # or counted from an event: "seven years after the end of the tax year", "one year from your last order"
+    rf"|\b(?=(?:{_NUM})\s+(?:\(\d+\)\s+)?(?:day|week|month|year)s?\s+(?:after|from|following)\s))"
+    rf"({_NUM})\s+(?:\(\d+\)\s+)?"
     r"(day|week|month|year)s?\b"
     r"|\b(?:for|after|within)\s+(?:several|many|a few|a number of)\s+(?:day|week|month|year)s\b"
     r"|\b(?:as|so) long as (?:(?:is |it is |it remains |they remain |we deem (?:it )?|we consider (?:it )?|reasonably |"
@@ -478,6 +538,8 @@ _PERIOD = re.compile(
     # "until you…" only with the end of the account or a deletion ("until you ask us to stop" is a condition)
     r"|\buntil (?:you|your) (?:[\w'’-]+ ){0,4}?(?:delet|clos|remov|cancel|deactivat|terminat)\w*[^.;,]{0,40}"
     r"|\buntil (?:such time|the end of|we (?:no longer|receive|are asked))\b[^.;,]{0,40}"
+    # "until you unsubscribe / withdraw your consent": kept up to the reader leaving the list
+    r"|\buntil (?:you|the user) (?:[\w'’-]+ ){0,2}?(?:unsubscribe|opt[- ]out|withdraw (?:your |their )?consent)\b"
     r"|\bfor the (?:duration|life(?:time)?) of\b[^.;,]{0,40}|\bpermanently\b"
     r"|\bas (?:is |may be )?(?:reasonably )?(?:necessary|needed|required) (?:to|for) (?:comply|compliance|meet|fulfil|"
     r"fulfill|satisfy)\b[^.;,]{0,40}"
@@ -531,7 +593,7 @@ _SECURE_CUE = re.compile(
     r"|\b(?:only|authori[sz]ed)\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates)\s+(?:who|that|with)\s+"
     r"(?:\w+\s+){0,3}?(?:need|require)"
     r"|(?P<strong>\bneed[- ]to[- ]know\b"
-    r"|\b(?:data|security)\s+breach\b|\b(?:has|have|may\s+have)\s+been\s+compromised\b|\bintercepted\b|\bSSL\b"
+    r"|\b(?:data|security)\s+breach\b|\b(?:has|have|may\s+have)\s+been\s+compromised\b|\bintercept(?:s|ed|ing|ion)\b|\bSSL\b"
     r"|\b(?:100%|completely|perfectly|totally|fully)\s+secure\b|\bsecure\s+sockets?\s+layer\b"
     r"|\btransmission\s+over\s+the\s+internet\b|\bPCI\b|\bdata\s+security\s+standard\b"
     r"|\bguarantee\w*\s+(?:[\w,'’-]+\s+){0,6}?(?:the\s+)?(?:security|secure)\b"
@@ -550,6 +612,18 @@ _SECURE_OF = re.compile(
     r"(?:information|data|PII|communications?|transmissions?|e-?mails?|messages)\b",
     re.I,
 )
+# The site checking the reader's identity for their protection ("to protect your account, we confirm your
+# identity"); not a check before answering the reader's access or deletion request (a user-access statement).
+_SECURE_IDENTITY = re.compile(
+    r"\b(?:protect\w*|safeguard\w*)\s+(?:the\s+)?(?:your|their|our\s+(?:users|customers)['’]?)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?(?:privacy|security|confidentiality|accounts?|information|data)\b[^.;]{0,80}?"
+    r"\b(?:verif\w+|confirm\w*|authenticat\w+)\s+(?:your|the|their)\s+identity\b"
+    r"|\b(?:verif\w+|confirm\w*|authenticat\w+)\s+(?:your|the|their)\s+identity\b[^.;]{0,80}?\b(?:to|so\s+as\s+to)\s+"
+    r"(?:help\s+)?(?:protect|safeguard)\w*\s+(?:your|their)\s+(?:[\w'’-]+\s+){0,3}?"
+    r"(?:privacy|security|confidentiality|accounts?|information|data)\b",
+    re.I,
+)
+_RIGHTS_REQUEST = re.compile(r"\b(?:requests?|correct\w*|delet\w+|updat\w+|portability|rectif\w+|copy|copies)\b", re.I)
 # Security measures of the site's own organisation and systems, stated without data: staff confidentiality
 # duties and privacy training, monitoring and testing for attacks, security audits, breach handling.
 _SECURE_MORE = re.compile(
@@ -581,8 +655,79 @@ _SECURE_MORE = re.compile(
     r"|\baccessible\s+only\s+(?:to|by)\b"
     r"|\bonly\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates|people|persons|individuals)\s+"
     r"(?:\w+\s+){0,2}?(?:have|has|are\s+(?:given|granted|permitted|allowed))\s+access\b"
-    r"|\b(?:security|confidentiality)\s+of\s+(?:[\w'’-]+\s+){0,4}?(?:information|data)\s+(?:is|are)\s+"
-    r"(?:\w+\s+){0,3}?(?:important|a\s+(?:top\s+)?priority|paramount)\b",
+    r"|\b(?:security|confidentiality|protection)\s+of\s+(?:[\w'’-]+\s+){0,4}?(?:information|data)\s+(?:is|are)\s+"
+    r"(?:\w+\s+){0,3}?(?:important|(?:a|our)\s+(?:top\s+|highest\s+|first\s+)?priority|paramount)\b"
+    # passwords kept as salted one-way hashes
+    r"|\bpasswords?\s+(?:[\w-]+\s+){0,4}?(?:hashed|salted|one-way)\b"
+    r"|\b(?:hash|hashes|hashed|hashing|salt|salts|salted|salting)\s+(?:(?:and|or)\s+(?:salt|hash)\w*\s+)?"
+    r"(?:[\w'’-]+\s+){0,2}?passwords?\b"
+    # keeping other people out of the reader's account or data
+    r"|\b(?:prevent|stop|guard\s+against|protect\s+against)\w*\s+(?:[\w'’-]+\s+){0,4}?(?:someone|anyone|others|"
+    r"other\s+people|strangers|impostors|fraudsters|(?:malicious|unauthori[sz]ed|other)\s+(?:[\w-]+\s+)?"
+    r"(?:users|people|parties|persons|individuals))\b[^.;]{0,80}?\b(?:using|accessing|logging\s+in|signing\s+in|"
+    r"getting\s+into|steal\w*|taking\s+over|hijack\w*)\b"
+    r"|\bno\s+(?:risk|chance)\s+(?:of|that)\s+(?:anyone|someone)\s+(?:other\s+than\s+you\s+|else\s+)?"
+    r"(?:\w+\s+)?(?:gain\w*|get\w*|ha\w+)\s+access\b"
+    # a breach the site detects or suffers (not a breach of terms or contract)
+    r"|\b(?:detect\w*|discover\w*|aware\s+of|learn\w*\s+of|suffer\w*|experienc\w*|event\s+of|case\s+of)\s+"
+    r"(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?breach(?:es)?\b(?!\s+of\b(?!\s+(?:our\s+|its\s+|the\s+|your\s+|any\s+)?"
+    r"(?:security|systems?|data|personal|information|networks?|databases?|servers?)))"
+    # the site never asks for passwords or card numbers (a warning against impostors)
+    r"|\bnever\s+(?:\w+\s+){0,2}?(?:(?:ask|request|solicit|call|e-?mail|contact|text)\w*|send\s+you\s+(?:an?\s+)?"
+    r"(?:e-?mails?|messages?|texts?))\s+(?:you\s+)?(?:[\w-]+\s+){0,4}?(?:for|asking|requesting|to\s+(?:confirm|provide|"
+    r"give|enter|update|verify|send))\s+(?:\w+\s+){0,4}?(?:passwords?|PINs?|credit\s+card|card\s+numbers?|"
+    r"payment\s+(?:details|information)|bank\s+(?:details|account)|account\s+numbers?|social\s+security\s+numbers?)\b"
+    # staff-only access stated informally ("only our billing staff can open it")
+    r"|\bonly\s+(?:[\w-]+\s+){0,3}?(?:employees|personnel|staff|associates|team\s+members)\s+"
+    r"(?:(?:who|that|with)\s+[^.;]{0,60}?\s+)?(?:can|may|are\s+able\s+to|will\s+be\s+able\s+to)\s+"
+    r"(?:access|open|see|view|read|look\s+at)\b"
+    r"|\bonly\s+(?:[\w-]+\s+){0,2}?(?:people|persons|individuals)\s+(?:who|that)\s+need\s+(?:it|access|to)\b"
+    r"[^.;]{0,60}?\b(?:have|has|can|may|get)\s+access\b"
+    # security staff watching the systems
+    r"|\bsecurity\s+(?:team|staff|personnel|engineers)\s+(?:\w+\s+)?(?:monitor|watch|review|test)\w*\b"
+    r"|\b(?:monitor|watch)\w*\s+(?:[\w-]+\s+){0,3}?(?:systems|networks?|servers|infrastructure)\s+"
+    r"(?:around\s+the\s+clock|24\s*/\s*7|24\s+hours\s+a\s+day|continuously|constantly)"
+    # physical locks on records
+    r"|\blocked\s+(?:[\w-]+\s+){0,2}?(?:cabinets?|drawers?|offices?|rooms?|facilit\w+|buildings?|safes?|storage)\b"
+    r"|\b(?:cabinets?|drawers?|offices?|rooms?|facilit\w+)\s+(?:that\s+|which\s+)?(?:are|is)\s+(?:kept\s+|always\s+)?locked\b"
+    # automatic sign-out of idle sessions
+    r"|\b(?:log|logs|logged|sign|signs|signed)\s+(?:you\s+)?(?:out|off)\s+(?:of\s+(?:your\s+)?(?:account|session)\s+)?"
+    r"(?:automatically|after\s+(?:[\w-]+\s+){0,3}?(?:minutes?|inactivity))\b"
+    r"|\bautomatically\s+(?:log|sign)\w*\s+(?:you\s+)?(?:out|off)\b"
+    r"|\b(?:idle|inactive)\s+for\s+[^.;]{0,40}\b(?:log|sign)\w*\s+(?:you\s+)?(?:out|off)\b"
+    # card numbers masked or truncated
+    r"|\b(?:mask|masks|masked|masking|truncat\w+)\s+(?:your\s+|the\s+|all\s+)?(?:credit\s+|payment\s+)?card\s+numbers?\b"
+    r"|\bcard\s+numbers?\s+(?:are|is)\s+(?:\w+\s+)?(?:masked|truncated)\b"
+    r"|\bonly\s+the\s+last\s+(?:four|4)\s+digits\b[^.;]{0,60}?\b(?:appears?|shown|displayed|visible|revealed)\b"
+    # testing for weaknesses; sign-in steps beyond the password
+    r"|\b(?:test|scan|check|audit|probe)\w*\s+(?:[\w-]+\s+){0,4}?for\s+(?:[\w-]+\s+){0,2}?(?:weakness\w*|"
+    r"security\s+(?:holes|flaws|gaps|weaknesses))\b"
+    r"|\b(?:two|2|multi)[- ](?:step|factor)\s+(?:verification|authentication|log-?in|sign-?in)\b"
+    r"|\bcode\s+(?:[\w-]+\s+){0,4}?in\s+addition\s+to\s+(?:your|a|the)\s+password\b"
+    # the site telling the reader of unauthorized access, loss or theft of their data
+    r"|\bwe\s+(?:will\s+|may\s+|shall\s+|would\s+)?(?:\w+\s+){0,2}?(?:notify|inform|tell|alert|let)\s+(?:you|affected\s+\w+|"
+    r"users|customers|those)\b[^.;]{0,80}?\b(?:unauthori[sz]ed\s+(?:access|acquisition|disclosure|use)|lost\s+or\s+stolen|"
+    r"compromis\w+)"
+    r"|\b(?:unauthori[sz]ed\s+(?:access|acquisition|disclosure)|lost\s+or\s+stolen|compromis\w+)\b[^.;]{0,80}?"
+    r"\bwe\s+(?:will\s+|may\s+|shall\s+|would\s+)?(?:\w+\s+){0,2}?(?:notify|inform|tell|alert|let\s+you\s+know)"
+    # disclaimers that data may still be reached by others
+    r"|\b(?:cannot|can\s*not|can['’]t|do\s+not|don['’]t|unable\s+to)\s+(?:fully\s+|completely\s+)?"
+    r"(?:guarantee|promise|ensure|assure|warrant)\w*\b[^.;]{0,30}?\b(?:information|data|details|communications?|"
+    r"transmissions?|messages|it)\b[^.;]{0,60}?\b(?:accessed|intercepted|disclosed|misused|stolen|lost|hacked|private|safe|"
+    r"secure|breach\w*|unauthori[sz]ed\s+(?:access|use|disclosure|parties|third\s+parties|persons|individuals))\b"
+    r"|\b(?:transmission|transfer|sending)\s+of\s+(?:[\w-]+\s+){0,3}?(?:over|via|through|across)\s+the\s+internet\b"
+    r"|\b(?:completely|totally|entirely|100%)\s+(?:safe|risk[- ]free)\b"
+    # the site keeping data confidential
+    r"|\bwe\s+(?:will\s+|shall\s+|always\s+)?(?:keep|treat|hold|maintain)\s+(?:[\w'’-]+\s+){0,8}?(?:as\s+)?"
+    r"(?:strictly\s+)?(?:(?:private\s+and\s+)?confidential|in\s+(?:strict\s+)?confidence)\b"
+    r"|\b(?:information|data|details|records)\s+(?:is|are|will\s+be)\s+(?:always\s+)?(?:kept|treated|held)\s+(?:as\s+)?"
+    r"(?:strictly\s+)?(?:(?:private\s+and\s+)?confidential|in\s+(?:strict\s+)?confidence)\b"
+    # systems protected against malware and attacks; sanctions on staff who misuse data; taking protection seriously
+    r"|\b(?:systems|servers|networks?|infrastructure|databases?)\s+(?:is|are)\s+(?:\w+\s+)?(?:protected|guarded|defended)\s+"
+    r"against\s+(?:[\w-]+\s+){0,3}?(?:viruses|malware|attacks|intrusions?|hacking)\b"
+    r"|\b(?:employees?|staff|personnel)\b[^.;]{0,80}?\bdisciplinary\s+action\b"
+    r"|\btake\w*\s+(?:the\s+)?(?:protection|security|safety|confidentiality)\s+of\s+(?:[\w'’-]+\s+){0,3}?"
+    r"(?:information|data)\s+(?:very\s+)?seriously\b",
     re.I,
 )
 # "… to (help) protect / secure …" after a use or sharing verb: the aim of that practice, unless what is
@@ -803,6 +948,21 @@ _IMPLIED_BUYER = re.compile(
     re.I,
 )
 
+# A recipient the party lexicon leaves out, named as the object of a handing verb by a determiner and an
+# organisation noun ("passed to our card processing gateway", "sent to a background screening company"); the
+# site itself ("to the company", "to our organization") is not one; or anyone at all ("we will not rent it to anyone").
+_TO_RECIPIENT = re.compile(
+    r"[^.;:]*?\b(?:to|with)\s+(?:(?:anyone|anybody|any\s+one|no\s+one|nobody|outsiders|other\s+people)\b|"
+    r"(?!(?:the|our|this)\s+(?:company|organi[sz]ation)\b)"
+    r"(?:(?:a|an|the|our|its|their|that|this|these|those|such|one|another|other|"
+    r"outside|independent|trusted|selected|certain)\s+)+"
+    r"(?:[\w-]+\s+){0,3}?"
+    r"(?:compan(?:y|ies)|processors?|gateways?|cent(?:er|re)s?|providers?|vendors?|agenc(?:y|ies)|firms?|"
+    r"bureaus?|carriers?|couriers?|banks?|institutions?|publishers?|partners?|organi[sz]ations?|police|"
+    r"insurers?|lenders?)\b)",
+    re.I,
+)
+
 # A line marked up as a title that the loader does not take for a heading: a list item holding a Markdown
 # heading ("*   ### [Who do we share your information with?](…)", a collapsible section). It ends the section
 # above it for the lines below that take their practice from a heading.
@@ -844,6 +1004,12 @@ _ONTO_DEVICE = re.compile(
     re.I,
 )
 
+# "keep" followed by another verb's -ing form ("we will keep sending you offers"): to continue, not keeping data.
+_KEEP_DOING = re.compile(
+    r"\s+(?:on\s+)?(?:sending|receiving|using|getting|providing|offering|improving|working|updating|trying|"
+    r"visiting|browsing|playing|coming|growing|adding|making|doing|running)\b",
+    re.I,
+)
 # "keep" with a state after its object ("keep your data secure / accurate", "keep in mind"): not keeping data.
 _KEEP_STATE = re.compile(
     r"(?:\s+[\w'’-]+){0,4}?\s+(?:safe|secure|securely|private|confidential|accurate|up[- ]to[- ]date|"
