@@ -20,6 +20,9 @@ def main() -> int:
         print(f"skip: OPP-115 not found at {ROOT} (set OPP115_DIR)")
         return 0
     split = sys.argv[1] if len(sys.argv) > 1 else "test"
+    if split not in ("train", "test", "all"):
+        print(f"usage: {sys.argv[0]} [train|test|all]  (default: test)", file=sys.stderr)
+        return 2
     res = evaluate_opp115(ROOT, "offline", split)
     print(f"OPP-115 {split} split, offline backend: {res.policies} policies in {res.seconds:.1f} s")
     print(label_table(res.tasks(), per_label="practice categories"))
