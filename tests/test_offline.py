@@ -1275,3 +1275,82 @@ def test_a_parenthetical_aside_is_not_the_subject() -> None:
 def test_keeping_track_of_data_is_collection() -> None:
     # triggers.tsv: "keep track of" (a collection verb, not the retention verb "keep")
     assert types_of("We keep track of the pages you visit on our site to improve our content.\n") == {FP}
+
+
+def test_a_period_for_goods_or_game_items_is_not_retention() -> None:
+    # _KEPT_RECORD / _KEPT_PRONOUN: a keeping verb with a period but no data needs a record noun or a pronoun subject
+    assert types_of("Sale items you reserve online are held at the front desk for ten days before pickup.\n") == set()
+    assert types_of("Medals you earn in the puzzle league are saved in your trophy room forever.\n") == set()
+    assert types_of("Keep the bread in a cool cupboard for up to five days, then toss it.\n") == set()
+    assert RETAIN in types_of("Help-desk tickets are kept in our support system for two years.\n")
+    assert RETAIN in types_of("Security camera footage is stored for 30 days and then recorded over.\n")
+    assert RETAIN in types_of("We send you a receipt. It is kept for seven years.\n")
+    assert RETAIN in types_of("Our retention periods are set by the following criteria:\n")
+
+
+def test_keeping_only_a_truncated_card_number_is_retention() -> None:
+    # _TRUNCATED_CARD: the site keeps only the last four digits of a card, without a period
+    assert RETAIN in types_of("The only payment detail we save is the last four digits of your credit card.\n")
+    assert RETAIN in types_of(
+        "We hold on to the last 4 digits of your credit card number so you can recognize it at checkout.\n"
+    )
+
+
+def test_sign_in_checks_that_keep_others_out_of_the_account_are_security() -> None:
+    # _SECURE_SIGN_IN: identity checked with a code or PIN, lock-out after failed sign-ins, a passcode
+    assert SECURE in types_of("When you call our support line, we confirm your identity using a security code.\n")
+    text = "Before our agents make any change to your plan, they will ask you for the PIN you chose at sign-up.\n"
+    assert SECURE in types_of(text)
+    assert SECURE in types_of("After three failed log-in attempts we lock your account for thirty minutes.\n")
+    assert SECURE in types_of("Your online statements are protected by a passcode that only you know.\n")
+    assert SECURE in types_of("Store staff can open your order history only after you present a photo ID.\n")
+    text = "Before you can post a review, we ask you to create an account with your name and a password.\n"
+    assert SECURE not in types_of(text)
+    text = "Before we answer a request to delete your data, we will ask you for a verification code.\n"
+    assert SECURE not in types_of(text)
+
+
+def test_vetting_training_and_logging_staff_access_are_security() -> None:
+    # _SECURE_STAFF: background checks on staff, security training, a written programme, logged look-ups
+    assert SECURE in types_of("All of our customer service employees pass a criminal background check before hiring.\n")
+    assert SECURE in types_of("Our support staff take part in mandatory security awareness training every year.\n")
+    assert SECURE in types_of("We maintain a comprehensive information security program overseen by our board.\n")
+    assert SECURE in types_of("Access to member files is logged, and managers review the logs every month.\n")
+    text = "Volunteers who coach youth teams must complete a background check before the season begins.\n"
+    assert SECURE not in types_of(text)
+    assert SECURE not in types_of("Your IP address is logged when you visit our site.\n")
+
+
+def test_payment_processors_ad_networks_and_subprocessors_are_recipients() -> None:
+    # parties.tsv: card processors and gateways, a single ad network, subprocessors (recipient nouns)
+    types = types_of("We use an outside credit card processor to handle your payment when you place an order.\n")
+    assert TC in types and FP not in types
+    assert TC in types_of("Our credit card processing company receives your card number and billing address.\n")
+    text = "Our pages show ads from an advertising network that uses cookies to learn which pages you visit.\n"
+    assert TC in types_of(text)
+    text = "When we transfer account data to our subprocessors, we remain responsible for how they handle it.\n"
+    assert SHARE in types_of(text)
+
+
+def test_site_keeping_named_data_is_its_collection() -> None:
+    # backend._sentence_practices (_HOLD, _held_object, _RECORD_OF): the site storing or keeping named data
+    # (no period, place or safeguard) states that it holds, i.e. collects, that data
+    assert FP in types_of("For every order we store your shipping address and the phone number you gave us.\n")
+    assert FP in types_of("The only details we keep are your name and the last four digits of your card.\n")
+    assert FP in types_of("If you write to our help desk, we may keep a record of that correspondence.\n")
+    # a period, a safeguard, a negation, a third party's keeping or generic data: not this rule
+    assert FP not in types_of("We keep your billing address for seven years after your last order.\n")
+    assert FP not in types_of("Your password is stored using a one-way cryptographic hash.\n")
+    assert FP not in types_of("We do not store your card number on our servers.\n")
+    assert FP not in types_of("Booking records held by airlines may be kept for years.\n")
+    assert FP not in types_of("We may store personal information on servers in several places.\n")
+
+
+def test_security_measure_in_another_clause_keeps_the_collection() -> None:
+    # _without_security_asides: the first-party security-statement cue reads the trigger's clause, not an aside
+    assert FP in types_of(
+        "To sign up, you must supply your name, an email address and a password (which is encrypted).\n"
+    )
+    assert FP in types_of("Our checkout form asks users to enter their card number; that number is sent over SSL.\n")
+    # a security statement that mentions collection in the same clause stays a security statement only
+    assert FP not in types_of("We use SSL encryption to protect the information we collect from you.\n")

@@ -34,11 +34,13 @@ from pp_graph.extract.offline.patterns import (
     _BOUND_TO,
     _BROWSER_CLOSE,
     _BY_AGENT,
+    _BY_OTHER,
     _BY_PEOPLE,
     _CATEGORY,
     _CHOICE_BEFORE,
     _CHOICE_LINE,
     _CLAUSE_BREAK,
+    _CLAUSE_SPLIT,
     _CO_SUBJECTS,
     _CONSENT_OBJECT,
     _CONTACT_WHEN,
@@ -46,6 +48,7 @@ from pp_graph.extract.offline.patterns import (
     _CROSS_BORDER,
     _DATA_OBJECT,
     _DATA_PROTECTION_LAW,
+    _DEFINED_AS,
     _DELETE_TIMING,
     _DETAIL_OF,
     _DETECTING,
@@ -77,6 +80,9 @@ from pp_graph.extract.offline.patterns import (
     _KEEP_DOING,
     _KEEP_STATE,
     _KEEP_VERB,
+    _KEPT_HOW,
+    _KEPT_PRONOUN,
+    _KEPT_RECORD,
     _LEAD_NAME,
     _LEGAL_KEEP,
     _LEGAL_REGIME,
@@ -122,6 +128,7 @@ from pp_graph.extract.offline.patterns import (
     _PURPOSE_TO,
     _READER_NEED,
     _RECEIVE_NOT_DATA,
+    _RECORD_OF,
     _REFERENCE,
     _RELATIVE,
     _REQUEST_VERB_AFTER,
@@ -137,6 +144,9 @@ from pp_graph.extract.offline.patterns import (
     _SECURE_PLACE,
     _SECURE_SERVICE_AFTER,
     _SECURE_SERVICE_BEFORE,
+    _SECURE_SIGN_IN,
+    _SECURE_STAFF,
+    _SECURITY_ASIDE,
     _SENTENCE,
     _SHARE_TOOL,
     _SUBJECT_TO,
@@ -151,6 +161,7 @@ from pp_graph.extract.offline.patterns import (
     _TOOL_OBJECT,
     _TRACK_VERB,
     _TRACKER,
+    _TRUNCATED_CARD,
     _UNIT,
     _USER_CHOICE,
     _USER_REQUEST,
@@ -184,7 +195,7 @@ from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabula
 # ---- Security: readings that are not the site protecting data ----
 
 
-RULESET_VERSION = "offline-rules-10"
+RULESET_VERSION = "offline-rules-11"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -470,6 +481,9 @@ class _LineNotes:
     # The line names safeguards for cross-border transfers: a statement of its own (not the site's security),
     # which takes no practice from its heading either.
     transfer_mechanism: bool = False
+    # Collection read off the site keeping named data ("we store your phone number"): an addition that does
+    # not stop the line from taking its heading's or lead-in's practice (often retention).
+    held: list[PracticeMention] = field(default_factory=list)
 
 
 class OfflineBackend(Backend):
@@ -595,7 +609,7 @@ class OfflineBackend(Backend):
                 for s0, s1 in sentences(seg):
                     found.extend(self._sentence_practices(policy, seg, st, s0, s1, notes))
                 if (
-                    not found
+                    not [p for p in found if not any(p is h for h in notes.held)]
                     and not notes.user_act
                     and not notes.transfer_mechanism
                     and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
@@ -881,6 +895,7 @@ class OfflineBackend(Backend):
             period_here = kind == "retain" and any(
                 a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
             )
+            truncated = kind == "retain" and word.startswith(_HOLD) and bool(_TRUNCATED_CARD.search(text, t.end, s1))
             if (
                 kind == "retain"
                 and not period_here
@@ -890,7 +905,7 @@ class OfflineBackend(Backend):
             if kind == "retain" and not period_here and not timed and _SECURE_PLACE.match(after):
                 continue  # "information is retained in secure facilities": where data is kept safe, a security measure
             if kind == "retain" and (
-                (facts.user_choice and not (period_here and not facts.user_choice_before(t.start)))
+                (facts.user_choice and not ((period_here or truncated) and not facts.user_choice_before(t.start)))
                 or (word.startswith(("delet", "eras", "remov")) and facts.user_request and not timed)
             ):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
@@ -920,6 +935,47 @@ class OfflineBackend(Backend):
                 needs = ""  # "we work hard to protect your personal information"
             if kind == "retain" and self._not_storage(text, t, third, subject, word, before, after):
                 continue
+            fp = PracticeType.FIRST_PARTY_COLLECTION_USE
+            if (
+                kind == "retain"
+                and fp not in seen
+                and word.startswith(_HOLD)
+                and not implicit_third
+                and (
+                    (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
+                    or (subject is None and passive and not facts.tracker)
+                )
+                and not details
+                and not timed
+                and not _negated(text, s0, t.start)
+                and not _KEPT_HOW.search(sentence)
+                and not abroad
+                and not cue
+                and not any(h.entry.value[0] == "secure" for h in in_sent)
+                and not (passive and (_BY_OTHER.match(after) or any(p.span.start < t.start for p in third)))
+                and not facts.public
+                and not facts.user_choice
+                and not facts.user_request
+                and (
+                    (not passive and _RECORD_OF.match(after))  # "we keep a record of that correspondence"
+                    or (
+                        (kept := self._held_object(st, s0, s1, t, passive)) is not None
+                        and kept.entry.value[0] != _GENERIC_DATA
+                        and not (passive and re.search(r"\bby\s+(?!us\b)", text[kept.end : t.start], re.I))
+                    )
+                )
+                and not (
+                    # "we share information we store (such as…)": a reference, unless it is defined ("the
+                    # information we store is your name…")
+                    any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data)
+                    and not _DEFINED_AS.match(after)
+                )
+            ):
+                # "we store the date of each request and your IP address", "your card number is kept":
+                # the site keeping named data holds it, which OPP-115 reads as its collection as well
+                seen.add(fp)
+                found.append(PracticeMention(Span.at(text, t.start, t.end), fp, False))
+                notes.held.append(found[-1])
             if (
                 needs == "third"
                 and not third
@@ -936,7 +992,7 @@ class OfflineBackend(Backend):
                     # passive: "log files are deleted"; a cookie's own expiry is not the site's retention
                     or (subject is None and passive and not implicit_third and not facts.tracker)
                 )
-                and (word.startswith(_DISPOSE) or _negated(text, s0, t.start))
+                and (word.startswith(_DISPOSE) or _negated(text, s0, t.start) or truncated)
             )
             if own:
                 timed = True
@@ -945,7 +1001,14 @@ class OfflineBackend(Backend):
             if needs == "detail" and kind == "retain" and not timed and not has_period_here:
                 continue  # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
             # A practice needs something to act on: personal data, or for sharing a recipient.
-            has_period = kind == "retain" and has_period_here
+            has_period = (
+                kind == "retain"
+                and has_period_here
+                and (
+                    needs != "detail"  # "retain", "retention": about data by the word itself
+                    or bool(st.data or _KEPT_RECORD.search(sentence) or _KEPT_PRONOUN.search(text, s0, t.start))
+                )  # not goods or game items kept ("reserved items are held for three days")
+            )
             if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
                 continue
             if kind == "secure" and not (has_data or AttributeKind.SECURITY_METHOD in details):
@@ -971,15 +1034,28 @@ class OfflineBackend(Backend):
         self._cue_paths(text, s0, third, tracking, cue, has_data, own_choice, seen, found)
         if found:
             feats = self._features(st, s0, s1)
-            found = [p for p in found if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0]
+            found = [
+                p
+                for p in found
+                if self.lex.cues.score(_CATEGORY[p.type], sentence, feats) > 0
+                or (
+                    # "you must provide your name and a password (which is encrypted)": a security measure in
+                    # another clause does not make the collection a passing mention in a security statement
+                    p.type == PracticeType.FIRST_PARTY_COLLECTION_USE
+                    and not p.span.text.lower().startswith(("us", "utili", "process", "access"))
+                    and (rest := _without_security_asides(sentence, p.span.start - s0)) != sentence
+                    and self.lex.cues.score(_CATEGORY[p.type], rest, feats) > 0
+                )
+            ]
         return found
 
     @staticmethod
     def _security_cue(text: str, st: _SegState, s0: int, s1: int) -> re.Match[str] | None:
         """A security measure named without a security trigger: access limits and strong cues (_SECURE_CUE),
         keeping data's security or confidentiality (_SECURE_OF, unless a recipient is bound to it), or the
-        organisation's own safeguards (_SECURE_MORE), or an identity check for the reader's protection
-        (_SECURE_IDENTITY, unless the sentence is about the reader's access or deletion requests)."""
+        organisation's own safeguards (_SECURE_MORE, _SECURE_STAFF), or an identity check for the reader's protection
+        (_SECURE_IDENTITY) or a sign-in check (_SECURE_SIGN_IN), unless the sentence is about the reader's access
+        or deletion requests)."""
         sentence = text[s0:s1]
         cue = _SECURE_CUE.search(sentence)
         if (
@@ -1004,9 +1080,9 @@ class OfflineBackend(Backend):
             ):
                 cue = of
         if not cue:
-            cue = _SECURE_MORE.search(sentence)
+            cue = _SECURE_MORE.search(sentence) or _SECURE_STAFF.search(sentence)
         if not cue and not _RIGHTS_REQUEST.search(sentence):
-            cue = _SECURE_IDENTITY.search(sentence)
+            cue = _SECURE_IDENTITY.search(sentence) or _SECURE_SIGN_IN.search(sentence)
         if cue and _INCIDENT.fullmatch(cue.group(0)) and _DETECTING.search(sentence, 0, cue.start()):
             return None  # "detecting and investigating security incidents": a purpose of use, not a measure
         return cue
@@ -1158,6 +1234,14 @@ class OfflineBackend(Backend):
                 for u in st.triggers
             )
         )
+
+    @staticmethod
+    def _held_object(st: _SegState, s0: int, s1: int, t: Hit, passive: bool) -> Hit | None:
+        """The data a keeping verb acts on: its object (the first data named just after an active verb) or,
+        for a passive, the nearest data named before it in the sentence."""
+        if passive:
+            return max((d for d in st.data if s0 <= d.start < t.start), key=lambda d: d.start, default=None)
+        return min((d for d in st.data if t.end <= d.start < min(s1, t.end + 40)), key=lambda d: d.start, default=None)
 
     @staticmethod
     def _not_storage(
@@ -1477,6 +1561,19 @@ def _security_heading(heading: str) -> bool:
             continue
         return True
     return False
+
+
+def _without_security_asides(sentence: str, at: int) -> str:
+    """A sentence without the clauses (between _CLAUSE_SPLIT breaks) that name a security measure, except the
+    clause around position `at` ("you must provide a password (which is encrypted)" → "you must provide a
+    password")."""
+    bounds = [0, *(x for m in _CLAUSE_SPLIT.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
+    kept = [
+        sentence[a:b]
+        for a, b in zip(bounds[::2], bounds[1::2], strict=True)
+        if a <= at <= b or not _SECURITY_ASIDE.search(sentence, a, b)
+    ]
+    return " ".join(kept)
 
 
 def _site_subject(text: str, s0: int) -> PartyMention:

@@ -265,6 +265,24 @@ _BY_AGENT = re.compile(
 _AGENT_MODIFIERS = re.compile(r"(?:(?!(?:and|or|nor|us|we|you|them|it)\b)[\w-]+\s+){0,3}", re.I)
 # Data kept by or with a named third party ("we store it with a cloud provider", "kept on servers operated by our
 # hosting provider"): the site hands the data to that party (a disclosure; the site's own retention is apart).
+# How long or how safely data is kept: a retention or security statement, not the site's holding of named data.
+_KEPT_HOW = re.compile(
+    r"\b(?:until|as\s+long\s+as|indefinitely|permanently|separately|securely|safe|confidential|longer|after|duration|life|temporar\w*)\b",
+    re.I,
+)
+# A passive verb's agent other than the site ("records held by airlines"), unless acting for it.
+_BY_OTHER = re.compile(r"\s+(?:[\w-]+\s+){0,2}?by\s+(?!us\b|the\s+site\b)(?![^.;]*\bon\s+(?:our|my)\s+behalf\b)", re.I)
+# "(the information we store) is limited to / includes / consists of …": a definition of what is kept.
+_DEFINED_AS = re.compile(r"\s+(?:(?:is|are)\b(?!\s+(?:not\b|(?!limited)\w+ed\b))|includes?\b|consists?\s+of\b)", re.I)
+# The object of a keeping verb that is itself a record of the reader's dealings ("keep a record of…").
+_RECORD_OF = re.compile(
+    r"\s+(?:(?:a|an)\s+)?(?:(?:written|permanent|complete)\s+)?(?:records?|cop(?:y|ies))\s+of\b", re.I
+)
+# Breaks between the clauses of a sentence: semicolons, colons, brackets, and a comma before a conjunction
+# or a relative pronoun.
+_CLAUSE_SPLIT = re.compile(r"[;:()]|,\s+(?:and|but|which|while|so)\b|\s+(?:and|but)\s+(?=we\b)", re.I)
+# A security measure named in a clause of its own (see _without_security_asides).
+_SECURITY_ASIDE = re.compile(r"\b(?:encrypt\w*|SSL|TLS|secur\w*|protect\w*|safeguard\w*|firewalls?|hash\w*)\b", re.I)
 _HOLD = ("stor", "kept", "keep", "held", "hold", "maintain", "sav", "archiv")
 _HELD_BY = re.compile(
     r"\s+(?:(?!(?:and|or|but|then|we|us|to|for|from|about)\b)[\w'’-]+\s+){0,6}?"
@@ -464,6 +482,18 @@ _VERB_LIST = re.compile(
     r"(?:use|process|disclose|share|transfer)\w*\b",
     re.I,
 )
+# What a retention period can apply to when the paragraph names no personal data: records and their kin, or a
+# pronoun subject for data named earlier ("call recordings are kept for a year", "it is deleted after 30 days"), not
+# goods or game items ("reserved items are held for three days", "trophies are stored forever").
+_KEPT_RECORD = re.compile(
+    r"\b(?:records?|recordings?|logs?|log\s+files|back-?ups?|cop(?:y|ies)|files?|documents?|materials|transcripts?|"
+    r"messages?|e-?mails?|tickets?|videos?|footage|photos?|pictures|images|content|comments?|posts?|submissions?|"
+    r"accounts?|profiles?|history|entries|reports?|applications?|forms?|notes|correspondence|archives?)\b",
+    re.I,
+)
+_KEPT_PRONOUN = re.compile(r"\b(?:it|they|this|these|those|such)\b[^,;]*$", re.I)  # the subject of the keeping verb
+# Only a truncated card number kept ("we keep only the last four digits of your card"): a retention statement.
+_TRUNCATED_CARD = re.compile(r"\blast\s+(?:four|4)(?:\s+digits|\s+numbers)?\b", re.I)
 # Copies kept in backups after deletion: a retention statement without a period.
 _BACKUP = re.compile(
     r"\bback-?ups?\b|\bbacked[- ]up\b|\bresidual\b|\barchived?\s+copies\b|\bon\s+file\b"
@@ -621,6 +651,40 @@ _SECURE_IDENTITY = re.compile(
     r"|\b(?:verif\w+|confirm\w*|authenticat\w+)\s+(?:your|the|their)\s+identity\b[^.;]{0,80}?\b(?:to|so\s+as\s+to)\s+"
     r"(?:help\s+)?(?:protect|safeguard)\w*\s+(?:your|their)\s+(?:[\w'’-]+\s+){0,3}?"
     r"(?:privacy|security|confidentiality|accounts?|information|data)\b",
+    re.I,
+)
+# Round 11: sign-in checks that keep others out of the reader's account: identity checked with a one-time code,
+# PIN or security question before the account is opened or discussed, lock-out after failed sign-ins, a passcode.
+_SECURE_SIGN_IN = re.compile(
+    r"\b(?:verif\w+|confirm\w*|authenticat\w+|check\w*)\s+(?:your|the|their)\s+identity\s+(?:with|using|through|by)\s+"
+    r"(?:[\w'’-]+\s+){0,4}?(?:codes?|PINs?|passcodes?|security\s+questions?|tokens?)\b"
+    r"|\bbefore\s+[^.;]{1,80}?\b(?:ask|require|request)\w*\s+(?:you\s+)?(?:for\s+|to\s+(?:provide|enter|give)\s+)?"
+    r"(?:[\w'’-]+\s+){0,6}?(?:PIN|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b"
+    r"|\b(?:ask|require|request)\w*\s+(?:you\s+)?(?:for\s+|to\s+(?:provide|enter|give)\s+)?(?:[\w'’-]+\s+){0,6}?"
+    r"(?:PIN|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b[^.;]{0,20}?\bbefore\s+"
+    r"(?:we\s+|you\s+)?(?:\w+\s+){0,3}?(?:discuss|view|access|open|see|chang|releas|disclos|grant|giv|mak)\w*"
+    r"|\bonly\s+after\s+you\s+(?:provide|enter|give|supply|show|present)\s+(?:[\w'’-]+\s+){0,2}?"
+    r"(?:PIN|passcode|password|photo\s+ID|security\s+code)\b"
+    r"|\block\w*\s+(?:you\s+out\s+of\s+)?(?:your\s+|the\s+)?accounts?\s+(?:[\w-]+\s+){0,4}?after\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:unsuccessful|failed|incorrect|invalid|wrong)\b"
+    r"|\b(?:unsuccessful|failed|incorrect|invalid|wrong)\s+(?:sign-?in|log-?in|login|password)\s+attempts\b[^.;]{0,60}?"
+    r"\block\w*\b"
+    r"|\bprotected\s+by\s+(?:a|your)\s+(?:[\w-]+\s+)?(?:passcode|PIN|passphrase)\b",
+    re.I,
+)
+# Round 11: the organisation vetting, training and watching its own staff: background checks on employees,
+# security training, a written security programme, staff look-ups of accounts that are logged or audited.
+_SECURE_STAFF = re.compile(
+    r"\b(?<!prospective\s)(?<!potential\s)(?:employees?|staff|personnel|associates|contractors|team\s+members)\b"
+    r"[^.;]{0,60}?\b(?:pass\w*|undergo\w*|underwent|complet\w+|subject\s+to|go\w*\s+through|submit\w*\s+to)\s+"
+    r"(?:[\w-]+\s+){0,3}?background\s+(?:checks?|screening|investigations?)\b"
+    r"|\bbackground\s+(?:checks?|screening|investigations?)\s+(?:on|of|for)\s+(?:all\s+)?(?:our\s+|its\s+|new\s+)?"
+    r"(?:employees|staff|personnel|associates|contractors|hires)\b"
+    r"|\b(?:employees|staff|personnel|associates|contractors)\b[^.;]{0,60}?\b(?:complete|receive|undergo|attend|take)\w*\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:security|privacy|confidentiality|data\s+protection)\s+(?:awareness\s+)?training\b"
+    r"|\b(?:written|comprehensive|formal)\s+(?:information\s+)?security\s+(?:programs?|programmes?|plans?|polic(?:y|ies))\b"
+    r"|\b(?:access|look-?ups?|sessions?|logins?|sign-?ins?)\s+(?:to\s+(?:[\w'’-]+\s+){1,4}?)?(?:is|are|will\s+be)\s+"
+    r"(?:\w+\s+)?(?:logged|audited|recorded\s+in\s+(?:an?\s+)?audit\s+(?:logs?|trails?))\b",
     re.I,
 )
 _RIGHTS_REQUEST = re.compile(r"\b(?:requests?|correct\w*|delet\w+|updat\w+|portability|rectif\w+|copy|copies)\b", re.I)
