@@ -409,6 +409,9 @@ class _SegState:
 # one (quadratic on run-on lines).
 _LOOKBEHIND_REACH = 200
 _SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our partners and advertisers may…")
+_LOOKAHEAD_REACH = (
+    200  # the same after a trigger, for phrases that belong to its clause ("keep only the last four digits")
+)
 
 
 def _ends_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
@@ -455,6 +458,19 @@ class _SentenceFacts:
     @cached_property
     def tracker(self) -> bool:
         return bool(re.search(_TRACKER, self.sentence, re.I))
+
+    @cached_property
+    def kept_how(self) -> bool:
+        return bool(_KEPT_HOW.search(self.sentence))
+
+    @cached_property
+    def kept_record(self) -> bool:
+        return bool(_KEPT_RECORD.search(self.sentence))
+
+    @cached_property
+    def transfer_mechanism(self) -> bool:
+        """Safeguards for transfers abroad named, and no security technique."""
+        return bool(_CROSS_BORDER.search(self.sentence) and not _NAMED_METHOD.search(self.sentence))
 
     def period_after(self, pos: int) -> bool:
         """A retention period starts at or after ``pos`` in the sentence.
@@ -895,7 +911,11 @@ class OfflineBackend(Backend):
             period_here = kind == "retain" and any(
                 a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
             )
-            truncated = kind == "retain" and word.startswith(_HOLD) and bool(_TRUNCATED_CARD.search(text, t.end, s1))
+            truncated = (
+                kind == "retain"
+                and word.startswith(_HOLD)
+                and bool(_TRUNCATED_CARD.search(text, t.end, min(s1, t.end + _LOOKAHEAD_REACH)))
+            )
             if (
                 kind == "retain"
                 and not period_here
@@ -948,7 +968,7 @@ class OfflineBackend(Backend):
                 and not details
                 and not timed
                 and not _negated(text, s0, t.start)
-                and not _KEPT_HOW.search(sentence)
+                and not facts.kept_how
                 and not abroad
                 and not cue
                 and not any(h.entry.value[0] == "secure" for h in in_sent)
@@ -1006,19 +1026,14 @@ class OfflineBackend(Backend):
                 and has_period_here
                 and (
                     needs != "detail"  # "retain", "retention": about data by the word itself
-                    or bool(st.data or _KEPT_RECORD.search(sentence) or _KEPT_PRONOUN.search(text, s0, t.start))
+                    or bool(st.data or facts.kept_record or _ends_before(_KEPT_PRONOUN, text, s0, t.start))
                 )  # not goods or game items kept ("reserved items are held for three days")
             )
             if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
                 continue
             if kind == "secure" and not (has_data or AttributeKind.SECURITY_METHOD in details):
                 continue
-            if (
-                kind == "secure"
-                and AttributeKind.PROTECT_AGAINST not in details
-                and _CROSS_BORDER.search(sentence)
-                and not _NAMED_METHOD.search(sentence)
-            ):
+            if kind == "secure" and AttributeKind.PROTECT_AGAINST not in details and facts.transfer_mechanism:
                 notes.transfer_mechanism = True
                 continue  # "appropriate safeguards for transfers outside the EEA": a transfer mechanism
             fp = PracticeType.FIRST_PARTY_COLLECTION_USE
