@@ -177,6 +177,10 @@ def types_of(text: str) -> set[PracticeType]:
     return {p.type for r in run(text).results for p in r.practices}
 
 
+def practices(text: str):  # type: ignore[no-untyped-def]
+    return [p for r in run(text).results for p in r.practices]
+
+
 def test_cue_shared_objects_are_storage_not_sharing() -> None:
     assert SHARE not in types_of("We use Flash local shared objects with partners to remember your settings.\n")
     assert SHARE in types_of("We share your email address with our advertising partners.\n")
@@ -831,6 +835,9 @@ def test_a_request_noun_is_not_the_sites_request() -> None:
 def test_data_accessed_by_other_people_is_not_the_sites_collection() -> None:
     # _BY_PEOPLE: "accessed by others" is the public's access, not the site's collection
     assert FP not in types_of("Your profile photo and username may be accessed by other members.\n")
+    # the site's own access is its collection
+    assert FP in types_of("We may access your contacts and calendar to help you invite friends.\n")
+    assert FP in types_of("Your contacts may be accessed by the app to help you invite friends.\n")
 
 
 def test_data_the_reader_must_give_to_register() -> None:
@@ -1029,10 +1036,13 @@ def test_safeguards_as_a_legal_condition_are_not_security() -> None:
 
 def test_data_not_kept_on_the_sites_own_machines_is_retention() -> None:
     # _OWN_MEDIUM: a negated passive storage verb before the site's own machines states data is not kept
-    assert RETAIN in types_of("Your credit card number is never stored anywhere on our servers.\n")
-    assert RETAIN in types_of("Payment card details are not kept on our own computers.\n")
-    # _OUR_THING as subject of a retention verb: the site's servers keep (or do not keep) the data
-    assert RETAIN in types_of("Our servers do not store your credit card information.\n")
+    for text in (
+        "Your credit card number is never stored anywhere on our servers.\n",
+        "Payment card details are not kept on our own computers.\n",
+        # _OUR_THING as subject of a retention verb: the site's servers keep (or do not keep) the data
+        "Our servers do not store your credit card information.\n",
+    ):
+        assert [(p.type, p.negated) for p in practices(text)] == [(RETAIN, True)]
     # how data is stored is a security matter, and a place alone is no retention
     assert RETAIN not in types_of("Your password is not stored in plain text on our systems.\n")
     assert RETAIN not in types_of("Your email address is stored on our servers in Ohio.\n")
@@ -1160,56 +1170,56 @@ def test_staff_sanctions_attack_protection_and_seriousness_are_security() -> Non
     assert SECURE in types_of("Protection of your account data is our highest priority.\n")
 
 
-def practice_types(text: str) -> set[PracticeType]:
-    return {p.type for r in run(text).results for p in r.practices}
-
-
 def test_handing_over_data_is_a_disclosure() -> None:
-    assert SHARE in practice_types("Your order history may be handed over to law enforcement agencies on request.\n")
-    assert SHARE in practice_types(
+    assert SHARE in types_of("Your order history may be handed over to law enforcement agencies on request.\n")
+    assert SHARE in types_of(
         "If third parties show that you broke the law, we will hand over your IP address for legal action.\n"
     )
 
 
 def test_3rd_party_is_a_third_party() -> None:
-    assert TC in practice_types("Our app contains no 3rd party tracking code and no advertising libraries.\n")
-    assert SHARE in practice_types("We never sell your email address to 3rd parties.\n")
+    # parties.tsv "3rd part(y|ies)": the only party cue in each sentence
+    found = practices("Our app contains no 3rd party tracking code and no advertising libraries.\n")
+    assert [(p.type, p.negated) for p in found] == [(TC, True)]
+    assert SHARE in types_of("We may pass your email address on to 3rd parties.\n")
+    found = practices("We will never send your email address to a 3rd party.\n")
+    assert [(p.type, p.negated) for p in found] == [(SHARE, True)]
 
 
 def test_recipient_named_by_an_organisation_noun() -> None:
-    assert SHARE in practice_types("We send your name and date of birth to a background screening company.\n")
-    assert SHARE in practice_types("Your card number is passed to our card processing gateway.\n")
+    assert SHARE in types_of("We send your name and date of birth to a background screening company.\n")
+    assert SHARE in types_of("Your card number is passed to our card processing gateway.\n")
     shares = [p for r in run("We will never rent your email address to anyone.\n").results for p in r.practices]
     assert [(p.type, p.negated) for p in shares] == [(SHARE, True)]
     # the site itself is no recipient, nor is a plain infinitive
-    assert SHARE not in practice_types("We send your name and address to the company for processing.\n")
-    assert SHARE not in practice_types("We send you an email to confirm the order.\n")
+    assert SHARE not in types_of("We send your name and address to the company for processing.\n")
+    assert SHARE not in types_of("We send you an email to confirm the order.\n")
 
 
 def test_named_payment_processors_and_carriers_are_third_parties() -> None:
-    assert SHARE in practice_types("Your credit card number is passed along to Braintree for payment.\n")
-    assert SHARE in practice_types("We pass your name and delivery address to FedEx.\n")
+    assert SHARE in types_of("Your credit card number is passed along to Braintree for payment.\n")
+    assert SHARE in types_of("We pass your name and delivery address to FedEx.\n")
 
 
 def test_passive_agent_with_modifiers_is_the_third_party() -> None:
-    assert practice_types("Your payment details are collected by a trusted outside payment processor.\n") == {TC}
-    assert FP in practice_types("Your payment details are collected by us or our payment processors.\n")
+    assert types_of("Your payment details are collected by a trusted outside payment processor.\n") == {TC}
+    assert FP in types_of("Your payment details are collected by us or our payment processors.\n")
 
 
 def test_third_party_tracking_technologies() -> None:
-    assert TC in practice_types("Some pages of the site may contain third-party cookies and web beacons.\n")
-    assert TC in practice_types("Third-party pixel tags may be placed in our emails.\n")
+    assert TC in types_of("Some pages of the site may contain third-party cookies and web beacons.\n")
+    assert TC in types_of("Third-party pixel tags may be placed in our emails.\n")
     # the reader's own browser setting
-    assert TC not in practice_types("The login page works only if your browser accepts third-party cookies.\n")
+    assert TC not in types_of("The login page works only if your browser accepts third-party cookies.\n")
 
 
 def test_data_held_by_a_third_party_is_disclosed() -> None:
-    assert SHARE in practice_types("Your account details are stored by our hosting provider in Virginia.\n")
-    assert SHARE in practice_types("We store your email address with a trusted email service provider.\n")
-    assert SHARE in practice_types("Your profile data is kept on servers operated by Amazon Web Services.\n")
+    assert SHARE in types_of("Your account details are stored by our hosting provider in Virginia.\n")
+    assert SHARE in types_of("We store your email address with a trusted email service provider.\n")
+    assert SHARE in types_of("Your profile data is kept on servers operated by Amazon Web Services.\n")
     # a reduced relative clause naming someone else's data, and the site's own storage
-    assert SHARE not in practice_types("Our pages may show contact details maintained by other organizations.\n")
-    assert SHARE not in practice_types("We store your email address on our own servers for two years.\n")
+    assert SHARE not in types_of("Our pages may show contact details maintained by other organizations.\n")
+    assert SHARE not in types_of("We store your email address on our own servers for two years.\n")
 
 
 def test_payment_and_fitness_data_categories() -> None:
@@ -1294,6 +1304,8 @@ def test_keeping_only_a_truncated_card_number_is_retention() -> None:
     assert RETAIN in types_of(
         "We hold on to the last 4 digits of your credit card number so you can recognize it at checkout.\n"
     )
+    # the digits shown on a receipt are a masking measure, not what the site keeps
+    assert RETAIN not in types_of("Only the last four digits of your card number appear on your receipt.\n")
 
 
 def test_sign_in_checks_that_keep_others_out_of_the_account_are_security() -> None:
@@ -1354,3 +1366,94 @@ def test_security_measure_in_another_clause_keeps_the_collection() -> None:
     assert FP in types_of("Our checkout form asks users to enter their card number; that number is sent over SSL.\n")
     # a security statement that mentions collection in the same clause stays a security statement only
     assert FP not in types_of("We use SSL encryption to protect the information we collect from you.\n")
+
+
+def test_safeguards_named_by_kind_are_security_even_for_transferred_data() -> None:
+    # _NAMED_METHOD: safeguards named by their kind are a security measure, not a transfer mechanism
+    text = (
+        "We use administrative, technical and physical safeguards to protect personal information, including "
+        "information transferred to other countries.\n"
+    )
+    assert SECURE in types_of(text)
+    text = "We transfer personal data outside the EEA only with appropriate safeguards such as contractual clauses.\n"
+    assert SECURE not in types_of(text)
+
+
+def test_data_centers_are_not_recipients() -> None:
+    # _TO_RECIPIENT: the site's own data or processing centres receive nothing from another party
+    assert SHARE not in types_of("We transfer your personal information to our data centers in the United States.\n")
+    assert SHARE not in types_of("Your order details are transferred to our processing center in Texas for storage.\n")
+    assert SHARE in types_of("Your card number is transferred to a payment processor for billing.\n")
+
+
+def test_merging_data_or_buying_items_is_no_change_of_ownership() -> None:
+    # _IMPLIED_BUYER: only a company as the other side of a merger or purchase names an implied recipient
+    text = (
+        "Information you give may be merged with data from public sources and transferred to our marketing database.\n"
+    )
+    assert SHARE not in types_of(text)
+    assert SHARE not in types_of("Records of items bought by you are transferred to your order history page.\n")
+    text = "If we are acquired by or merged with another company, your personal information may be transferred.\n"
+    assert SHARE in types_of(text)
+    assert SHARE in types_of("If Example Corp is acquired by Bigco, user information may be transferred.\n")
+
+
+def test_receiving_an_order_is_data_but_a_court_order_is_not() -> None:
+    # _RECEIVE_NOT_DATA: a legal order received is no data; the reader's purchase order is
+    text = "If you buy through the app store, we receive your order details, such as your name and shipping address.\n"
+    assert FP in types_of(text)
+    assert FP not in types_of("We may receive court orders that name your email address and phone number.\n")
+
+
+def test_pinning_a_photo_is_not_a_pin_code() -> None:
+    # _SECURE_SIGN_IN: "PIN" only in capitals is a personal identification number
+    assert SECURE not in types_of("Before you can share a board, we ask you to pin at least one photo to it.\n")
+    assert SECURE in types_of("Before we discuss your account on the phone, we will ask you for your PIN.\n")
+
+
+def test_a_readers_breach_of_terms_or_lost_card_is_not_security() -> None:
+    # _SECURE_MORE: a breach by the reader, or a lost bank card, is no breach of the site's security
+    assert SECURE not in types_of("In the event of a breach by you of these terms, we may suspend your account.\n")
+    text = (
+        "If your card is lost or stolen, please contact your bank, and we will tell you how to update your payment "
+        "method.\n"
+    )
+    assert SECURE not in types_of(text)
+    assert SECURE in types_of("In the event of a breach of our systems, we will notify you by email.\n")
+    assert SECURE in types_of("If your account information is lost or stolen, we will tell you promptly.\n")
+
+
+def test_reading_about_third_party_cookies_is_not_their_use() -> None:
+    # _THIRD_TRACKER: third-party cookies named as a topic to read about
+    assert TC not in types_of("To learn more about third-party cookies, visit www.allaboutcookies.org.\n")
+    assert TC not in types_of("For more information on third-party cookies, see the help pages of your browser.\n")
+    assert TC in types_of("We rely on third-party cookies to measure how our ads perform.\n")
+
+
+def test_telling_the_site_to_stop_is_not_giving_data() -> None:
+    # "you tell us that you no longer / do not …": an opt-out instruction, not data given to the site
+    text = (
+        "If you tell us that you no longer want to hear from us, we will stop sending emails to your email account.\n"
+    )
+    assert FP not in types_of(text)
+    assert FP in types_of("When you tell us your email address and phone number, we reply within a day.\n")
+
+
+def test_data_held_for_moderation_is_not_its_collection() -> None:
+    # _KEPT_HOW: a short wait before the data is handled is not the site holding the data
+    assert FP not in types_of("Comments are held for moderation before they appear.\n")
+    assert FP not in types_of("Items in your cart and your shipping address are kept for 30 minutes.\n")
+    assert FP in types_of("For every order we store your shipping address and the phone number you gave us.\n")
+
+
+def test_keeping_the_reader_signed_in_is_not_retention() -> None:
+    # _KEEP_STATE: "keep you signed in" keeps a state, not data
+    assert RETAIN not in types_of("We keep you signed in to your account as long as you use the app.\n")
+    assert RETAIN in types_of("We keep your email address as long as you use the app.\n")
+
+
+def test_a_publicly_traded_company_trades_no_data() -> None:
+    # "publicly traded": the company's shares, not a disclosure of data
+    text = "Our advertising partners include publicly traded companies, and your personal information helps them.\n"
+    assert SHARE not in types_of(text)
+    assert SHARE in types_of("Your email address may be traded with advertisers.\n")

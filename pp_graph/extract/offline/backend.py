@@ -192,10 +192,7 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-# ---- Security: readings that are not the site protecting data ----
-
-
-RULESET_VERSION = "offline-rules-11"
+RULESET_VERSION = "offline-rules-12"
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -399,9 +396,23 @@ class _SegState:
     triggers: list[Hit]
     attributes: list[AttributeMention]
     party_starts: list[int] = field(init=False)  # for bisecting the parties near a trigger
+    # for each party, the index of the nearest one up to it that can act (not "your", "our"…; see _subject), or -1
+    actor_before: list[int] = field(init=False)
+    data_starts: list[int] = field(init=False)  # the same for the data (non-overlapping, so the ends are sorted too)
+    data_ends: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
         self.party_starts = [p.span.start for p in self.parties]
+        self.actor_before, last = [], -1
+        for i, p in enumerate(self.parties):
+            last = last if p.span.text.lower() in ("your", "our", "their", "its", "us") else i
+            self.actor_before.append(last)
+        self.data_starts = [d.start for d in self.data]
+        self.data_ends = [d.end for d in self.data]
+
+    def data_ending(self, lo: int, hi: int) -> list[Hit]:
+        """The data that end in ``[lo, hi)``."""
+        return self.data[bisect.bisect_left(self.data_ends, lo) : bisect.bisect_left(self.data_ends, hi)]
 
 
 # Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
@@ -409,9 +420,8 @@ class _SegState:
 # one (quadratic on run-on lines).
 _LOOKBEHIND_REACH = 200
 _SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our partners and advertisers may…")
-_LOOKAHEAD_REACH = (
-    200  # the same after a trigger, for phrases that belong to its clause ("keep only the last four digits")
-)
+# The same after a trigger, for phrases that belong to its clause ("keep only the last four digits").
+_LOOKAHEAD_REACH = 200
 
 
 def _ends_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
@@ -471,6 +481,15 @@ class _SentenceFacts:
     def transfer_mechanism(self) -> bool:
         """Safeguards for transfers abroad named, and no security technique."""
         return bool(_CROSS_BORDER.search(self.sentence) and not _NAMED_METHOD.search(self.sentence))
+
+    @cached_property
+    def _stops(self) -> list[int]:
+        return [self.s0 + m.start() for m in re.finditer(r"[,;.]", self.sentence)]
+
+    def comma_next(self, pos: int) -> int | None:
+        """The first comma, semicolon or full stop at or after ``pos``, if it is a comma (as _THEN_SHARE needs)."""
+        i = bisect.bisect_left(self._stops, pos)
+        return self._stops[i] if i < len(self._stops) and self.text[self._stops[i]] == "," else None
 
     def period_after(self, pos: int) -> bool:
         """A retention period starts at or after ``pos`` in the sentence.
@@ -562,7 +581,7 @@ class OfflineBackend(Backend):
                 )
             )
         for m in _PERIOD_MORE.finditer(text):
-            # a need or a legal duty as the measure of keeping ("as long as we need it", "required by law to keep")
+            # a need or a wish as the measure of keeping ("as long as we need it", "as long as you want")
             if not any(a.span.start <= m.start() + off < a.span.end for a in attrs):
                 span = Span.at(policy.text, m.start() + off, m.end() + off)
                 attrs.append(AttributeMention(span, AttributeKind.RETENTION_PERIOD, None))
@@ -609,6 +628,8 @@ class OfflineBackend(Backend):
         # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
         pseudo = not any(s.is_heading for s in segments)
         heads = [s.is_heading or (pseudo and _title_like(s.text)) for s in segments]
+        marked = [bool(_MARKED_TITLE.fullmatch(s.text.strip())) for s in segments]  # (see _inherit)
+        titles = [i for i, s in enumerate(segments) if heads[i] or marked[i]]  # the lines _inherit looks up to
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
         for i, seg in enumerate(segments):
@@ -630,7 +651,9 @@ class OfflineBackend(Backend):
                     and not notes.transfer_mechanism
                     and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
                 ):
-                    inherited = self._inherit(policy, seg, segments, heads, lead_in, bool(st.data), blocks == 0)
+                    inherited = self._inherit(
+                        policy, seg, segments, titles, marked, lead_in, bool(st.data), blocks == 0
+                    )
                     if inherited and (
                         self.lex.cues.score(
                             _CATEGORY[inherited.type], seg.text, self._features(st, seg.start, seg.end), True
@@ -683,6 +706,24 @@ class OfflineBackend(Backend):
         # Practice details in this sentence, computed once for all its triggers.
         details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
         has_period_here = AttributeKind.RETENTION_PERIOD in details
+        secure_here = any(h.entry.value[0] == "secure" for h in in_sent)
+        last_period = max(  # (a retention period after a trigger: one starting after it in the sentence)
+            (
+                a.span.start
+                for a in st.attributes
+                if a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1
+            ),
+            default=-1,
+        )
+        first_own = next(  # the first mention of the site in the sentence (parties are sorted by start)
+            (
+                p.span.start
+                for p in st.parties[bisect.bisect_left(st.party_starts, s0) : bisect.bisect_left(st.party_starts, s1)]
+                if p.kind == PartyKind.FIRST_PARTY
+            ),
+            len(text),
+        )
+        noun_starts: list[int] | None = None  # where a _THIRD_NOUN may start in the sentence, once needed
         found: list[PracticeMention] = []
         seen: set[PracticeType] = set()
         for t in in_sent:
@@ -703,8 +744,11 @@ class OfflineBackend(Backend):
                 continue  # "valid requests", "rights request": the reader's request, a noun
             if word in ("receive", "receives", "received", "get", "gets") and _RECEIVE_NOT_DATA.match(after):
                 continue  # "if we receive a court order / your request": not data coming to the site
-            if word.endswith("tell us") and re.match(r"\W*(?:to|not to|so)\b", after, re.I):
-                continue  # "when you tell us to", "as long as you tell us to": an instruction, not data given
+            if word.endswith("tell us") and re.match(
+                r"\W*(?:to|not to|so|(?:that\s+)?you\s+(?:no\s+longer|do\s+not|don['’]t))\b", after, re.I
+            ):
+                # "when you tell us to", "if you tell us that you no longer want…": an instruction, not data given
+                continue
             if word == "accessed" and _BY_PEOPLE.match(after):
                 continue  # "may be accessed by others / by many people": the public, not the site's collection
             if kind == "share" and _TO_US.match(text[t.end : s1]):
@@ -723,22 +767,14 @@ class OfflineBackend(Backend):
                     found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
                 continue
             if self._another_statement(
-                text, t, s1, kind, word, before, after, own_choice if kind == "collect" else choice, abroad
+                text, t, facts, kind, word, before, after, own_choice if kind == "collect" else choice, abroad
             ):
                 continue
             subject, implicit_third = self._actor(text, st, s0, t, kind, word, before)
             if (
                 kind == "collect"
                 and subject is None
-                and (
-                    implicit_third
-                    or (
-                        any(p.span.start < t.start for p in third)
-                        and not any(
-                            p.kind == PartyKind.FIRST_PARTY and s0 <= p.span.start < t.start for p in st.parties
-                        )
-                    )
-                )
+                and (implicit_third or (bool(third) and third[0].span.start < t.start and not first_own < t.start))
             ):
                 ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
             if (
@@ -756,12 +792,22 @@ class OfflineBackend(Backend):
             if kind == "collect" and subject is None and (_INFINITIVE.search(before) or _RELATIVE.search(before)):
                 # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
                 # "ad companies, which may collect…": the nearest party before the verb does the collecting.
+                # (of the parties only the last one counts: parties are sorted by start)
+                i = bisect.bisect_left(st.party_starts, t.start) - 1
+                while i >= 0 and st.parties[i].span.text.lower() in ("your", "our", "their", "its"):
+                    i -= 1
                 near = [
                     (p.span.start, p.kind == PartyKind.THIRD_PARTY)
-                    for p in st.parties
-                    if s0 <= p.span.start < t.start and p.span.text.lower() not in ("your", "our", "their", "its")
+                    for p in st.parties[i : i + 1]
+                    if i >= 0 and s0 <= p.span.start
                 ]
-                near += [(s0 + m.start(), True) for m in _THIRD_NOUN.finditer(text, s0, t.start)]
+                # (and of the nouns the last one: tried from the sentence's candidates back from the trigger)
+                if noun_starts is None:
+                    noun_starts = [m.start() for m in _THIRD_NOUN_START.finditer(text, s0, s1)]
+                k = bisect.bisect_left(noun_starts, t.start)
+                while k and not _THIRD_NOUN.match(text, noun_starts[k - 1], t.start):
+                    k -= 1
+                near += [(s0 + noun_starts[k - 1], True)] if k else []
                 if near:
                     at, is_third = max(near)
                     if (
@@ -814,10 +860,8 @@ class OfflineBackend(Backend):
             if by and (
                 by.group(1)
                 or any(
-                    p.kind == PartyKind.THIRD_PARTY
-                    and p.span.start >= t.end + by.end()
-                    and _AGENT_MODIFIERS.fullmatch(text, t.end + by.end(), p.span.start)
-                    for p in st.parties
+                    p.kind == PartyKind.THIRD_PARTY and _AGENT_MODIFIERS.fullmatch(text, t.end + by.end(), p.span.start)
+                    for p in _within_words(st.parties, text, t.end + by.end())
                 )
             ):
                 # "may be collected and used by others / by advertisers / by a secure third-party processor"
@@ -833,7 +877,7 @@ class OfflineBackend(Backend):
                 kind == "collect"
                 and word.endswith("ed")
                 and not passive
-                and any(0 < t.start - d.end <= 2 and not text[d.end : t.start].strip() for d in st.data)
+                and any(not text[d.end : t.start].strip() for d in st.data_ending(t.start - 2, t.start))
             ):
                 continue  # "we may disclose information collected through…": a reduced relative clause, a reference
             if (
@@ -846,17 +890,21 @@ class OfflineBackend(Backend):
             ):
                 continue  # "information collected through the site…": a reference, not a statement
             if kind == "collect" and word.startswith(("us", "utili")):
-                nxt = [d.start for d in st.data if t.end <= d.start < s1]
-                window = text[t.end : nxt[0]] if nxt else after
+                i = bisect.bisect_left(st.data_starts, t.end)
+                window = text[t.end : st.data[i].start] if i < len(st.data) and st.data[i].start < s1 else after
                 if _TOOL_OBJECT.match(window):
                     continue  # "we use encryption to protect…": a tool, not data use
-                obj = [p for p in st.parties if t.end <= p.span.start < t.end + 40 and p.span.start < s1]
+                obj = st.parties[
+                    bisect.bisect_left(st.party_starts, t.end) : bisect.bisect_left(
+                        st.party_starts, min(s1, t.end + 40)
+                    )
+                ]
                 if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(text[t.end : obj[0].span.start].split()) <= 3:
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE  # "we use Google Analytics / ad networks"
             if kind in ("collect", "share") and (
                 _META.search(before)
                 or (
-                    any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data)
+                    any(_REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data_ending(t.start - 24, t.start))
                     and not seg.text.rstrip().endswith(":")
                 )
             ):
@@ -873,21 +921,21 @@ class OfflineBackend(Backend):
                 # "information that you submit is discarded once…", "email you delete can remain in backups…":
                 # the user is in a relative clause (what remains or persists is the data)
                 subject = None
-            held = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+            host_share = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
             if (
                 kind == "retain"
-                and held not in seen
+                and host_share not in seen
                 and has_data
                 and word.startswith(_HOLD)
                 and (passive or (subject is not None and subject.kind == PartyKind.FIRST_PARTY))
                 and (by_host := _HELD_BY.match(text, t.end, s1))
                 and any(
-                    p.span.start >= by_host.end() and _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
-                    for p in third
+                    _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
+                    for p in _within_words(third, text, by_host.end())
                 )
             ):
-                seen.add(held)  # "we store your data with a cloud provider", "it is kept by our hosting provider"
-                found.append(PracticeMention(Span.at(text, t.start, t.end), held, _negated(text, s0, t.start)))
+                seen.add(host_share)  # "we store your data with a cloud provider", "it is kept by our hosting provider"
+                found.append(PracticeMention(Span.at(text, t.start, t.end), host_share, _negated(text, s0, t.start)))
             if kind == "retain" and (
                 implicit_third
                 or (
@@ -908,9 +956,7 @@ class OfflineBackend(Backend):
                 or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
                 or (word.startswith(("keep", "retain", "stor", "hold", "preserv")) and _LEGAL_KEEP.search(before))
             )
-            period_here = kind == "retain" and any(
-                a.kind == AttributeKind.RETENTION_PERIOD and t.end <= a.span.start < s1 for a in st.attributes
-            )
+            period_here = kind == "retain" and last_period >= t.end
             truncated = (
                 kind == "retain"
                 and word.startswith(_HOLD)
@@ -931,7 +977,7 @@ class OfflineBackend(Backend):
                 continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
             if kind == "retain" and word.endswith("ed") and subject is None and not passive:
                 continue  # "information retained by…": a reference
-            if word.startswith("keep") and (_KEEP_STATE.match(text, t.end) or _KEEP_DOING.match(after)):
+            if word.startswith("keep") and (_KEEP_STATE.match(text, t.end, s1) or _KEEP_DOING.match(after)):
                 continue  # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
             sec_detail = bool(details & _DETAIL_OF["secure"])
             if kind == "secure" and self._not_data_security(
@@ -967,27 +1013,27 @@ class OfflineBackend(Backend):
                 )
                 and not details
                 and not timed
-                and not _negated(text, s0, t.start)
                 and not facts.kept_how
                 and not abroad
                 and not cue
-                and not any(h.entry.value[0] == "secure" for h in in_sent)
-                and not (passive and (_BY_OTHER.match(after) or any(p.span.start < t.start for p in third)))
+                and not secure_here
+                and not (passive and (_BY_OTHER.match(after) or (bool(third) and third[0].span.start < t.start)))
                 and not facts.public
                 and not facts.user_choice
                 and not facts.user_request
+                and not _negated(text, s0, t.start)
                 and (
                     (not passive and _RECORD_OF.match(after))  # "we keep a record of that correspondence"
                     or (
                         (kept := self._held_object(st, s0, s1, t, passive)) is not None
                         and kept.entry.value[0] != _GENERIC_DATA
-                        and not (passive and re.search(r"\bby\s+(?!us\b)", text[kept.end : t.start], re.I))
+                        and not (passive and _BY_OTHER.search(text, kept.end, t.start))
                     )
                 )
                 and not (
                     # "we share information we store (such as…)": a reference, unless it is defined ("the
                     # information we store is your name…")
-                    any(0 < t.start - d.end <= 24 and _REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data)
+                    any(_REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data_ending(t.start - 24, t.start))
                     and not _DEFINED_AS.match(after)
                 )
             ):
@@ -999,7 +1045,11 @@ class OfflineBackend(Backend):
             if (
                 needs == "third"
                 and not third
-                and not (kind == "share" and (facts.implied_recipient or _TO_RECIPIENT.match(text, t.end, s1)))
+                and not (
+                    kind == "share"
+                    and has_data  # (without data the sharing is dropped below anyway)
+                    and (facts.implied_recipient or _TO_RECIPIENT.match(text, t.end, min(s1, t.end + _LOOKAHEAD_REACH)))
+                )
             ):
                 continue  # (a legal demand or a sale of the business names its recipient implicitly)
             # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
@@ -1128,6 +1178,8 @@ class OfflineBackend(Backend):
             r"\b(?:look|looks|looked|looking|going|moving|step)\s+$", before, re.I
         ):
             return True  # "we look forward to hearing from you", "going forward": not forwarding data
+        if word == "traded" and prev == ["publicly"]:
+            return True  # "a publicly traded company": listed shares, not data traded
         # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
         return bool(
             (kind == "share" or word.startswith("access"))
@@ -1136,7 +1188,15 @@ class OfflineBackend(Backend):
 
     @staticmethod
     def _another_statement(
-        text: str, t: Hit, s1: int, kind: str, word: str, before: str, after: str, choice: bool, abroad: bool
+        text: str,
+        t: Hit,
+        facts: _SentenceFacts,
+        kind: str,
+        word: str,
+        before: str,
+        after: str,
+        choice: bool,
+        abroad: bool,
     ) -> bool:
         """The trigger states something other than the practice: the reader's access, requests or sign-in,
         consent, a list of practice names, a disclosure conditioned on the reader's act, the reader's choices,
@@ -1166,7 +1226,8 @@ class OfflineBackend(Backend):
             kind == "collect"
             and "you" in t.entry.phrase.lower()
             and _IF_CLAUSE.search(before)
-            and _THEN_SHARE.match(text[t.end : s1])
+            and (comma := facts.comma_next(t.end)) is not None
+            and _THEN_SHARE.match(text, comma, facts.s1)  # (from the comma: the same match, read once)
         ):
             return True  # "when you provide personal information to…, we may share it with…": a disclosure statement
         if choice and kind == "collect":
@@ -1255,8 +1316,10 @@ class OfflineBackend(Backend):
         """The data a keeping verb acts on: its object (the first data named just after an active verb) or,
         for a passive, the nearest data named before it in the sentence."""
         if passive:
-            return max((d for d in st.data if s0 <= d.start < t.start), key=lambda d: d.start, default=None)
-        return min((d for d in st.data if t.end <= d.start < min(s1, t.end + 40)), key=lambda d: d.start, default=None)
+            i = bisect.bisect_left(st.data_starts, t.start) - 1
+            return st.data[i] if i >= 0 and st.data[i].start >= s0 else None
+        i = bisect.bisect_left(st.data_starts, t.end)
+        return st.data[i] if i < len(st.data) and st.data[i].start < min(s1, t.end + 40) else None
 
     @staticmethod
     def _not_storage(
@@ -1277,7 +1340,7 @@ class OfflineBackend(Backend):
         if word.startswith("retain") and (
             _HIRED.match(after)
             or _HIRER.search(before)
-            or any(_HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in third)
+            or any(_HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in _within_words(third, text, t.end))
         ):
             return True  # "we retain an outside company", "a retained agent", "vendors we retain": hiring
         if _OFF_LIST.match(after):
@@ -1429,18 +1492,18 @@ class OfflineBackend(Backend):
 
         A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
         """
-        for i in range(bisect.bisect_left(st.party_starts, t.start) - 1, -1, -1):
+        i = bisect.bisect_left(st.party_starts, t.start) - 1
+        while i >= 0 and (i := st.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
             p = st.parties[i]
+            i -= 1
             if p.span.start < s0:
                 break
-            if p.span.text.lower() in ("your", "our", "their", "its", "us"):
-                continue
             between = text[p.span.end : t.start]
             if ")" in between and "(" not in between and text.rfind("(", s0, p.span.start) >= 0:
                 continue  # "We (which includes our service providers) will use…": an aside, not the subject
-            if not _INFINITIVE.search(between):
-                between = re.sub(r"\s*\([^()]*\)", "", between)  # (an infinitive after an aside is left alone)
-            if _CLAUSE_BREAK.search(between) or len(between.split()) > 6:
+            if "(" in between and not _INFINITIVE.search(between):
+                between = re.sub(r"(?<!\s)\s*\([^()]*\)", "", between)  # (an infinitive after an aside is left alone)
+            if len(between.split(maxsplit=6)) > 6 or _CLAUSE_BREAK.search(between):
                 return None
             return p
         return None
@@ -1450,7 +1513,8 @@ class OfflineBackend(Backend):
         policy: Policy,
         seg: Segment,
         segments: list[Segment],
-        heads: list[bool],
+        titles: list[int],
+        marked: list[bool],
         lead_in: PracticeMention | None,
         has_data: bool = True,
         near: bool = False,
@@ -1469,10 +1533,9 @@ class OfflineBackend(Backend):
             return PracticeMention(lead_in.span, lead_in.type, lead_in.negated, inherited=True)
         # Nearest heading above this segment whose words cue a practice.
         # A title the loader leaves as a list item (_MARKED_TITLE) bounds the search, and cues its own line.
-        own = 1 if _MARKED_TITLE.fullmatch(seg.text.strip()) else 0
-        for prev in reversed(segments[: seg.index + own]):
-            if not heads[prev.index] and not _MARKED_TITLE.fullmatch(prev.text.strip()):
-                continue
+        # (titles: the indices of the headings and marked titles, so the lines between are not stepped through)
+        own = 1 if marked[seg.index] else 0
+        for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, seg.index + own)])):
             if prev.is_heading and seg.heading_path[: len(prev.heading_path)] != prev.heading_path:
                 continue  # an earlier sibling section's heading ("### Storage" above "### Advertising"): not a parent
             other_topic = False  # a heading on another topic ends the search for one further up
@@ -1619,13 +1682,51 @@ def _joint_subject(text: str, st: _SegState, s0: int, t: Hit) -> bool:
     return bool(m and SITE_MARK in m.group(0) and THIRD_MARK in m.group(0))
 
 
+# Where a _THIRD_NOUN can start: the pattern without the test after its end (which the end of the range read
+# can change). Its matches cannot overlap, so these are all the places to try.
+_THIRD_NOUN_START = re.compile(_THIRD_NOUN.pattern.removesuffix(r"\b(?!\s*(?:'s|’s))"), re.I)
+assert _THIRD_NOUN_START.pattern != _THIRD_NOUN.pattern
+
+
+def _start(p: PartyMention) -> int:
+    return p.span.start
+
+
+# How far whitespace and up to three words reach (as far as _AGENT_MODIFIERS or _HIRED_PARTY can): a party further
+# away cannot be joined to a verb by them, so the other parties of a run-on sentence are not tried.
+_WORDS_REACH = re.compile(r"\s*(?:[\w-]+\s+){0,3}")
+_SPACE = re.compile(r"\s")
+
+
+def _within_words(parties: list[PartyMention], text: str, at: int) -> list[PartyMention]:
+    """The parties (sorted by start) that _AGENT_MODIFIERS or _HIRED_PARTY can join to position ``at``."""
+    m = _WORDS_REACH.match(text, at)
+    end = m.end() if m else at
+    return parties[bisect.bisect_left(parties, at, key=_start) : bisect.bisect_right(parties, end, key=_start)]
+
+
 def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
-    """A negation word among the four words before the trigger, in the same clause."""
-    before = text[sentence_start:trigger_start]
-    clause = re.split(r"[,;:]|\b(?:but|however|unless|except)\b", before)[-1]
-    clause = clause.lower().replace("’", "'").replace("n't", " not")  # don't → do not
-    words = re.findall(r"\w+", clause)[-4:]
-    return any(w in _NEGATION for w in words)
+    """A negation word among the four words before the trigger, in the same clause.
+
+    Read from the last _LOOKBEHIND_REACH chars, cut just after a space, and widened only while that window holds
+    no clause break and fewer than four words: the answer of the whole sentence prefix, without reading a
+    run-on sentence from its start for each trigger.
+    """
+    reach = _LOOKBEHIND_REACH
+    while True:
+        cut = (
+            _SPACE.search(text, trigger_start - reach, trigger_start)
+            if trigger_start - reach > sentence_start
+            else None
+        )
+        clauses = re.split(
+            r"[,;:]|\b(?:but|however|unless|except)\b", text[cut.end() if cut else sentence_start : trigger_start]
+        )
+        clause = clauses[-1].lower().replace("’", "'").replace("n't", " not")  # don't → do not
+        words = re.findall(r"\w+", clause)[-4:]
+        if cut is None or len(clauses) > 1 or len(words) == 4:
+            return any(w in _NEGATION for w in words)
+        reach *= 2
 
 
 def _duration(m: re.Match[str]) -> str | None:

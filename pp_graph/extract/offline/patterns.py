@@ -263,11 +263,11 @@ _BY_AGENT = re.compile(
 # Up to three modifiers between the agent's determiner and the party ("by a secure third-party processor"); a
 # coordination ("by us or third parties") or a pronoun leaves the site among the agents.
 _AGENT_MODIFIERS = re.compile(r"(?:(?!(?:and|or|nor|us|we|you|them|it)\b)[\w-]+\s+){0,3}", re.I)
-# Data kept by or with a named third party ("we store it with a cloud provider", "kept on servers operated by our
-# hosting provider"): the site hands the data to that party (a disclosure; the site's own retention is apart).
-# How long or how safely data is kept: a retention or security statement, not the site's holding of named data.
+# How long or how safely data is kept: a retention or security statement, not the site's holding of named data;
+# nor a short wait before it is handled ("comments are held for moderation", "kept for 30 minutes").
 _KEPT_HOW = re.compile(
-    r"\b(?:until|as\s+long\s+as|indefinitely|permanently|separately|securely|safe|confidential|longer|after|duration|life|temporar\w*)\b",
+    r"\b(?:until|as\s+long\s+as|indefinitely|permanently|separately|securely|safe|confidential|longer|after|duration|life|temporar\w*)\b"
+    r"|\b(?:held|kept|stored)\s+for\s+(?:\w+\s+)?(?:moderation|review|approval|hours?|minutes?)\b",
     re.I,
 )
 # A passive verb's agent other than the site ("records held by airlines"), unless acting for it.
@@ -278,12 +278,15 @@ _DEFINED_AS = re.compile(r"\s+(?:(?:is|are)\b(?!\s+(?:not\b|(?!limited)\w+ed\b))
 _RECORD_OF = re.compile(
     r"\s+(?:(?:a|an)\s+)?(?:(?:written|permanent|complete)\s+)?(?:records?|cop(?:y|ies))\s+of\b", re.I
 )
-# Breaks between the clauses of a sentence: semicolons, colons, brackets, and a comma before a conjunction
-# or a relative pronoun.
-_CLAUSE_SPLIT = re.compile(r"[;:()]|,\s+(?:and|but|which|while|so)\b|\s+(?:and|but)\s+(?=we\b)", re.I)
+# Breaks between the clauses of a sentence: semicolons, colons, brackets, a comma before a conjunction or a
+# relative pronoun, and "and" or "but" before a new clause of the site's ("…, and we encrypt it"). The look-behind
+# keeps a long run of spaces from being retried at every position.
+_CLAUSE_SPLIT = re.compile(r"[;:()]|,\s+(?:and|but|which|while|so)\b|(?<!\s)\s+(?:and|but)\s+(?=we\b)", re.I)
 # A security measure named in a clause of its own (see _without_security_asides).
 _SECURITY_ASIDE = re.compile(r"\b(?:encrypt\w*|SSL|TLS|secur\w*|protect\w*|safeguard\w*|firewalls?|hash\w*)\b", re.I)
 _HOLD = ("stor", "kept", "keep", "held", "hold", "maintain", "sav", "archiv")
+# Data kept by or with a named third party ("we store it with a cloud provider", "kept on servers operated by our
+# hosting provider"): the site hands the data to that party (a disclosure; the site's own retention is apart).
 _HELD_BY = re.compile(
     r"\s+(?:(?!(?:and|or|but|then|we|us|to|for|from|about)\b)[\w'’-]+\s+){0,6}?"
     r"(?:(?:on|in)\s+(?:(?:the|their|its|secure|remote)\s+)?(?:[\w-]+\s+)?(?:servers?|systems?|databases?|"
@@ -395,8 +398,10 @@ _OWN_TRACKING = re.compile(
 )
 # Tracking technologies named as a third party's ("third-party cookies", "3rd party tracking code"): a third
 # party collecting on the site, whoever places them; not the reader's browser setting (_COOKIE_SETTING before
-# it: "your browser accepts / blocks third-party cookies").
+# it: "your browser accepts / blocks third-party cookies"), nor a topic to read about ("learn more about
+# third-party cookies").
 _THIRD_TRACKER = re.compile(
+    r"(?<!\babout\s)(?<!\bregarding\s)(?<!\bmore\son\s)(?<!\binformation\son\s)(?<!\bdetails\son\s)"
     r"\b(?:third|3rd)[- ]party\s+(?:(?:\w+|\(\w+\))\s+){0,2}?(?:" + _TRACKER + r"|tracking)\b",
     re.I,
 )
@@ -654,22 +659,21 @@ _SECURE_IDENTITY = re.compile(
     re.I,
 )
 # Round 11: sign-in checks that keep others out of the reader's account: identity checked with a one-time code,
-# PIN or security question before the account is opened or discussed, lock-out after failed sign-ins, a passcode.
+# PIN or security question before the account is opened or discussed, lock-out after failed sign-ins.
 _SECURE_SIGN_IN = re.compile(
     r"\b(?:verif\w+|confirm\w*|authenticat\w+|check\w*)\s+(?:your|the|their)\s+identity\s+(?:with|using|through|by)\s+"
-    r"(?:[\w'’-]+\s+){0,4}?(?:codes?|PINs?|passcodes?|security\s+questions?|tokens?)\b"
+    r"(?:[\w'’-]+\s+){0,4}?(?:codes?|(?-i:PINs?)|passcodes?|security\s+questions?|tokens?)\b"
     r"|\bbefore\s+[^.;]{1,80}?\b(?:ask|require|request)\w*\s+(?:you\s+)?(?:for\s+|to\s+(?:provide|enter|give)\s+)?"
-    r"(?:[\w'’-]+\s+){0,6}?(?:PIN|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b"
+    r"(?:[\w'’-]+\s+){0,6}?(?:(?-i:PIN)|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b"
     r"|\b(?:ask|require|request)\w*\s+(?:you\s+)?(?:for\s+|to\s+(?:provide|enter|give)\s+)?(?:[\w'’-]+\s+){0,6}?"
-    r"(?:PIN|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b[^.;]{0,20}?\bbefore\s+"
+    r"(?:(?-i:PIN)|passcode|security\s+questions?|(?:one-time|verification|security)\s+code)\b[^.;]{0,20}?\bbefore\s+"
     r"(?:we\s+|you\s+)?(?:\w+\s+){0,3}?(?:discuss|view|access|open|see|chang|releas|disclos|grant|giv|mak)\w*"
     r"|\bonly\s+after\s+you\s+(?:provide|enter|give|supply|show|present)\s+(?:[\w'’-]+\s+){0,2}?"
-    r"(?:PIN|passcode|password|photo\s+ID|security\s+code)\b"
+    r"(?:(?-i:PIN)|passcode|password|photo\s+ID|security\s+code)\b"
     r"|\block\w*\s+(?:you\s+out\s+of\s+)?(?:your\s+|the\s+)?accounts?\s+(?:[\w-]+\s+){0,4}?after\s+(?:[\w-]+\s+){0,3}?"
     r"(?:unsuccessful|failed|incorrect|invalid|wrong)\b"
     r"|\b(?:unsuccessful|failed|incorrect|invalid|wrong)\s+(?:sign-?in|log-?in|login|password)\s+attempts\b[^.;]{0,60}?"
-    r"\block\w*\b"
-    r"|\bprotected\s+by\s+(?:a|your)\s+(?:[\w-]+\s+)?(?:passcode|PIN|passphrase)\b",
+    r"\block\w*\b",
     re.I,
 )
 # Round 11: the organisation vetting, training and watching its own staff: background checks on employees,
@@ -680,8 +684,6 @@ _SECURE_STAFF = re.compile(
     r"(?:[\w-]+\s+){0,3}?background\s+(?:checks?|screening|investigations?)\b"
     r"|\bbackground\s+(?:checks?|screening|investigations?)\s+(?:on|of|for)\s+(?:all\s+)?(?:our\s+|its\s+|new\s+)?"
     r"(?:employees|staff|personnel|associates|contractors|hires)\b"
-    r"|\b(?:employees|staff|personnel|associates|contractors)\b[^.;]{0,60}?\b(?:complete|receive|undergo|attend|take)\w*\s+"
-    r"(?:[\w-]+\s+){0,4}?(?:security|privacy|confidentiality|data\s+protection)\s+(?:awareness\s+)?training\b"
     r"|\b(?:written|comprehensive|formal)\s+(?:information\s+)?security\s+(?:programs?|programmes?|plans?|polic(?:y|ies))\b"
     r"|\b(?:access|look-?ups?|sessions?|logins?|sign-?ins?)\s+(?:to\s+(?:[\w'’-]+\s+){1,4}?)?(?:is|are|will\s+be)\s+"
     r"(?:\w+\s+)?(?:logged|audited|recorded\s+in\s+(?:an?\s+)?audit\s+(?:logs?|trails?))\b",
@@ -696,8 +698,9 @@ _SECURE_MORE = re.compile(
     r"(?:keep|maintain|treat|hold)\w*\s+"
     r"(?:[\w-]+\s+){0,4}?(?:confidential|in\s+confidence))"
     r"|\b(?:train|trains|trained|training)\s+(?:our|all|its|their)?\s*(?:employees|staff|personnel|associates)\b"
-    r"|\b(?:employees|staff|personnel|associates)\s+(?:are|is|receive|undergo|complete|must\s+complete)\s+"
-    r"(?:\w+\s+){0,3}?(?:trained|training)\b"
+    # staff trained ("employees are trained", "staff complete annual privacy training")
+    r"|\b(?:employees|staff|personnel|associates|contractors)\b(?:\s+(?:are|is)\s+(?:\w+\s+){0,3}?(?:trained|training)"
+    r"|[^.;]{0,60}?\b(?:complete|receive|undergo|attend|take)\w*\s+(?:[\w-]+\s+){0,5}?training)\b"
     r"|\b(?:monitor\w*|scan\w*|test\w*)\s+(?:[\w-]+\s+){0,4}?(?:for\s+)?(?:intrusions?|vulnerabilit\w+|attacks?|"
     r"malware|viruses)\b|\b(?:intrusion\s+(?:detection|prevention)|penetration\s+test\w*|anti-?virus|"
     r"security\s+(?:audits?|reviews?|assessments?|testing))\b"
@@ -705,7 +708,7 @@ _SECURE_MORE = re.compile(
     r"|\bsecurity\s+(?:incident|breach)\w*\b|\bhackers?\b|\bHTTPS\b(?!:)"
     r"|\b(?:impenetrable|unbreakable)\b|\b(?:absolutely|entirely)\s+secure\b|\bno\s+longer\s+secure\b"
     r"|\btransmissions?\s+(?:[\w-]+\s+){0,8}?(?:is|are)\s+(?:\w+\s+)?at\s+your\s+own\s+risk\b"
-    r"|\bprotected\s+by\s+(?:a|your)\s+(?:[\w-]+\s+)?password\b"
+    r"|\bprotected\s+by\s+(?:a|your)\s+(?:[\w-]+\s+)?(?:password|passcode|(?-i:PIN)|passphrase)\b"
     r"|\b(?:do\s+not|don['’]t|never)\s+(?:share|disclose|give|reveal|tell)\s+(?:your|their)\s+"
     r"(?:[\w-]+\s+)?passwords?\b"
     r"|\b(?:log|sign)\s*(?:out|off)\b[^.;]{0,60}\bclos\w+\s+(?:your\s+|the\s+)?browser\b"
@@ -715,10 +718,13 @@ _SECURE_MORE = re.compile(
     r"|\b(?:review|audit|test|evaluat|updat)\w*\s+(?:our\s+|its\s+|the\s+)?security\b"
     r"|\bsecurity\s+(?:practices|policies|procedures|systems|measures)\s+(?:are\s+|is\s+)?(?:\w+\s+)?"
     r"(?:reviewed|audited|updated|tested|evaluated)\b"
-    r"|\bfirewalls?\b|\b(?:two|multi)[- ]factor\s+authentication\b|(?<!media\s)\baccess\s+controls?\b"
+    r"|\bfirewalls?\b|(?<!media\s)\baccess\s+controls?\b"
     r"|\baccessible\s+only\s+(?:to|by)\b"
-    r"|\bonly\s+(?:[\w-]+\s+){0,2}?(?:employees|personnel|staff|associates|people|persons|individuals)\s+"
-    r"(?:\w+\s+){0,2}?(?:have|has|are\s+(?:given|granted|permitted|allowed))\s+access\b"
+    # staff-only access ("only authorized employees have access", "only our billing staff can open it")
+    r"|\bonly\s+(?:[\w-]+\s+){0,3}?(?:(?:employees|personnel|staff|associates|team\s+members)\s+"
+    r"(?:(?:who|that|with)\s+[^.;]{0,60}?\s+)?(?:can|may|are\s+able\s+to|will\s+be\s+able\s+to)\s+"
+    r"(?:access|open|see|view|read|look\s+at)|(?:employees|personnel|staff|associates|people|persons|individuals)\s+"
+    r"(?:\w+\s+){0,2}?(?:have|has|are\s+(?:given|granted|permitted|allowed))\s+access)\b"
     r"|\b(?:security|confidentiality|protection)\s+of\s+(?:[\w'’-]+\s+){0,4}?(?:information|data)\s+(?:is|are)\s+"
     r"(?:\w+\s+){0,3}?(?:important|(?:a|our)\s+(?:top\s+|highest\s+|first\s+)?priority|paramount)\b"
     # passwords kept as salted one-way hashes
@@ -732,19 +738,16 @@ _SECURE_MORE = re.compile(
     r"getting\s+into|steal\w*|taking\s+over|hijack\w*)\b"
     r"|\bno\s+(?:risk|chance)\s+(?:of|that)\s+(?:anyone|someone)\s+(?:other\s+than\s+you\s+|else\s+)?"
     r"(?:\w+\s+)?(?:gain\w*|get\w*|ha\w+)\s+access\b"
-    # a breach the site detects or suffers (not a breach of terms or contract)
+    # a breach the site detects or suffers (not a breach of terms or contract, nor one by the reader)
     r"|\b(?:detect\w*|discover\w*|aware\s+of|learn\w*\s+of|suffer\w*|experienc\w*|event\s+of|case\s+of)\s+"
-    r"(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?breach(?:es)?\b(?!\s+of\b(?!\s+(?:our\s+|its\s+|the\s+|your\s+|any\s+)?"
+    r"(?:a|an|any)\s+(?:[\w-]+\s+){0,2}?breach(?:es)?\b(?!\s+by\s+(?:you|the\s+user|users|a\s+user)\b)(?!\s+of\b(?!\s+(?:our\s+|its\s+|the\s+|your\s+|any\s+)?"
     r"(?:security|systems?|data|personal|information|networks?|databases?|servers?)))"
     # the site never asks for passwords or card numbers (a warning against impostors)
     r"|\bnever\s+(?:\w+\s+){0,2}?(?:(?:ask|request|solicit|call|e-?mail|contact|text)\w*|send\s+you\s+(?:an?\s+)?"
     r"(?:e-?mails?|messages?|texts?))\s+(?:you\s+)?(?:[\w-]+\s+){0,4}?(?:for|asking|requesting|to\s+(?:confirm|provide|"
-    r"give|enter|update|verify|send))\s+(?:\w+\s+){0,4}?(?:passwords?|PINs?|credit\s+card|card\s+numbers?|"
+    r"give|enter|update|verify|send))\s+(?:\w+\s+){0,4}?(?:passwords?|(?-i:PINs?)|credit\s+card|card\s+numbers?|"
     r"payment\s+(?:details|information)|bank\s+(?:details|account)|account\s+numbers?|social\s+security\s+numbers?)\b"
-    # staff-only access stated informally ("only our billing staff can open it")
-    r"|\bonly\s+(?:[\w-]+\s+){0,3}?(?:employees|personnel|staff|associates|team\s+members)\s+"
-    r"(?:(?:who|that|with)\s+[^.;]{0,60}?\s+)?(?:can|may|are\s+able\s+to|will\s+be\s+able\s+to)\s+"
-    r"(?:access|open|see|view|read|look\s+at)\b"
+    # access limited to those who need it
     r"|\bonly\s+(?:[\w-]+\s+){0,2}?(?:people|persons|individuals)\s+(?:who|that)\s+need\s+(?:it|access|to)\b"
     r"[^.;]{0,60}?\b(?:have|has|can|may|get)\s+access\b"
     # security staff watching the systems
@@ -772,7 +775,10 @@ _SECURE_MORE = re.compile(
     r"|\bwe\s+(?:will\s+|may\s+|shall\s+|would\s+)?(?:\w+\s+){0,2}?(?:notify|inform|tell|alert|let)\s+(?:you|affected\s+\w+|"
     r"users|customers|those)\b[^.;]{0,80}?\b(?:unauthori[sz]ed\s+(?:access|acquisition|disclosure|use)|lost\s+or\s+stolen|"
     r"compromis\w+)"
-    r"|\b(?:unauthori[sz]ed\s+(?:access|acquisition|disclosure)|lost\s+or\s+stolen|compromis\w+)\b[^.;]{0,80}?"
+    r"|\b(?:unauthori[sz]ed\s+(?:access|acquisition|disclosure)|compromis\w+|"
+    # data lost or stolen, not the reader's card or phone
+    r"(?!(?:cards?|phones?|devices?|wallets?|keys?)\b)[\w'’-]+\s+(?:(?:is|are|was|were|be|been|has|have|had|gets?|got|"
+    r"ever|may|might)\s+){1,3}lost\s+or\s+stolen)\b[^.;]{0,80}?"
     r"\bwe\s+(?:will\s+|may\s+|shall\s+|would\s+)?(?:\w+\s+){0,2}?(?:notify|inform|tell|alert|let\s+you\s+know)"
     # disclaimers that data may still be reached by others
     r"|\b(?:cannot|can\s*not|can['’]t|do\s+not|don['’]t|unable\s+to)\s+(?:fully\s+|completely\s+)?"
@@ -897,10 +903,12 @@ _CROSS_BORDER = re.compile(
     re.I,
 )
 
-# A named security technique (not the generic "safeguards" or "measures" that transfer mechanisms are called).
+# A named security technique, or safeguards named by their kind ("technical and physical safeguards"); not the
+# generic "safeguards" or "measures" that transfer mechanisms are called.
 _NAMED_METHOD = re.compile(
     r"\b(?:encrypt\w*|SSL|TLS|HTTPS|secure\s+sockets?|firewalls?|access\s+controls?|pseudonymi[sz]\w*|"
-    r"anonymi[sz]\w*|(?:two|multi)[- ]factor|passwords?)\b",
+    r"anonymi[sz]\w*|(?:two|multi)[- ]factor|passwords?|"
+    r"(?:physical|technical|administrative|organi[sz]ational)\s+(?:safeguards|measures))\b",
     re.I,
 )
 
@@ -964,9 +972,10 @@ _BY_PEOPLE = re.compile(
 )
 
 # What the site receives when it is not data: a request, notice or legal demand ("if we receive a court order",
-# "we receive a Global Privacy Control signal").
+# "we receive a Global Privacy Control signal"); a purchase order is data ("we receive your order details").
 _RECEIVE_NOT_DATA = re.compile(
-    r"\s+(?:(?:a|an|the|any|such|your|legal|valid|official)\s+)?(?:[\w-]+\s+){0,2}?(?:requests?|notices?|orders?|"
+    r"\s+(?:(?:a|an|the|any|such|your|legal|valid|official)\s+)?(?:[\w-]+\s+){0,2}?(?:requests?|notices?|"
+    r"(?:court|legal|judicial|government(?:al)?|official|administrative)\s+orders?|"
     r"complaints?|subpoenas?|warrants?|signals?|inquir(?:y|ies)|demands?)\b",
     re.I,
 )
@@ -1005,9 +1014,14 @@ _ENGAGEMENT_BEFORE = re.compile(rf"\b{_ENGAGEMENT}\s*,\s*(?:[\w-]+\s*,\s*)*(?:an
 _ENGAGEMENT_AFTER = re.compile(rf"\s*,?\s*(?:and\s+|or\s+)?{_ENGAGEMENT}\b", re.I)
 
 # A change of ownership names the recipient of a transfer implicitly ("if we are acquired by or merged with
-# another company, your information may be transferred").
+# another company, your information may be transferred"); the other side must be a company ("merged with data from
+# public sources", "items bought by you" are no change of ownership).
 _IMPLIED_BUYER = re.compile(
-    r"\b(?:merged?|merging)\s+(?:with|into)\b|\b(?:acquired|bought|purchased)\s+by\b"
+    r"\b(?:(?:merged?|merging)\s+(?:with|into)|(?:acquired|bought|purchased)\s+by)\s+"
+    r"(?:(?:or\s+)?(?:merged?|merging)\s+(?:with|into)\s+)?(?:another|an?|one\s+or\s+more|other|the)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:compan(?:y|ies)|entit(?:y|ies)|business(?:es)?|organi[sz]ations?|buyers?|acquirers?|"
+    r"purchasers?|successors?|corporations?|firms?)\b"
+    r"|\b(?:acquired|bought|purchased)\s+by\s+(?!(?-i:You|Us)\b)(?-i:[A-Z])"  # a named company ("acquired by Bigco")
     r"|\b(?:sale|sold)\s+of\s+(?:the|our|its)\s+(?:company|business)\b",
     re.I,
 )
@@ -1021,7 +1035,7 @@ _TO_RECIPIENT = re.compile(
     r"(?:(?:a|an|the|our|its|their|that|this|these|those|such|one|another|other|"
     r"outside|independent|trusted|selected|certain)\s+)+"
     r"(?:[\w-]+\s+){0,3}?"
-    r"(?:compan(?:y|ies)|processors?|gateways?|cent(?:er|re)s?|providers?|vendors?|agenc(?:y|ies)|firms?|"
+    r"(?:compan(?:y|ies)|processors?|gateways?|providers?|vendors?|agenc(?:y|ies)|firms?|"
     r"bureaus?|carriers?|couriers?|banks?|institutions?|publishers?|partners?|organi[sz]ations?|police|"
     r"insurers?|lenders?)\b)",
     re.I,
@@ -1032,7 +1046,9 @@ _TO_RECIPIENT = re.compile(
 # above it for the lines below that take their practice from a heading.
 _MARKED_TITLE = re.compile(r"[*+-]\s+#{1,6}\s+\S.{0,150}")
 
-# More measures of how long data is kept (see _PERIOD): the site's own need, and a legal duty to keep data.
+# More measures of how long data is kept (see _PERIOD): the site's own need or the reader's wish ("as long as we
+# need it", "as long as you want"), and the period named as a topic ("how long we keep…"); a legal duty to keep
+# data is _LEGAL_KEEP.
 _PERIOD_MORE = re.compile(
     r"\b(?:as|so) long as (?:we|you) (?:(?:reasonably|still|continue to|may|actually) )?"
     r"(?:need|require|use)\b[^.;,]{0,60}"
@@ -1074,9 +1090,10 @@ _KEEP_DOING = re.compile(
     r"visiting|browsing|playing|coming|growing|adding|making|doing|running)\b",
     re.I,
 )
-# "keep" with a state after its object ("keep your data secure / accurate", "keep in mind"): not keeping data.
+# "keep" with a state after its object ("keep your data secure / accurate", "keep in mind", "keep you signed in"):
+# not keeping data.
 _KEEP_STATE = re.compile(
     r"(?:\s+[\w'’-]+){0,4}?\s+(?:safe|secure|securely|private|confidential|accurate|up[- ]to[- ]date|"
-    r"current|in mind|informed|in touch)\b",
+    r"current|in mind|informed|in touch|signed[- ]in|logged[- ]in)\b",
     re.I,
 )
