@@ -149,6 +149,7 @@ from pp_graph.extract.offline.patterns import (
     _SECURITY_ASIDE,
     _SENTENCE,
     _SHARE_TOOL,
+    _SPACE,
     _SUBJECT_TO,
     _THEN_SHARE,
     _THIRD_NOUN,
@@ -168,6 +169,7 @@ from pp_graph.extract.offline.patterns import (
     _VERB_LIST,
     _WE_AND_AGENTS,
     _WITH_DATA,
+    _WORDS_REACH,
     _YOU_AND_SHARE,
     SITE_MARK,
     THIRD_MARK,
@@ -413,6 +415,10 @@ class _SegState:
     def data_ending(self, lo: int, hi: int) -> list[Hit]:
         """The data that end in ``[lo, hi)``."""
         return self.data[bisect.bisect_left(self.data_ends, lo) : bisect.bisect_left(self.data_ends, hi)]
+
+    def referenced_by(self, text: str, at: int) -> bool:
+        """Data just before ``at`` that the trigger there only refers to ("the information we collect…")."""
+        return any(_REFERENCE.fullmatch(text[d.end : at]) for d in self.data_ending(at - 24, at))
 
 
 # Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
@@ -902,11 +908,7 @@ class OfflineBackend(Backend):
                 if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(text[t.end : obj[0].span.start].split()) <= 3:
                     ptype = PracticeType.THIRD_PARTY_COLLECTION_USE  # "we use Google Analytics / ad networks"
             if kind in ("collect", "share") and (
-                _META.search(before)
-                or (
-                    any(_REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data_ending(t.start - 24, t.start))
-                    and not seg.text.rstrip().endswith(":")
-                )
+                _META.search(before) or (st.referenced_by(text, t.start) and not seg.text.rstrip().endswith(":"))
             ):
                 continue  # "how we collect…", "the information we collect is…": a reference, not a statement
             if kind == "collect" and _PURPOSE_REF.search(before):
@@ -1033,8 +1035,7 @@ class OfflineBackend(Backend):
                 and not (
                     # "we share information we store (such as…)": a reference, unless it is defined ("the
                     # information we store is your name…")
-                    any(_REFERENCE.fullmatch(text[d.end : t.start]) for d in st.data_ending(t.start - 24, t.start))
-                    and not _DEFINED_AS.match(after)
+                    st.referenced_by(text, t.start) and not _DEFINED_AS.match(after)
                 )
             ):
                 # "we store the date of each request and your IP address", "your card number is kept":
@@ -1690,12 +1691,6 @@ assert _THIRD_NOUN_START.pattern != _THIRD_NOUN.pattern
 
 def _start(p: PartyMention) -> int:
     return p.span.start
-
-
-# How far whitespace and up to three words reach (as far as _AGENT_MODIFIERS or _HIRED_PARTY can): a party further
-# away cannot be joined to a verb by them, so the other parties of a run-on sentence are not tried.
-_WORDS_REACH = re.compile(r"\s*(?:[\w-]+\s+){0,3}")
-_SPACE = re.compile(r"\s")
 
 
 def _within_words(parties: list[PartyMention], text: str, at: int) -> list[PartyMention]:

@@ -1097,3 +1097,8 @@ _KEEP_STATE = re.compile(
     r"current|in mind|informed|in touch|signed[- ]in|logged[- ]in)\b",
     re.I,
 )
+
+# How far whitespace and up to three words reach (as far as _AGENT_MODIFIERS or _HIRED_PARTY can): a party further
+# away cannot be joined to a verb by them, so the other parties of a run-on sentence are not tried.
+_WORDS_REACH = re.compile(r"\s*(?:[\w-]+\s+){0,3}")
+_SPACE = re.compile(r"\s")
