@@ -1,0 +1,287 @@
+"""The decision ledger: append-only entries in canonical JSON, hash-chained and in an RFC 6962 Merkle tree.
+
+An entry records what crossed a boundary — field names, classes, categories, actions, reasons, principal, purpose,
+policy digest, time — never the values. ``hash[i] = SHA-256(hash[i-1] ‖ entry[i])`` chains the entries; the Merkle
+leaf of entry i is ``SHA-256(0x00 ‖ entry[i])``. Complete tree nodes are stored as they are finished, so inclusion
+and consistency proofs take O(log n) look-ups. A signed checkpoint (size, root, chain head, time) lets an auditor
+who kept it detect a database rewritten consistently after the fact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pp_graph.errors import LedgerError, ProofError
+from pp_graph.plane import merkle
+from pp_graph.plane.db import transaction
+from pp_graph.plane.keys import PlaneKeys, verify_signature
+
+RECORD_KEYS = frozenset(
+    {"event", "boundary", "name", "purpose", "principal", "sites", "subject", "fields", "policy", "time", "result"}
+)
+FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention"})
+GENESIS = bytes(32)
+CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
+
+
+def canonical(obj: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8: one byte string per record."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def utc_now(clock: float | None = None) -> str:
+    t = time.time() if clock is None else clock
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _scalar_or_strings(v: Any) -> bool:
+    if v is None or isinstance(v, str | bool | int | float):
+        return True
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def check_record(rec: Mapping[str, Any]) -> None:
+    """A ledger record has only decision keys and flat values: there is no place for a payload."""
+    extra = sorted(set(rec) - RECORD_KEYS)
+    if extra:
+        raise LedgerError(f"ledger record has unknown key(s) {', '.join(extra)}")
+    for k, v in rec.items():
+        if k == "fields":
+            if not isinstance(v, list):
+                raise LedgerError("ledger record 'fields' must be a list")
+            for f in v:
+                if not isinstance(f, Mapping) or set(f) - FIELD_KEYS or not all(map(_scalar_or_strings, f.values())):
+                    raise LedgerError(f"ledger field record has unknown keys or nested values: {sorted(f)}")
+        elif not _scalar_or_strings(v):
+            raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
+
+
+@dataclass
+class Report:
+    """The outcome of ``verify``: ok, or the first bad entry and what is wrong with it."""
+
+    ok: bool
+    size: int
+    root: str
+    chain: str
+    first_bad: int | None = None
+    problem: str | None = None
+    checkpoint: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Ledger:
+    def __init__(self, conn: sqlite3.Connection, keys: PlaneKeys | None = None) -> None:
+        self.conn = conn
+        self.keys = keys
+
+    # -- writing --
+
+    def append(self, record: Mapping[str, Any]) -> int:
+        return self.append_many([record])[0]
+
+    def append_many(self, records: Iterable[Mapping[str, Any]]) -> list[int]:
+        """Append records in one transaction; returns their sequence numbers (= Merkle leaf indices)."""
+        blobs = []
+        for r in records:
+            check_record(r)
+            blobs.append(canonical(r))
+        seqs: list[int] = []
+        with transaction(self.conn) as c:
+            size, chain, front = c.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
+            frontier = [front[i : i + 32] for i in range(0, len(front), 32)]
+            rows, nodes = [], []
+            for blob in blobs:
+                chain = hashlib.sha256(chain + blob).digest()
+                nodes.extend(merkle.frontier_append(frontier, size, merkle.leaf_hash(blob)))
+                rows.append((size, blob, chain))
+                seqs.append(size)
+                size += 1
+            c.executemany("INSERT INTO ledger (seq, entry, hash) VALUES (?, ?, ?)", rows)
+            c.executemany("INSERT INTO ledger_nodes (level, idx, hash) VALUES (?, ?, ?)", nodes)
+            c.execute(
+                "UPDATE ledger_head SET size = ?, chain = ?, frontier = ? WHERE id = 0",
+                (size, chain, b"".join(frontier)),
+            )
+        return seqs
+
+    # -- reading --
+
+    def head(self) -> tuple[int, bytes, bytes]:
+        """(size, chain head, Merkle root) as the head row records them."""
+        size, chain, front = self.conn.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
+        return size, chain, merkle.frontier_root([front[i : i + 32] for i in range(0, len(front), 32)])
+
+    def __len__(self) -> int:
+        return int(self.head()[0])
+
+    def entries(self, start: int = 0, end: int | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+        q = "SELECT seq, entry FROM ledger WHERE seq >= ? AND seq < ? ORDER BY seq"
+        for seq, blob in self.conn.execute(q, (start, end if end is not None else 2**62)):
+            try:
+                yield seq, json.loads(blob)
+            except ValueError as e:
+                raise LedgerError(f"entry {seq} is not valid JSON ({e}); run ledger verify") from e
+
+    def entry_bytes(self, seq: int) -> bytes:
+        row = self.conn.execute("SELECT entry FROM ledger WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise LedgerError(f"no entry {seq}")
+        return bytes(row[0])
+
+    def _node(self, level: int, idx: int) -> bytes:
+        row = self.conn.execute("SELECT hash FROM ledger_nodes WHERE level = ? AND idx = ?", (level, idx)).fetchone()
+        if row is None:
+            raise LedgerError(f"Merkle node ({level}, {idx}) is missing; run ledger verify")
+        return bytes(row[0])
+
+    def root(self, size: int | None = None) -> bytes:
+        return merkle.root(self._node, len(self) if size is None else size)
+
+    def inclusion_proof(self, seq: int, size: int | None = None) -> list[bytes]:
+        return merkle.inclusion_proof(self._node, seq, len(self) if size is None else size)
+
+    def consistency_proof(self, size1: int, size2: int | None = None) -> list[bytes]:
+        return merkle.consistency_proof(self._node, size1, len(self) if size2 is None else size2)
+
+    # -- checkpoints --
+
+    def checkpoint(self, clock: float | None = None) -> dict[str, Any]:
+        """A signed tree head: size, Merkle root, chain head, time, the public key and an Ed25519 signature."""
+        if self.keys is None:
+            raise LedgerError("signing a checkpoint needs the plane key")
+        size, chain, root = self.head()
+        body = {"size": size, "root": root.hex(), "chain": chain.hex(), "time": utc_now(clock)}
+        body["key"] = self.keys.public_key_hex
+        sig = self.keys.signing_key.sign(canonical(body)).hex()
+        return {**body, "signature": sig}
+
+    # -- verification --
+
+    def verify(self, since: Mapping[str, Any] | None = None, trusted_key: str | None = None) -> Report:
+        """Recompute the chain and the tree from the entries; compare with the head and, if given, a checkpoint."""
+        cp = check_checkpoint(since, trusted_key) if since is not None else None
+        size, chain, root = self.head()
+        n, prev, frontier, cp_root = 0, GENESIS, [], None
+        sha = hashlib.sha256
+        cur = self.conn.execute("SELECT seq, entry, hash FROM ledger ORDER BY seq")
+        try:
+            for seq, entry, h in cur:
+                if seq != n:
+                    return self._bad(n, f"entry {n} is missing: the log jumps to entry {seq} (deleted)", prev)
+                c = sha(prev + entry).digest()
+                if c != h:
+                    return self._bad(n, self._diagnose(n, entry, h), prev)
+                # Inline frontier_append: this loop runs once per entry of the log.
+                idx, node = n, sha(b"\x00" + entry).digest()
+                while idx & 1:
+                    node = sha(b"\x01" + frontier.pop() + node).digest()
+                    idx >>= 1
+                frontier.append(node)
+                prev, n = c, n + 1
+                if cp is not None and n == cp["size"]:
+                    cp_root = merkle.frontier_root(frontier)
+        except sqlite3.DatabaseError as e:
+            raise LedgerError(f"the ledger cannot be read past entry {n} ({e})") from e
+        got_root = merkle.frontier_root(frontier)
+        if n < size:
+            return self._bad(n, f"entries {n}…{size - 1} are missing: the log was truncated", prev)
+        if n > size:
+            return self._bad(size, f"entry {size} and later were added outside the ledger (inserted)", prev)
+        if prev != chain or got_root != root:
+            return self._bad(max(n - 1, 0), "the head does not match the entries (head rewritten)", prev)
+        report = Report(True, n, got_root.hex(), prev.hex())
+        if cp is not None:
+            self._against(report, cp, cp_root)
+        return report
+
+    def _against(self, report: Report, cp: Mapping[str, Any], cp_root: bytes | None) -> None:
+        """Prove the log only grew since checkpoint ``cp``, with a consistency proof from the stored tree."""
+        want = bytes.fromhex(cp["root"])
+        report.checkpoint = {"size": cp["size"], "root": cp["root"], "time": cp["time"]}
+        if report.size < cp["size"]:
+            report.ok, report.first_bad = False, report.size
+            report.problem = f"the log has {report.size} entries, fewer than the checkpoint's {cp['size']} (truncated)"
+            return
+        if cp["size"] == 0:
+            cp_root = merkle.EMPTY_ROOT
+        if cp_root != want:
+            report.ok = False
+            report.problem = (
+                f"the first {cp['size']} entries differ from the checkpoint of {cp['time']}: the log was rewritten"
+            )
+            return
+        try:
+            if cp["size"] > 0:
+                proof = self.consistency_proof(cp["size"], report.size)
+                merkle.verify_consistency(cp["size"], report.size, proof, want, bytes.fromhex(report.root))
+        except (ProofError, LedgerError) as e:
+            report.ok, report.problem = False, f"no valid consistency proof from the checkpoint: {e}"
+            return
+        report.checkpoint["consistent"] = True
+
+    def _diagnose(self, n: int, entry: bytes, h: bytes) -> str:
+        """Why entry n breaks the chain: it chains after another entry (moved or inserted), or it was changed."""
+        for j, other in self.conn.execute("SELECT seq, hash FROM ledger WHERE seq != ? AND seq != ?", (n, n - 1)):
+            if hashlib.sha256(other + entry).digest() == h:
+                return f"entry {n} chains after entry {j}, not after entry {n - 1}: entries were reordered or inserted"
+        if n > 0:
+            return f"entry {n} does not continue the chain from entry {n - 1}: mutated, reordered or inserted"
+        return "entry 0 does not match its recorded hash (mutated)"
+
+    def _bad(self, n: int, problem: str, prev: bytes) -> Report:
+        size = int(self.conn.execute("SELECT COUNT(*) FROM ledger").fetchone()[0])
+        return Report(False, size, "", prev.hex(), n, problem)
+
+
+def check_checkpoint(cp: Mapping[str, Any], trusted_key: str | None = None) -> Mapping[str, Any]:
+    """A checkpoint's shape and signature (against ``trusted_key`` when given, else the key it names)."""
+    if not isinstance(cp, Mapping):
+        raise LedgerError("a checkpoint must be a JSON object")
+    missing = [k for k in (*CHECKPOINT_KEYS, "signature") if k not in cp]
+    if missing:
+        raise LedgerError(f"the checkpoint lacks {', '.join(missing)}")
+    if not isinstance(cp["size"], int) or cp["size"] < 0:
+        raise LedgerError("the checkpoint's size must be a non-negative integer")
+    if trusted_key is not None and cp["key"] != trusted_key:
+        raise LedgerError("the checkpoint was signed by another key than the trusted one")
+    verify_signature(str(cp["key"]), str(cp["signature"]), canonical({k: cp[k] for k in CHECKPOINT_KEYS}))
+    try:
+        bytes.fromhex(cp["root"])
+    except (TypeError, ValueError):
+        raise LedgerError("the checkpoint's root is not hex") from None
+    return cp
+
+
+def replay_rows(ledger: Ledger, start: int = 0) -> list[dict[str, Any]]:
+    """One row per field decision: what crossed each boundary."""
+    rows: list[dict[str, Any]] = []
+    for seq, e in ledger.entries(start):
+        fields: Sequence[Mapping[str, Any]] = e.get("fields") or [{}]
+        for f in fields:
+            rows.append(
+                {
+                    "seq": seq,
+                    "time": e.get("time"),
+                    "event": e.get("event"),
+                    "boundary": e.get("boundary"),
+                    "name": e.get("name"),
+                    "principal": e.get("principal"),
+                    "purpose": e.get("purpose"),
+                    "field": f.get("name"),
+                    "class": f.get("class"),
+                    "category": f.get("category"),
+                    "action": f.get("action"),
+                    "reasons": "; ".join(f.get("reasons") or []),
+                }
+            )
+    return rows
