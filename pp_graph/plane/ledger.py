@@ -178,6 +178,8 @@ class Ledger:
             for seq, entry, h in cur:
                 if seq != n:
                     return self._bad(n, f"entry {n} is missing: the log jumps to entry {seq} (deleted)", prev)
+                if type(entry) is not bytes:  # a tampered row may hold TEXT or a number instead of a BLOB
+                    entry = str(entry).encode()
                 c = sha(prev + entry).digest()
                 if c != h:
                     return self._bad(n, self._diagnose(n, entry, h), prev)

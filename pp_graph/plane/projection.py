@@ -97,19 +97,19 @@ class Projection(Mapping[str, Any]):
     boundary: str
     name: str
     purpose: str
-    values: dict[str, Any]
+    data: dict[str, Any]
     decisions: list[FieldDecision]
     missing: list[str] = field(default_factory=list)  # required fields the policy denied or omitted
     seq: int | None = None  # the ledger entry recording it
 
     def __getitem__(self, key: str) -> Any:
-        return self.values[key]
+        return self.data[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self.data)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.data)
 
 
 def related(a: str, b: str) -> bool:
@@ -189,12 +189,12 @@ class Projector:
     def _rules(self, f: Field, contract: Contract | None, purpose: str) -> _Work:
         rule = contract.fields.get(f.name) if contract else None
         w = _Work(f, rule, value=f.value)
-        if contract is not None and rule is None:
-            w.set(OMIT, f"not named by contract {contract.name}")
+        if f.cls is PrivacyClass.SECRET:
+            w.set(DENY, "secret: never crosses a boundary")
         elif f.purpose is not None and not self._related(f.purpose, purpose):
             w.set(OMIT, f"collected for {f.purpose}, unrelated to {purpose}")
-        elif f.cls is PrivacyClass.SECRET:
-            w.set(DENY, "secret: never crosses a boundary")
+        elif contract is not None and rule is None:
+            w.set(OMIT, f"not named by contract {contract.name}")
         elif rule is not None and f.cls not in rule.classes:
             allowed = ", ".join(sorted(c.value for c in rule.classes))
             w.set(DENY, f"class {f.cls.value} not allowed here (contract allows {allowed})")
