@@ -41,6 +41,10 @@ def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> s
         raise LedgerError(f"sync must be one of {', '.join(SYNC_MODES)}, got {sync!r}")
     if not create and not p.is_file():
         raise LedgerError(f"{p}: no such database")
+    if p.is_file() and p.stat().st_size > 0:
+        with open(p, "rb") as fh:  # never let SQLite adopt (and overwrite) a file that is not a database
+            if fh.read(16) != b"SQLite format 3\x00":
+                raise LedgerError(f"{p}: not a usable plane database (not an SQLite file)")
     try:
         conn = sqlite3.connect(p, timeout=60.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA busy_timeout = 60000")

@@ -71,7 +71,7 @@ def load_keys(key: bytes | str | None = None, key_file: str | Path | None = None
     if path is None and os.environ.get(KEY_ENV):
         return _parse(os.environ[KEY_ENV], f"${KEY_ENV}")
     if path is None:
-        raise ConfigError(f"no plane key: pass key= or key_file=, or set ${KEY_ENV} (hex) or ${KEY_FILE_ENV}")
+        raise ConfigError(f"no plane key: give --key-file (key_file=) or set ${KEY_ENV} (hex) or ${KEY_FILE_ENV}")
     try:
         return _parse(Path(path).read_text(encoding="utf-8"), str(path))
     except OSError as e:

@@ -153,7 +153,7 @@ class Projector:
         contract: Contract | None,
         sites: Sequence[str] = (),
     ) -> Projection:
-        if contract is not None:
+        if contract is not None and boundary == "tool":  # a tool cannot run without them; a context can
             given = {f.name for f in fields}
             absent = [n for n in contract.required if n not in given]
             if absent:
