@@ -48,7 +48,7 @@ def test_untyped_values_are_rejected(plane: DataPlane) -> None:
         Field("x", "v", "private")
     with pytest.raises(PlaneError, match="missing privacy class"):
         Field("x", "v", "")  # type: ignore[arg-type]
-    with pytest.raises(PlaneError, match="not a DPV 2.3 personal-data category"):
+    with pytest.raises(PlaneError, match=r"not a DPV 2\.3 personal-data category"):
         Field("x", "v", "personal", category="pd:ShoeSize")
     with pytest.raises(PlaneError, match="missing subject label"):
         plane.context([Field("customer_email", "a@b.org", "personal")], purpose="dpv:ServiceProvision", principal="b")
@@ -77,8 +77,9 @@ def test_contract_errors_name_file_and_key(doc: dict[str, Any], key: str, says: 
 
 
 def test_contract_files(tmp_path: Path) -> None:
-    (tmp_path / "a.toml").write_text('[contract]\nname = "a"\nboundary = "tool"\npurpose = "dpv:CustomerCare"\n'
-                                     '[fields.x]\nclasses = ["public"]\n')
+    (tmp_path / "a.toml").write_text(
+        '[contract]\nname = "a"\nboundary = "tool"\npurpose = "dpv:CustomerCare"\n[fields.x]\nclasses = ["public"]\n'
+    )
     (tmp_path / "b.toml").write_text((tmp_path / "a.toml").read_text())
     with pytest.raises(ContractError, match="also defined in"):
         Contracts.load(tmp_path)
@@ -131,8 +132,10 @@ def test_context_without_a_contract_uses_the_purpose(plane: DataPlane) -> None:
 def test_site_policy_tightens_never_loosens(tmp_path: Path) -> None:
     """ticket.create to a site without a policy: L = 1, so AMRSF tightens what the contract would pass."""
     c = demo_mod.demo_plane(tmp_path / "a.db", KEYS, demo_mod.Clock())
-    fields = [Field("case_id", "C-9", "internal"), Field("summary", "card 4111 1111 1111 1111 declined", "internal",
-                                                          subject="user:42", free_text=True)]
+    fields = [
+        Field("case_id", "C-9", "internal"),
+        Field("summary", "card 4111 1111 1111 1111 declined", "internal", subject="user:42", free_text=True),
+    ]
     known = c.egress("ticket.create", fields)
     unknown = c.egress("ticket.create", fields, site="no-policy.example")
     rank = {"allow": 0, "token": 1, "transform": 1, "deny": 2, "omit": 2}
@@ -164,14 +167,19 @@ def test_required_field_missing_or_denied(plane: DataPlane) -> None:
 def test_memory_ttl_refusals_and_compact(tmp_path: Path) -> None:
     clock = demo_mod.Clock()
     p = demo_mod.demo_plane(tmp_path / "m.db", KEYS, clock)
-    pref = Field("language", "canary-lang-fr", "personal", category="pd:Language", subject="user:1",
-                 retention="preference")
+    pref = Field(
+        "language", "canary-lang-fr", "personal", category="pd:Language", subject="user:1", retention="preference"
+    )
     r = p.remember(pref, subject="user:1", purpose="dpv:Personalisation")
     assert r.stored and r.expires == clock.now + 30 * DAY
-    assert not p.remember(Field("pw", "hunter2", "personal", category="pd:Password", subject="user:1",
-                                retention="preference"), subject="user:1", purpose="dpv:Personalisation").stored
-    assert not p.remember(Field("id", "X1", "personal", retention="identifier"), subject="user:1",
-                          purpose="dpv:Personalisation").stored
+    assert not p.remember(
+        Field("pw", "hunter2", "personal", category="pd:Password", subject="user:1", retention="preference"),
+        subject="user:1",
+        purpose="dpv:Personalisation",
+    ).stored
+    assert not p.remember(
+        Field("id", "X1", "personal", retention="identifier"), subject="user:1", purpose="dpv:Personalisation"
+    ).stored
     with pytest.raises(PlaneError, match="missing retention label"):
         p.remember(Field("x", "y", "personal"), subject="user:1", purpose="dpv:Personalisation")
     with pytest.raises(PlaneError, match="unknown retention class 'forever'"):
@@ -215,8 +223,11 @@ def test_seed_scenario(tmp_path: Path, scenario: Any) -> None:
 
 
 def test_scenario_check_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(demo_mod, "working_state", lambda: [Field("issue", "x", "internal", free_text=True),
-                                                            Field("api_key", "k", "internal")])
+    monkeypatch.setattr(
+        demo_mod,
+        "working_state",
+        lambda: [Field("issue", "x", "internal", free_text=True), Field("api_key", "k", "internal")],
+    )
     with demo_mod.demo_plane(tmp_path / "s.db", KEYS, demo_mod.Clock()) as p, pytest.raises(demo_mod.ScenarioFailed):
         demo_mod.context_minimisation(demo_mod.Run(p, demo_mod.Clock()))
 

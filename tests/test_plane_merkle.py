@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SHARED
 
 from pp_graph.errors import ProofError
 from pp_graph.plane import merkle
-from conftest import SHARED
 
 VECTORS = SHARED / "datasets" / "merkle-vectors" / "testdata"
 FILES = sorted(VECTORS.rglob("*.json")) if VECTORS.is_dir() else []

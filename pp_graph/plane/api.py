@@ -95,9 +95,7 @@ class DataPlane:
 
     # -- the three boundaries --
 
-    def context(
-        self, fields: object, *, purpose: str, principal: str, contract: str | None = None
-    ) -> Projection:
+    def context(self, fields: object, *, purpose: str, principal: str, contract: str | None = None) -> Projection:
         """What the model may see for ``purpose``: the context contract for it if one exists, else the purpose
         rules alone (unrelated fields omitted, secrets denied, personal data tokenised)."""
         items = as_fields(fields)
@@ -109,9 +107,7 @@ class DataPlane:
         proj.seq = self._log("context", proj, principal, items, c, ())
         return proj
 
-    def egress(
-        self, contract: str, fields: object, *, site: str | None = None, principal: str = "agent"
-    ) -> Projection:
+    def egress(self, contract: str, fields: object, *, site: str | None = None, principal: str = "agent") -> Projection:
         """The arguments a tool may receive: its contract's projection, tightened by the sites' policies."""
         items = as_fields(fields)
         c = self.contracts[contract]
@@ -130,7 +126,7 @@ class DataPlane:
         result = self.memory.write(field, subject, p)
         entry: dict[str, Any] = {
             "name": field.name,
-            "class": field.cls.value,
+            "class": str(field.cls),
             "category": field.category,
             "action": "store" if result.stored else "refuse",
             "reasons": [result.reason],

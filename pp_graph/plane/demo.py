@@ -8,19 +8,21 @@ narration lines and raises ``ScenarioFailed`` if its check does not hold.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pp_graph.errors import PlaneError
 from pp_graph.plane.api import DataPlane
 from pp_graph.plane.contracts import Contracts
+from pp_graph.plane.db import connect
 from pp_graph.plane.fields import Field
 from pp_graph.plane.keys import PlaneKeys
 from pp_graph.plane.ledger import Ledger
-from pp_graph.plane.db import connect
 from pp_graph.plane.memory import DAY
 from pp_graph.resources import DATA
 
@@ -45,20 +47,27 @@ def working_state() -> list[Field]:
     """Everything the agent holds about the case; the plane decides what goes where."""
     s, care = "user:42", "dpv:CustomerCare"
     return [
-        Field("issue", "Cannot log in since Monday, reach me at jane.roe@example.org", "internal", subject=s,
-              purpose=care, free_text=True),
+        Field(
+            "issue",
+            "Cannot log in since Monday, reach me at jane.roe@example.org",
+            "internal",
+            subject=s,
+            purpose=care,
+            free_text=True,
+        ),
         Field("account_tier", "pro", "internal", subject=s, purpose=care),
-        Field("customer_email", "jane.roe@example.org", "personal", category="pd:EmailAddress", subject=s,
-              purpose=care),
+        Field(
+            "customer_email", "jane.roe@example.org", "personal", category="pd:EmailAddress", subject=s, purpose=care
+        ),
         Field("api_key", "sk-live-4f9a7c2e1b", "secret", provenance="config"),
-        Field("debug_note", "retry storm on node 7", "internal", purpose="dpv:ServiceOptimisation",
-              provenance="logs"),
+        Field("debug_note", "retry storm on node 7", "internal", purpose="dpv:ServiceOptimisation", provenance="logs"),
         Field("case_id", "CASE-1042", "internal", purpose=care, provenance="helpdesk"),
     ]
 
 
-def demo_plane(db: Path, keys: PlaneKeys, clock: Clock) -> DataPlane:
-    """The plane with the demo contracts and helpdesk.example's policy converted by the offline pipeline."""
+@functools.cache
+def demo_engine() -> Any:
+    """The risk engine over helpdesk.example's policy, converted by the offline pipeline (once per process)."""
     from pp_graph.api import convert_text
     from pp_graph.risk.engine import RiskEngine
     from pp_graph.store.embedded import EmbeddedStore
@@ -66,7 +75,12 @@ def demo_plane(db: Path, keys: PlaneKeys, clock: Clock) -> DataPlane:
     conv = convert_text((DEMO / f"{SITE}.md").read_text(encoding="utf-8"), SITE)
     store = EmbeddedStore()
     store.load_dataset(conv.dataset)
-    return DataPlane(db, contracts=Contracts.load(DEMO / "contracts"), keys=keys, engine=RiskEngine(store), clock=clock)
+    return RiskEngine(store)
+
+
+def demo_plane(db: Path, keys: PlaneKeys, clock: Clock) -> DataPlane:
+    """The plane with the demo contracts and the demo site's policy graph."""
+    return DataPlane(db, contracts=Contracts.load(DEMO / "contracts"), keys=keys, engine=demo_engine(), clock=clock)
 
 
 def _check(ok: bool, what: str) -> None:
@@ -108,8 +122,14 @@ def tool_egress(r: Run) -> None:
         sent.update(case_id=case_id, summary=summary)
         return "TICKET-7"
 
-    summary = Field("summary", "Customer jane.roe@example.org cannot log in", "internal", subject="user:42",
-                    provenance="model:tool_call", free_text=True)
+    summary = Field(
+        "summary",
+        "Customer jane.roe@example.org cannot log in",
+        "internal",
+        subject="user:42",
+        provenance="model:tool_call",
+        free_text=True,
+    )
     ticket = create_ticket([*working_state(), summary])
     last = r.plane.ledger.entries(len(r.plane.ledger) - 1)
     _, entry = next(last)
@@ -121,24 +141,42 @@ def tool_egress(r: Run) -> None:
 
 
 def memory_retention(r: Run) -> None:
-    pref = Field("preferred_language", "de-AT", "personal", category="pd:Language", subject="user:42",
-                 retention="preference", provenance="user")
-    passport = Field("passport_number", "X1234567", "sensitive", category="pd:Passport", subject="user:42",
-                     retention="government-identifier", provenance="user")
+    pref = Field(
+        "preferred_language",
+        "de-AT",
+        "personal",
+        category="pd:Language",
+        subject="user:42",
+        retention="preference",
+        provenance="user",
+    )
+    passport = Field(
+        "passport_number",
+        "X1234567",
+        "sensitive",
+        category="pd:Passport",
+        subject="user:42",
+        retention="government-identifier",
+        provenance="user",
+    )
     a = r.plane.remember(pref, subject="user:42", purpose="dpv:Personalisation", principal="support-bot")
     b = r.plane.remember(passport, subject="user:42", purpose="dpv:Personalisation", principal="support-bot")
     kept = r.plane.recall("user:42", "dpv:Personalisation")
-    r.say("3. Scoped memory retention", f"    preferred_language: stored={a.stored} ({a.reason})",
-          f"    passport_number:    stored={b.stored} ({b.reason})",
-          f"    recall(user:42) now: {[(m.name, m.value) for m in kept]}")
+    r.say(
+        "3. Scoped memory retention",
+        f"    preferred_language: stored={a.stored} ({a.reason})",
+        f"    passport_number:    stored={b.stored} ({b.reason})",
+        f"    recall(user:42) now: {[(m.name, m.value) for m in kept]}",
+    )
     _check(a.stored and not b.stored, "the preference is kept and the identifier refused")
     _check(a.expires == r.clock.now + 30 * DAY, "the preference expires 30 days after it was written")
     r.clock.now += 31 * DAY
     later = r.plane.recall("user:42", "dpv:Personalisation")
     erased = r.plane.memory.compact()
     raw = r.plane.path.read_bytes()
-    r.say(f"    after 31 days: recall → {later}; compact erased {erased} row(s); value bytes in file: "
-          f"{b'de-AT' in raw}")
+    r.say(
+        f"    after 31 days: recall → {later}; compact erased {erased} row(s); value bytes in file: {b'de-AT' in raw}"
+    )
     _check(later == [] and erased == 1 and b"de-AT" not in raw, "expired rows are gone, physically")
 
 
@@ -151,7 +189,11 @@ def cross_subject_isolation(r: Run) -> None:
         crossed = True
     except PlaneError as e:
         crossed, why = False, str(e)
-    r.say("4. Cross-subject isolation", f"    recall(user:43) → {other}", f"    user:42's field written as user:43 → {why}")
+    r.say(
+        "4. Cross-subject isolation",
+        f"    recall(user:43) → {other}",
+        f"    user:42's field written as user:43 → {why}",
+    )
     _check(other == [] and not crossed, "another subject neither reads nor receives user:42's memory")
     _check(len(r.plane.recall("user:42")) == 1, "user:42 still sees its own row")
 
@@ -160,8 +202,11 @@ def audit_tamper(r: Run) -> None:
     led = r.plane.ledger
     rep = led.verify()
     cp = led.checkpoint(r.clock.now)
-    r.say("5. Audit tamper detection", f"    ledger: {rep.size} entries, chain and Merkle tree verify: {rep.ok}",
-          f"    checkpoint: size {cp['size']}, root {cp['root'][:16]}…, signed by {cp['key'][:16]}…")
+    r.say(
+        "5. Audit tamper detection",
+        f"    ledger: {rep.size} entries, chain and Merkle tree verify: {rep.ok}",
+        f"    checkpoint: size {cp['size']}, root {cp['root'][:16]}…, signed by {cp['key'][:16]}…",
+    )
     copy = r.plane.path.with_name(r.plane.path.stem + "-tampered.db")
     r.plane.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     shutil.copy(r.plane.path, copy)
@@ -174,8 +219,10 @@ def audit_tamper(r: Run) -> None:
     db.close()
     bad = Ledger(connect(copy), r.plane.keys).verify(since=cp)
     copy.unlink()
-    r.say(f"    a copy with entry 0's 'deny' turned into 'allow': ok={bad.ok}, first bad entry {bad.first_bad}: "
-          f"{bad.problem}")
+    r.say(
+        f"    a copy with entry 0's 'deny' turned into 'allow': ok={bad.ok}, first bad entry {bad.first_bad}: "
+        f"{bad.problem}"
+    )
     _check(rep.ok and not bad.ok and bad.first_bad == 0, "the mutated decision is found")
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from pp_graph.errors import PlaneError
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, vocabulary
 
 
-class PrivacyClass(str, Enum):
+class PrivacyClass(StrEnum):
     """Ordered from least to most protected."""
 
     PUBLIC = "public"
@@ -45,7 +45,9 @@ def dpv_term(term: str, top: str, where: str) -> str:
     """A CURIE/IRI/label → its compact DPV form; PlaneError naming ``where`` when it is not under ``top``."""
     iri = vocabulary().resolve(term, top)
     if iri is None:
-        kind = "personal-data category (pd:EmailAddress, …)" if top == PERSONAL_DATA else "purpose (dpv:CustomerCare, …)"
+        kind = (
+            "personal-data category (pd:EmailAddress, …)" if top == PERSONAL_DATA else "purpose (dpv:CustomerCare, …)"
+        )
         raise PlaneError(f"{where}: {term!r} is not a DPV 2.3 {kind}")
     return compact(iri)
 
@@ -56,7 +58,7 @@ class Field:
 
     name: str
     value: Scalar
-    cls: PrivacyClass
+    cls: PrivacyClass | str  # a PrivacyClass after __post_init__ (strings are parsed)
     category: str | None = None
     subject: str | None = None
     purpose: str | None = None
@@ -84,7 +86,7 @@ class Field:
         """Everything but the value: what a ledger may record."""
         return {
             "name": self.name,
-            "class": self.cls.value,
+            "class": str(self.cls),
             "category": self.category,
             "subject": self.subject is not None,
             "purpose": self.purpose,

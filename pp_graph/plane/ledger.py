@@ -171,7 +171,8 @@ class Ledger:
         """Recompute the chain and the tree from the entries; compare with the head and, if given, a checkpoint."""
         cp = check_checkpoint(since, trusted_key) if since is not None else None
         size, chain, root = self.head()
-        n, prev, frontier, cp_root = 0, GENESIS, [], None
+        n, prev, cp_root = 0, GENESIS, None
+        frontier: list[bytes] = []
         sha = hashlib.sha256
         cur = self.conn.execute("SELECT seq, entry, hash FROM ledger ORDER BY seq")
         try:

@@ -100,7 +100,7 @@ class Memory:
             known = ", ".join(self.retention.days)
             raise PlaneError(f"field {f.name!r}: unknown retention class {f.retention!r}; one of {known}")
         if f.cls in (PrivacyClass.SENSITIVE, PrivacyClass.SECRET):
-            return None, f"{f.cls.value} data is never remembered"
+            return None, f"{f.cls!s} data is never remembered"
         if f.category and default_tables().tier(expand(f.category)) == "critical":
             return None, f"{f.category} is a critical-tier category: sensitive identifiers are never remembered"
         days = self.retention.days[f.retention]
@@ -125,7 +125,7 @@ class Memory:
                     purpose,
                     f.name,
                     json.dumps(f.value),
-                    f.cls.value,
+                    str(f.cls),
                     f.category,
                     f.retention,
                     f.provenance,

@@ -158,8 +158,7 @@ class Projector:
             absent = [n for n in contract.required if n not in given]
             if absent:
                 raise PlaneError(
-                    f"contract {contract.name!r} ({contract.source}) requires field(s) {', '.join(absent)}, "
-                    "which were not given"
+                    f"contract {contract.name!r} requires field(s) {', '.join(absent)}, which were not given"
                 )
         work = [self._rules(f, contract, purpose) for f in fields]
         for site in sites:
@@ -167,9 +166,7 @@ class Projector:
                 if _STRENGTH[w.action] < 2:
                     self._tighten(w, site, purpose, contract.recipient if contract else None)
         values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
-        decisions = [
-            FieldDecision(w.f.name, w.f.cls.value, w.f.category, w.action, tuple(w.reasons)) for w in work
-        ]
+        decisions = [FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons)) for w in work]
         missing = [n for n in (contract.required if contract else []) if n not in values]
         name = contract.name if contract else boundary
         return Projection(boundary, name, purpose, values, decisions, missing)
@@ -183,7 +180,7 @@ class Projector:
 
     def _scope(self, f: Field) -> str:
         if f.subject is None:
-            raise PlaneError(f"field {f.name!r}: missing subject label; {f.cls.value} data must name its subject")
+            raise PlaneError(f"field {f.name!r}: missing subject label; {f.cls!s} data must name its subject")
         return f.subject
 
     def _rules(self, f: Field, contract: Contract | None, purpose: str) -> _Work:
@@ -197,14 +194,14 @@ class Projector:
             w.set(OMIT, f"not named by contract {contract.name}")
         elif rule is not None and f.cls not in rule.classes:
             allowed = ", ".join(sorted(c.value for c in rule.classes))
-            w.set(DENY, f"class {f.cls.value} not allowed here (contract allows {allowed})")
+            w.set(DENY, f"class {f.cls!s} not allowed here (contract allows {allowed})")
         elif rule is not None and rule.category and f.category and f.category != rule.category:
             w.set(DENY, f"category {f.category} where the contract expects {rule.category}")
         elif f.cls in _PROTECTED:
-            w.set(TOKEN, f"{f.cls.value}: subject-scoped token", self.tokens.token(self._scope(f), f.value))
+            w.set(TOKEN, f"{f.cls!s}: subject-scoped token", self.tokens.token(self._scope(f), f.value))
             w.categories = (f.category,) if f.category else ()
         else:
-            w.reasons.append(f"{f.cls.value}: allowed")
+            w.reasons.append(f"{f.cls!s}: allowed")
             if f.free_text or (rule is not None and rule.free_text):
                 self._scan(w, "L1")
         if f.category and not w.categories:
