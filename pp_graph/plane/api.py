@@ -61,6 +61,7 @@ class DataPlane:
         self.projector = Projector(Tokenizer(keys.token_key), self._site_check if engine else None, transform_text)
         self._verdicts: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[SiteVerdict, str]] = {}
         self._site_digests: dict[str, str] = {}
+        self._digests: dict[tuple[str | None, tuple[tuple[str, str], ...]], str] = {}
 
     @classmethod
     def open(
@@ -209,12 +210,14 @@ class DataPlane:
         return hit[0]
 
     def _digest(self, contract: Contract | None, sites: Sequence[str]) -> str:
-        body = {
-            "contract": contract.digest if contract else None,
-            "retention": self.memory.retention.digest,
-            "sites": {s: self._site_digests.get(s, "no-graph") for s in sites},
-        }
-        return hashlib.sha256(canonical(body)).hexdigest()
+        """What the decision rested on: the contract, the retention table, each site's policy graph and tables."""
+        site_digests = tuple((s, self._site_digests.get(s, "no-graph")) for s in sites)
+        key = (contract.digest if contract else None, site_digests)
+        hit = self._digests.get(key)
+        if hit is None:
+            body = {"contract": key[0], "retention": self.memory.retention.digest, "sites": dict(site_digests)}
+            hit = self._digests[key] = hashlib.sha256(canonical(body)).hexdigest()
+        return hit
 
     def _log(
         self,

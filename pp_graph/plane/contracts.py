@@ -18,6 +18,7 @@ Every file is validated at load; an error names the file and the key.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tomllib
@@ -64,7 +65,7 @@ class Contract:
     recipient: str | None = None
     source: str = "<memory>"
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         """SHA-256 of the contract's normalised content (not of its file's bytes or comments)."""
         body = {
