@@ -287,4 +287,25 @@ def test_corrupt_database_loses_nothing_written(tmp_path: Path) -> None:
         DataPlane.open(key, key=KEYS.secret)  # a small non-database file: refused, not adopted and overwritten
     assert key.read_bytes() == before
     with DataPlane.open(db, key=KEYS.secret) as p:  # the real one opens and still verifies
-        assert p.ledger.verify().ok and len(p.ledger) == 5
+        assert p.ledger.verify().ok and len(p.ledger) == 6
+
+
+def test_open_with_graph_files_and_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    graphs = tmp_path / "graphs"
+    graphs.mkdir()
+    from pp_graph.api import convert_text
+
+    text = (demo_mod.DEMO / "helpdesk.example.md").read_text(encoding="utf-8")
+    convert_text(text, "helpdesk.example").dataset.serialize(str(graphs / "helpdesk.example.trig"), format="trig")
+    monkeypatch.delenv("PP_GRAPH_PLANE_KEY", raising=False)
+    monkeypatch.delenv("PP_GRAPH_PLANE_KEY_FILE", raising=False)
+    with pytest.raises(Exception, match="no plane key"):
+        DataPlane.open(tmp_path / "a.db", contracts=demo_mod.DEMO / "contracts")
+    monkeypatch.setenv("PP_GRAPH_PLANE_KEY", KEYS.secret.hex())
+    with pytest.raises(PlaneError, match="not found"):
+        DataPlane.open(tmp_path / "a.db", contracts=demo_mod.DEMO / "contracts", graph=tmp_path / "nope")
+    with DataPlane.open(tmp_path / "a.db", contracts=demo_mod.DEMO / "contracts", graph=graphs) as p:
+        out = p.egress("ticket.create", [Field("case_id", "C-1", "internal"), Field("summary", "hi", "internal")])
+        assert dict(out) == {"case_id": "C-1", "summary": "hi"}
+        assert all(any("site helpdesk.example: AMRSF" in r for r in d.reasons) for d in out.decisions)
+        assert p.ledger.verify().ok

@@ -46,7 +46,7 @@ def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> s
             if fh.read(16) != b"SQLite format 3\x00":
                 raise LedgerError(f"{p}: not a usable plane database (not an SQLite file)")
     try:
-        conn = sqlite3.connect(p, timeout=60.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(p, timeout=60.0, isolation_level=None)  # one connection per thread
         conn.execute("PRAGMA busy_timeout = 60000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {sync.upper()}")

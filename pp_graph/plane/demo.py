@@ -28,6 +28,7 @@ from pp_graph.resources import DATA
 
 DEMO = DATA / "plane" / "demo"
 SITE = "helpdesk.example"
+UNKNOWN = "unknown-helpdesk.example"
 START = 1_767_225_600.0  # 2026-01-01T00:00:00Z: a fixed clock, so the run is the same every time
 
 
@@ -138,6 +139,10 @@ def tool_egress(r: Run) -> None:
     r.say(f"    the tool received: {sent} → {ticket}")
     _check(set(sent) == {"case_id", "summary"}, "the adapter receives only case_id and summary")
     _check("jane.roe" not in str(sent), "no raw email reaches the tool")
+    other = r.plane.egress("ticket.create", [*working_state(), summary], site=UNKNOWN, principal="support-bot")
+    verdict = {d.name: d.reasons[-1] for d in other.decisions}["summary"]
+    r.say(f"    the same call also sent to {UNKNOWN} (no policy in the graph, L = 1): summary: {verdict}")
+    _check("→ transform" in verdict or "→ deny" in verdict, "a site without a policy tightens the summary")
 
 
 def memory_retention(r: Run) -> None:

@@ -97,7 +97,7 @@ class Ledger:
             blobs.append(canonical(r))
         seqs: list[int] = []
         with transaction(self.conn) as c:
-            size, chain, front = c.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
+            size, chain, front = self._head_row()
             frontier = [front[i : i + 32] for i in range(0, len(front), 32)]
             rows, nodes = [], []
             for blob in blobs:
@@ -118,8 +118,14 @@ class Ledger:
 
     def head(self) -> tuple[int, bytes, bytes]:
         """(size, chain head, Merkle root) as the head row records them."""
-        size, chain, front = self.conn.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
+        size, chain, front = self._head_row()
         return size, chain, merkle.frontier_root([front[i : i + 32] for i in range(0, len(front), 32)])
+
+    def _head_row(self) -> tuple[int, bytes, bytes]:
+        row = self.conn.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
+        if row is None or not isinstance(row[1], bytes) or not isinstance(row[2], bytes) or len(row[2]) % 32:
+            raise LedgerError("the ledger's head row is missing or malformed: the database was altered")
+        return int(row[0]), row[1], row[2]
 
     def __len__(self) -> int:
         return int(self.head()[0])
