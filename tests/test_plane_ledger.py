@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pp_graph.errors import LedgerError
+from pp_graph.plane import ledger as ledger_mod
 from pp_graph.plane import merkle
 from pp_graph.plane.db import connect
 from pp_graph.plane.keys import PlaneKeys
@@ -49,7 +50,7 @@ def raw(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
 
-def test_append_verify_and_proofs(tmp_path: Path) -> None:
+def test_append_verify_and_proofs(tmp_path: Path, chunked: None) -> None:
     led = make(tmp_path / "a.db", 23)
     rep = led.verify()
     assert rep.ok and rep.size == 23
@@ -75,8 +76,15 @@ def test_record_without_a_payload_slot(tmp_path: Path) -> None:
     assert led.verify().ok and len(led) == 1  # nothing half-written
 
 
+@pytest.fixture(params=[4, None], ids=["chunks-of-4", "one-chunk"])
+def chunked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verify reads the log in chunks; small ones put entries and checkpoints on and across chunk borders."""
+    if request.param:
+        monkeypatch.setattr(ledger_mod, "_CHUNK", request.param)
+
+
 @pytest.mark.parametrize("kind", ["mutate", "delete", "reorder", "insert", "truncate", "head"])
-def test_tampering_is_detected_and_named(tmp_path: Path, kind: str) -> None:
+def test_tampering_is_detected_and_named(tmp_path: Path, kind: str, chunked: None) -> None:
     path = tmp_path / "a.db"
     make(path, 10).conn.close()
     db = raw(path)
@@ -122,7 +130,7 @@ def _rewrite(path: Path, n: int) -> None:
     led.conn.close()
 
 
-def test_consistent_rewrite_caught_by_an_earlier_checkpoint(tmp_path: Path) -> None:
+def test_consistent_rewrite_caught_by_an_earlier_checkpoint(tmp_path: Path, chunked: None) -> None:
     path = tmp_path / "a.db"
     led = make(path, 8)
     cp = json.loads(json.dumps(led.checkpoint()))
@@ -136,7 +144,7 @@ def test_consistent_rewrite_caught_by_an_earlier_checkpoint(tmp_path: Path) -> N
     assert not rep.ok and "rewritten" in (rep.problem or "")
 
 
-def test_truncation_caught_by_a_checkpoint(tmp_path: Path) -> None:
+def test_truncation_caught_by_a_checkpoint(tmp_path: Path, chunked: None) -> None:
     path = tmp_path / "a.db"
     led = make(path, 10)
     cp = led.checkpoint()
@@ -212,3 +220,15 @@ def test_writer_killed_mid_append_leaves_a_log_that_verifies(tmp_path: Path) -> 
     rep = Ledger(connect(path), KEYS).verify()
     assert rep.ok, rep.problem
     assert rep.size > 5 and (rep.size - 5) % 50 == 0  # whole transactions only
+
+
+@pytest.mark.parametrize("at", [1, 3, 5, 6, 9])
+def test_checkpoint_anywhere_then_growth_verifies(tmp_path: Path, chunked: None, at: int) -> None:
+    led = make(tmp_path / "a.db", at)
+    cp = led.checkpoint()
+    led.append_many(rec(i) for i in range(at, 13))
+    rep = led.verify(since=cp)
+    assert rep.ok and rep.checkpoint is not None and rep.checkpoint["consistent"] is True
+    forged = {**cp, "root": "00" * 32}
+    with pytest.raises(LedgerError, match="signature"):
+        led.verify(since=forged)

@@ -177,31 +177,17 @@ class Ledger:
         """Recompute the chain and the tree from the entries; compare with the head and, if given, a checkpoint."""
         cp = check_checkpoint(since, trusted_key) if since is not None else None
         size, chain, root = self.head()
-        n, prev, cp_root = 0, GENESIS, None
-        frontier: list[bytes] = []
-        sha = hashlib.sha256
+        scan = _Scan(cp["size"] if cp is not None else None)
         cur = self.conn.execute("SELECT seq, entry, hash FROM ledger ORDER BY seq")
         try:
-            for seq, entry, h in cur:
-                if seq != n:
-                    return self._bad(n, f"entry {n} is missing: the log jumps to entry {seq} (deleted)", prev)
-                if type(entry) is not bytes:  # a tampered row may hold TEXT or a number instead of a BLOB
-                    entry = str(entry).encode()
-                c = sha(prev + entry).digest()
-                if c != h:
-                    return self._bad(n, self._diagnose(n, entry, h), prev)
-                # Inline frontier_append: this loop runs once per entry of the log.
-                idx, node = n, sha(b"\x00" + entry).digest()
-                while idx & 1:
-                    node = sha(b"\x01" + frontier.pop() + node).digest()
-                    idx >>= 1
-                frontier.append(node)
-                prev, n = c, n + 1
-                if cp is not None and n == cp["size"]:
-                    cp_root = merkle.frontier_root(frontier)
+            while rows := cur.fetchmany(_CHUNK):
+                bad = scan.chunk(rows)
+                if bad is not None:
+                    n, problem, entry, h = bad
+                    return self._bad(n, problem or self._diagnose(n, entry, h), scan.prev)
         except sqlite3.DatabaseError as e:
-            raise LedgerError(f"the ledger cannot be read past entry {n} ({e})") from e
-        got_root = merkle.frontier_root(frontier)
+            raise LedgerError(f"the ledger cannot be read past entry {scan.n} ({e})") from e
+        n, prev, got_root = scan.n, scan.prev, merkle.frontier_root(scan.frontier)
         if n < size:
             return self._bad(n, f"entries {n}…{size - 1} are missing: the log was truncated", prev)
         if n > size:
@@ -210,7 +196,7 @@ class Ledger:
             return self._bad(max(n - 1, 0), "the head does not match the entries (head rewritten)", prev)
         report = Report(True, n, got_root.hex(), prev.hex())
         if cp is not None:
-            self._against(report, cp, cp_root)
+            self._against(report, cp, scan.cp_root)
         return report
 
     def _against(self, report: Report, cp: Mapping[str, Any], cp_root: bytes | None) -> None:
@@ -250,6 +236,66 @@ class Ledger:
     def _bad(self, n: int, problem: str, prev: bytes) -> Report:
         size = int(self.conn.execute("SELECT COUNT(*) FROM ledger").fetchone()[0])
         return Report(False, size, "", prev.hex(), n, problem)
+
+
+_CHUNK = 1 << 14  # entries per fetch; a full aligned chunk is one perfect subtree of the Merkle tree
+
+
+class _Scan:
+    """Chain and tree of the log recomputed chunk by chunk (comprehensions, not a Python loop per hash)."""
+
+    def __init__(self, cp_size: int | None) -> None:
+        self.n, self.prev, self.cp_size = 0, GENESIS, cp_size
+        self.frontier: list[bytes] = []
+        self.cp_root: bytes | None = None
+
+    def chunk(self, rows: list[tuple[Any, Any, Any]]) -> tuple[int, str | None, bytes, bytes] | None:
+        """Fold ``rows`` in; (entry number, problem or None to diagnose, entry, hash) for the first bad one."""
+        sha, n0, k = hashlib.sha256, self.n, len(rows)
+        seqs, entries, hashes = zip(*rows, strict=True)
+        if seqs[0] != n0 or seqs[-1] != n0 + k - 1:  # seq is unique and sorted: contiguous iff both ends fit
+            gap = next(n0 + i for i, s in enumerate(seqs) if s != n0 + i)
+            return gap, f"entry {gap} is missing: the log jumps to entry {seqs[gap - n0]} (deleted)", b"", b""
+        try:
+            # hash[i] = SHA-256(hash[i-1] || entry[i]) for every i, the first against the chain so far.
+            good = [sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)]
+            leaves = [sha(b"\x00" + e).digest() for e in entries]
+        except TypeError:  # a tampered row holding TEXT or a number instead of a BLOB
+            entries = tuple(e if isinstance(e, bytes) else str(e).encode() for e in entries)
+            hashes = tuple(h if isinstance(h, bytes) else str(h).encode() for h in hashes)
+            good = [sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)]
+            leaves = [sha(b"\x00" + e).digest() for e in entries]
+        if not all(good):
+            i = good.index(False)
+            if i > 0:
+                self.prev = hashes[i - 1]
+            return n0 + i, None, entries[i], hashes[i]
+        cp_inside = self.cp_size is not None and n0 < self.cp_size <= n0 + k
+        if k == _CHUNK and n0 % _CHUNK == 0 and not cp_inside:
+            self._push(_perfect_root(leaves), n0 >> (_CHUNK.bit_length() - 1))
+        else:
+            for i, leaf in enumerate(leaves):
+                self._push(leaf, n0 + i)
+                if self.cp_size == n0 + i + 1:
+                    self.cp_root = merkle.frontier_root(self.frontier)
+        self.n, self.prev = n0 + k, hashes[-1]
+        return None
+
+    def _push(self, node: bytes, idx: int) -> None:
+        """Append perfect subtree number ``idx`` of its size (every frontier entry before it is at least as large)."""
+        sha = hashlib.sha256
+        while idx & 1:
+            node = sha(b"\x01" + self.frontier.pop() + node).digest()
+            idx >>= 1
+        self.frontier.append(node)
+
+
+def _perfect_root(leaves: list[bytes]) -> bytes:
+    sha = hashlib.sha256
+    level = leaves
+    while len(level) > 1:
+        level = [sha(b"\x01" + a + b).digest() for a, b in zip(level[0::2], level[1::2], strict=True)]
+    return level[0]
 
 
 def check_checkpoint(cp: Mapping[str, Any], trusted_key: str | None = None) -> Mapping[str, Any]:
