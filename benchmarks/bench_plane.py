@@ -41,8 +41,8 @@ def p99(xs: list[float]) -> float:
 
 
 def guarded_calls(db: Path, sync: str, n: int, identifiers: bool = True) -> tuple[float, float, float, float]:
-    """(calls/s, median ms, p99 ms, calls per CPU-second) of n guarded ticket.create calls; ``identifiers`` puts an e-mail address and
-    numbers in each summary (the detector's phone-number matcher dominates then), else plain words."""
+    """(calls/s, median ms, p99 ms, calls per CPU-second) of n guarded ticket.create calls; ``identifiers`` puts an
+    e-mail address and numbers in each summary (the detector's phone-number matcher dominates then)."""
     plane = demo_plane(db, KEYS, Clock())
     plane.conn.execute(f"PRAGMA synchronous = {sync}")
 
