@@ -33,7 +33,7 @@ def tool_schema(c: Contract) -> dict[str, Any]:
         "function": {
             "name": c.name.replace(".", "_"),
             "description": f"{c.name} (purpose {c.purpose})",
-            "parameters": {"type": "object", "properties": props, "required": c.required},
+            "parameters": {"type": "object", "properties": props, "required": list(c.required)},
         },
     }
 

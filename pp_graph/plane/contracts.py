@@ -86,9 +86,9 @@ class Contract:
         }
         return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
-    @property
-    def required(self) -> list[str]:
-        return [n for n, r in self.fields.items() if r.required]
+    @functools.cached_property
+    def required(self) -> tuple[str, ...]:
+        return tuple(n for n, r in self.fields.items() if r.required)
 
 
 def _str(src: str, key: str, table: Mapping[str, Any], name: str, optional: bool = False) -> str | None:

@@ -28,6 +28,7 @@ RECORD_KEYS = frozenset(
 )
 FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention"})
 GENESIS = bytes(32)
+_CACHED_LEVEL = 8  # nodes of ≥ 256 leaves: at most n/256 of them, so the cache stays small
 CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
 
 
@@ -41,25 +42,27 @@ def utc_now(clock: float | None = None) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _scalar_or_strings(v: Any) -> bool:
-    if v is None or isinstance(v, str | bool | int | float):
-        return True
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+_SCALARS = frozenset({type(None), str, bool, int, float})
+
+
+def _flat(v: Any) -> bool:
+    """A string, number, boolean, null or list of strings (exact types: this runs once per value appended)."""
+    t = type(v)
+    return t in _SCALARS or (t is list and all(type(x) is str for x in v))
 
 
 def check_record(rec: Mapping[str, Any]) -> None:
     """A ledger record has only decision keys and flat values: there is no place for a payload."""
-    extra = sorted(set(rec) - RECORD_KEYS)
-    if extra:
-        raise LedgerError(f"ledger record has unknown key(s) {', '.join(extra)}")
+    if not RECORD_KEYS.issuperset(rec):
+        raise LedgerError(f"ledger record has unknown key(s) {', '.join(sorted(set(rec) - RECORD_KEYS))}")
     for k, v in rec.items():
         if k == "fields":
-            if not isinstance(v, list):
+            if type(v) is not list:
                 raise LedgerError("ledger record 'fields' must be a list")
             for f in v:
-                if not isinstance(f, Mapping) or set(f) - FIELD_KEYS or not all(map(_scalar_or_strings, f.values())):
+                if not isinstance(f, Mapping) or not FIELD_KEYS.issuperset(f) or not all(map(_flat, f.values())):
                     raise LedgerError(f"ledger field record has unknown keys or nested values: {sorted(f)}")
-        elif not _scalar_or_strings(v):
+        elif not _flat(v):
             raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
 
 
@@ -83,6 +86,7 @@ class Ledger:
     def __init__(self, conn: sqlite3.Connection, keys: PlaneKeys | None = None) -> None:
         self.conn = conn
         self.keys = keys
+        self._nodes: dict[tuple[int, int], bytes] = {}
 
     # -- writing --
 
@@ -145,10 +149,18 @@ class Ledger:
         return bytes(row[0])
 
     def _node(self, level: int, idx: int) -> bytes:
-        row = self.conn.execute("SELECT hash FROM ledger_nodes WHERE level = ? AND idx = ?", (level, idx)).fetchone()
-        if row is None:
-            raise LedgerError(f"Merkle node ({level}, {idx}) is missing; run ledger verify")
-        return bytes(row[0])
+        # A complete node never changes once written, so upper levels (shared by every proof) are kept in memory.
+        key = (level, idx)
+        h = self._nodes.get(key)
+        if h is None:
+            q = "SELECT hash FROM ledger_nodes WHERE level = ? AND idx = ?"
+            row = self.conn.execute(q, key).fetchone()
+            if row is None:
+                raise LedgerError(f"Merkle node ({level}, {idx}) is missing; run ledger verify")
+            h = bytes(row[0])
+            if level >= _CACHED_LEVEL:
+                self._nodes[key] = h
+        return h
 
     def root(self, size: int | None = None) -> bytes:
         return merkle.root(self._node, len(self) if size is None else size)
@@ -258,12 +270,16 @@ class _Scan:
             return gap, f"entry {gap} is missing: the log jumps to entry {seqs[gap - n0]} (deleted)", b"", b""
         try:
             # hash[i] = SHA-256(hash[i-1] || entry[i]) for every i, the first against the chain so far.
-            good = [sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)]
+            good = [
+                sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)
+            ]
             leaves = [sha(b"\x00" + e).digest() for e in entries]
         except TypeError:  # a tampered row holding TEXT or a number instead of a BLOB
             entries = tuple(e if isinstance(e, bytes) else str(e).encode() for e in entries)
             hashes = tuple(h if isinstance(h, bytes) else str(h).encode() for h in hashes)
-            good = [sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)]
+            good = [
+                sha(p + e).digest() == h for p, e, h in zip((self.prev, *hashes[:-1]), entries, hashes, strict=True)
+            ]
             leaves = [sha(b"\x00" + e).digest() for e in entries]
         if not all(good):
             i = good.index(False)
