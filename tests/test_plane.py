@@ -264,6 +264,10 @@ def test_cli(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["ledger", "replay", str(db), "--format", "csv"])
     assert r.exit_code == 0 and "ticket.create" in r.output and "jane.roe" not in r.output
     assert CliRunner().invoke(main, ["ledger", "verify", str(db), "--since", str(cp)]).exit_code == 0
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    r = CliRunner().invoke(main, ["ledger", "verify", str(db), "--since", str(junk)])
+    assert r.exit_code == 2 and "not a JSON checkpoint" in r.output
     with sqlite3.connect(db) as c:
         c.execute("DELETE FROM ledger WHERE seq = 1")
     r = CliRunner().invoke(main, ["ledger", "verify", str(db)])
