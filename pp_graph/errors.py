@@ -30,3 +30,25 @@ class GroundingError(PPGraphError):
 
 class ConfigError(PPGraphError):
     """An option or configuration value is wrong."""
+
+
+class PlaneError(PPGraphError):
+    """The privacy data plane refused an input: an untyped value, a missing label, a scope violation."""
+
+
+class ContractError(PlaneError):
+    """A contract file is malformed; names the file and the key."""
+
+    def __init__(self, source: str, key: str, problem: str) -> None:
+        super().__init__(f"{source}: [{key}] {problem}")
+        self.source = source
+        self.key = key
+        self.problem = problem
+
+
+class LedgerError(PlaneError):
+    """The ledger database cannot be read or written (corrupt file, wrong schema, bad checkpoint)."""
+
+
+class ProofError(LedgerError):
+    """A Merkle inclusion or consistency proof does not verify (or is malformed)."""

@@ -26,6 +26,13 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering (a hung request when above the client's timeout)
     error: str = "error"  # message of an error body
+    tool_calls: list[dict[str, Any]] | None = None  # OpenAI tool calls: [{"id", "type": "function", "function": …}]
+
+
+def _message(reply: Reply) -> dict[str, Any]:
+    if reply.tool_calls is None:
+        return {"role": "assistant", "content": reply.content}
+    return {"role": "assistant", "content": reply.content or None, "tool_calls": reply.tool_calls}
 
 
 class _Server(ThreadingHTTPServer):
@@ -103,7 +110,7 @@ class FakeLLMServer:
                             {
                                 "index": 0,
                                 "finish_reason": reply.finish_reason,
-                                "message": {"role": "assistant", "content": reply.content},
+                                "message": _message(reply),
                             }
                         ],
                         "usage": {

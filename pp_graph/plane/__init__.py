@@ -1,0 +1,12 @@
+"""The privacy data plane: typed fields, contract projections per boundary, scoped memory with TTL and a
+verifiable decision ledger (hash chain + RFC 6962 Merkle tree + signed checkpoints), in one SQLite file.
+
+Layers: fields → contracts → projection (uses risk for site tightening) → merkle → ledger, memory → api.
+"""
+
+from pp_graph.plane.api import DataPlane, EgressDenied
+from pp_graph.plane.contracts import Contract, Contracts, FieldRule
+from pp_graph.plane.fields import Field, PrivacyClass
+from pp_graph.plane.projection import Projection
+
+__all__ = ["Contract", "Contracts", "DataPlane", "EgressDenied", "Field", "FieldRule", "PrivacyClass", "Projection"]
