@@ -1,0 +1,103 @@
+"""Mention precision against the labelled sample of the modern corpus (``tests/fixtures/dpv-sample``).
+
+A prediction is a (site, start, end) span the extractor tied to a practice with a DPV class. It is right when the
+class is the gold concept or one of its alternatives; a span whose gold is NONE is not personal data (or not a
+purpose) at all. Recall is over the sample: the share of its gold (not NONE) mentions that a run still predicts
+with a right class, so a change that drops mentions shows up even though the sample cannot count new ones.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pp_graph.errors import DataFileError
+from pp_graph.vocab.dpv import compact, expand, vocabulary
+
+SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sample" / "mentions.tsv"
+NONE = "NONE"
+
+
+@dataclass(frozen=True)
+class Gold:
+    id: str
+    kind: str  # data | purpose
+    site: str
+    start: int
+    end: int
+    mention: str
+    gold: str  # a compact DPV concept or NONE
+    alternatives: tuple[str, ...]
+
+    def accepts(self, concept: str) -> bool:
+        return concept == self.gold or concept in self.alternatives
+
+
+@dataclass
+class Score:
+    kind: str
+    sample: int = 0
+    predicted: int = 0  # sample spans the run still predicts
+    right: int = 0
+    gold_mentions: int = 0  # sample spans whose gold is not NONE
+    found: int = 0  # of those, predicted with a right class
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.predicted if self.predicted else float("nan")
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.gold_mentions if self.gold_mentions else float("nan")
+
+
+def load_sample(path: Path = SAMPLE) -> list[Gold]:
+    vocab = vocabulary()
+    tops = {"data": "https://w3id.org/dpv#PersonalData", "purpose": "https://w3id.org/dpv#Purpose"}
+    out = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        for n, row in enumerate(csv.DictReader(fh, delimiter="\t"), 2):
+            kind = row["kind"]
+            if kind not in tops:
+                raise DataFileError(f"{path.name}:{n}: kind {kind!r} is neither data nor purpose")
+            concepts = [row["gold"], *(a for a in row["alternatives"].split(",") if a)]
+            for c in concepts:
+                if c != NONE and not vocab.in_scheme(expand(c), tops[kind]):
+                    raise DataFileError(f"{path.name}:{n}: {c} is not a DPV {kind} concept")
+            out.append(
+                Gold(
+                    row["id"],
+                    kind,
+                    row["site"],
+                    int(row["start"]),
+                    int(row["end"]),
+                    row["mention"],
+                    row["gold"],
+                    tuple(concepts[1:]),
+                )
+            )
+    return out
+
+
+def score(sample: Iterable[Gold], predictions: Mapping[tuple[str, str, int, int], str]) -> dict[str, Score]:
+    """``predictions``: (kind, site, start, end) → predicted concept IRI (or CURIE)."""
+    out = {k: Score(k) for k in ("data", "purpose")}
+    for g in sample:
+        s = out[g.kind]
+        s.sample += 1
+        s.gold_mentions += g.gold != NONE
+        pred = predictions.get((g.kind, g.site, g.start, g.end))
+        if pred is None:
+            continue
+        c = compact(pred)
+        s.predicted += 1
+        if g.accepts(c):
+            s.right += 1
+            s.found += g.gold != NONE
+        else:
+            s.confusions[(c, g.gold)] += 1
+    return out
