@@ -1040,7 +1040,7 @@ def _units_from_file(path: Path) -> list[_Index]:
         if kind is lit:
             lang = t.language
             return (t.value, _LANG_STRING if lang else t.datatype.value, lang.lower() if lang else None)
-        raise InputError(path.name, "contains RDF-star triple terms, which policy graphs never use")
+        raise InputError(str(path), "contains RDF-star triple terms, which policy graphs never use")
 
     last: Any = None
     spo: dict[Term, dict[str, list[Term]]] = {}
@@ -1081,11 +1081,11 @@ def _units_from_file(path: Path) -> list[_Index]:
                         seen.add(o)
                         objs.append(o)
     except OSError as e:
-        raise InputError(path.name, f"cannot be read ({e.strerror or e})") from e
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})") from e
     except (SyntaxError, ValueError) as e:
-        raise InputError(path.name, f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
+        raise InputError(str(path), f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
     if not units:
-        raise InputError(path.name, "contains no triples")
+        raise InputError(str(path), "contains no triples")
     return [units[k] for k in sorted(units)]
 
 
@@ -1145,9 +1145,44 @@ def validate_files(
 ) -> list[tuple[Path, ValidationReport]]:
     """Validate graph files (.trig, .ttl, .nq, .nt, .jsonld); one report per file.
 
-    Raises InputError naming the file when one cannot be read or parsed.
+    Raises InputError naming the file when one cannot be read or parsed; :func:`validate_each` goes on.
     """
     out = []
     for p in map(Path, paths):
         out.append((p, _run(_units_from_file(p), shapes, engine)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FileValidation:
+    """The outcome for one file: a report, or the error that kept it from being validated."""
+
+    path: Path
+    report: ValidationReport | None
+    error: InputError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.report is None:
+            assert self.error is not None
+            return {"file": str(self.path), "conforms": None, "error": self.error.problem}
+        return {"file": str(self.path), "error": None, **self.report.to_dict()}
+
+
+def validate_each(
+    paths: Sequence[Path | str],
+    *,
+    shapes: Graph | Path | str | None = None,
+    engine: str = "auto",
+) -> list[FileValidation]:
+    """Like :func:`validate_files`, but a file that cannot be read or parsed is reported and the rest are
+    still validated (a folder with one broken file must not hide the violations of the others)."""
+    g = _shapes_graph(shapes)  # a bad shapes file is one error for all, raised here
+    out = []
+    for p in map(Path, paths):
+        try:
+            units = _units_from_file(p)
+        except InputError as e:
+            out.append(FileValidation(p, None, e))
+            continue
+        out.append(FileValidation(p, _run(units, g, engine)))
     return out
