@@ -34,6 +34,7 @@ LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
 ODRL_ONTOLOGY = ONTOLOGIES / "vendor" / "odrl" / "ODRL22.ttl"
 ODRL_SHAPES = ONTOLOGIES / "vendor" / "odrl" / "shacl" / "shapesv2.ttl"
 PROFILE_SHAPES = ONTOLOGIES / "odrl-profile-shapes.ttl"
+PROFILE = ONTOLOGIES / "odrl-profile.ttl"  # the DPV actions as odrl:Action with odrl:includedIn
 
 
 def export_policy(store: Store, policy: str) -> Graph:
@@ -103,7 +104,25 @@ def build_odrl(
                     tail += "/" + slug(str(party).rsplit("/", 1)[-1])
                 rule = _Rule(URIRef(f"{practice}/odrl/{tail}"), kind, URIRef(data), action, party)
                 _add_rule(g, pol, rule, assigner, row)
+    # The profile's declarations of the actions used and of the actions including them (odrl:includedIn),
+    # so the export conforms to the W3C ODRL shapes with RDFS inference too.
+    prof = _profile()
+    todo, seen = sorted(set(g.objects(None, ODRL.action))), set()
+    while todo:
+        action = todo.pop()
+        if action in seen:
+            continue
+        seen.add(action)
+        for p, o in prof.predicate_objects(action):
+            g.add((action, p, o))
+            if p == ODRL.includedIn:
+                todo.append(o)
     return g
+
+
+@cache
+def _profile() -> Graph:
+    return Graph().parse(PROFILE, format="turtle")
 
 
 def _add_rule(g: Graph, pol: URIRef, rule: _Rule, assigner: URIRef, row: dict[str, Any]) -> None:
@@ -188,13 +207,21 @@ def _shapes() -> tuple[Graph, Graph]:
     return Graph().parse(ODRL_SHAPES, format="turtle"), Graph().parse(PROFILE_SHAPES, format="turtle")
 
 
-def validate_odrl(data: Graph, profile: bool = True) -> OdrlReport:
+@cache
+def _odrl_ontology() -> Graph:
+    return Graph().parse(ODRL_ONTOLOGY, format="turtle")
+
+
+def validate_odrl(data: Graph, profile: bool = True, inference: str = "none") -> OdrlReport:
     """Validate against the W3C ODRL shapes plus (``profile``) our profile shapes.
 
-    The W3C shapes target odrl:Policy / odrl:Rule; rather than run RDFS inference with the ODRL
-    ontology (which makes odrl:ActionShape flag ODRL's own core actions), the types of the data are
-    closed over ODRL's rdfs:subClassOf here (odrl:Permission → odrl:Rule …) on a copy.
+    The W3C shapes target odrl:Policy / odrl:Rule; the types of the data are closed over ODRL's
+    rdfs:subClassOf here (odrl:Permission → odrl:Rule …) on a copy. ``inference="rdfs"`` also runs
+    pyshacl's RDFS inference with the ODRL ontology, as a user checking an export would; the export
+    conforms either way (the DPV actions carry their odrl:includedIn, see ontologies/odrl-profile.ttl).
     """
+    if inference not in ("none", "rdfs"):
+        raise ValueError(f"inference must be 'none' or 'rdfs', not {inference!r}")
     from pyshacl import validate
 
     g = Graph()
@@ -206,7 +233,10 @@ def validate_odrl(data: Graph, profile: bool = True) -> OdrlReport:
     # Two runs: pyshacl is several times slower with both shape sets in one graph.
     ok, results, texts = True, [], []
     for shapes in _shapes() if profile else _shapes()[:1]:
-        conforms, rg, text = validate(g, shacl_graph=shapes, inference="none", advanced=True, inplace=True)
+        ont = _odrl_ontology() if inference == "rdfs" else None
+        conforms, rg, text = validate(
+            g, shacl_graph=shapes, ont_graph=ont, inference=inference, advanced=True, inplace=inference == "none"
+        )
         ok = ok and bool(conforms)
         texts.append(str(text))
         for res in rg.subjects(RDF.type, SH.ValidationResult):
