@@ -152,9 +152,7 @@ def test_odrl_conforms_with_and_without_rdfs_inference(mini: EmbeddedStore) -> N
 
 
 @pytest.mark.slow
-def test_every_odrl_export_conforms_as_a_user_checks_it(
-    mini: EmbeddedStore, bakery: tuple[EmbeddedStore, str]
-) -> None:
+def test_every_odrl_export_conforms_as_a_user_checks_it(mini: EmbeddedStore, bakery: tuple[EmbeddedStore, str]) -> None:
     """The W3C shapes alone, with pyshacl's RDFS inference over the ODRL ontology (pyshacl -i rdfs -e)."""
     from pyshacl import validate as pyshacl_validate
 

@@ -89,7 +89,7 @@ def test_lexical_spaces(lex: str, dt: URIRef, ok: bool) -> None:
 
 
 def test_nan_is_a_violation_not_a_crash(tmp_path: Path) -> None:
-    """"NaN"^^xsd:double against sh:minInclusive 0 used to raise decimal.InvalidOperation."""
+    """A "NaN"^^xsd:double against sh:minInclusive 0 used to raise decimal.InvalidOperation."""
     text = MINI.read_text().replace('ppg:characterCount "400"^^xsd:integer', 'ppg:characterCount "NaN"^^xsd:double', 1)
     bad = tmp_path / "nan.trig"
     bad.write_text(text)

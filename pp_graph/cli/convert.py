@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 

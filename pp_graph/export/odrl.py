@@ -19,6 +19,7 @@ from typing import Any
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
+from rdflib.term import Node
 
 from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
@@ -104,20 +105,25 @@ def build_odrl(
                     tail += "/" + slug(str(party).rsplit("/", 1)[-1])
                 rule = _Rule(URIRef(f"{practice}/odrl/{tail}"), kind, URIRef(data), action, party)
                 _add_rule(g, pol, rule, assigner, row)
-    # The profile's declarations of the actions used and of the actions including them (odrl:includedIn),
-    # so the export conforms to the W3C ODRL shapes with RDFS inference too.
+    _declare_actions(g)
+    return g
+
+
+def _declare_actions(g: Graph) -> None:
+    """Copy the profile's declarations of the actions used and of the actions including them
+    (odrl:includedIn), so the export conforms to the W3C ODRL shapes with RDFS inference too."""
     prof = _profile()
-    todo, seen = sorted(set(g.objects(None, ODRL.action))), set()
+    todo: list[Node] = sorted(set(g.objects(None, ODRL.action)), key=str)
+    seen: set[Node] = set()
     while todo:
-        action = todo.pop()
-        if action in seen:
+        act = todo.pop()
+        if act in seen:
             continue
-        seen.add(action)
-        for p, o in prof.predicate_objects(action):
-            g.add((action, p, o))
+        seen.add(act)
+        for p, o in prof.predicate_objects(act):
+            g.add((act, p, o))
             if p == ODRL.includedIn:
                 todo.append(o)
-    return g
 
 
 @cache

@@ -460,7 +460,7 @@ def _render_path(g: Graph, p: Node) -> URIRef | str:
     """A SPARQL property path string for a complex path (the predicate IRI for a simple one)."""
     form, arg = _path_form(g, p)
     if form == "iri":
-        return arg  # type: ignore[no-any-return]
+        return arg
 
     def part(x: Node) -> str:
         inner = _render_path(g, x)
@@ -537,7 +537,7 @@ def _inverse_values(idx: _Index, focus: Term, path: Any) -> list[Term]:
 
 
 def _repeat(kind: str, focus: Term, step: Callable[[Term], list[Term]]) -> list[Term]:
-    """"*", "+" or "?" of a path given as one step: breadth-first; the visited set ends cycles."""
+    """A "*", "+" or "?" path over one step: breadth-first; the visited set ends cycles."""
     seen: dict[Term, None] = {focus: None} if kind in ("*", "?") else {}
     frontier = [focus]
     while frontier:
