@@ -114,6 +114,19 @@ def test_ill_typed_literal_does_not_depend_on_triple_order() -> None:
             assert [r.component for r in rep.results] == ["DatatypeConstraintComponent"], (order, engine)
 
 
+@pytest.mark.parametrize("engine", ["core", "pyshacl"])
+def test_ill_typed_and_well_typed_literals_stay_apart_in_files(tmp_path: Path, engine: str) -> None:
+    """Read from a file, "none" and "false" are two values; the pyshacl copy used to merge them."""
+    f = tmp_path / "two.ttl"
+    f.write_text(PREFIXES + 'ex:a ex:p "none"^^xsd:boolean, "false"^^xsd:boolean .')
+    shapes = ttl("ex:S sh:targetNode ex:a ; sh:property [ sh:path ex:p ; sh:datatype xsd:boolean ; sh:maxCount 1 ] .")
+    [(_, rep)] = validate_files([f], shapes=shapes, engine=engine)
+    assert sorted((r.component, str(r.value)) for r in rep.results) == [
+        ("DatatypeConstraintComponent", "none"),
+        ("MaxCountConstraintComponent", "None"),
+    ]
+
+
 # -- recursion, implicit targets, result counting ----------------------------------------------------
 
 PERSON = """

@@ -187,7 +187,8 @@ def _to_rdflib(t: Term) -> Node:
             return Literal(t[0])
         with warnings.catch_warnings():  # rdflib warns on ill-typed lexical forms, which is what we report
             warnings.simplefilter("ignore")
-            return Literal(t[0].removeprefix(_ILL), datatype=URIRef(t[1]))
+            # As written: normalising would turn "none"^^xsd:boolean into a term equal to "false".
+            return Literal(t[0].removeprefix(_ILL), datatype=URIRef(t[1]), normalize=False)
     if isinstance(t, _B):
         return BNode(t[2:])
     return URIRef(t)
