@@ -24,7 +24,7 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, SH
 
 from pp_graph.validate import ValidationReport, validate
-from pp_graph.validate.shacl import UnsupportedShapes, _render_path
+from pp_graph.validate.shacl import UnsupportedShapes, render_path
 
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 SHT = Namespace("http://www.w3.org/ns/shacl-test#")
@@ -90,7 +90,7 @@ def _path(g: Graph, p: object) -> str:
         return ""
     if isinstance(p, URIRef):
         return str(p)
-    return str(_render_path(g, p))  # type: ignore[arg-type]
+    return str(render_path(g, p))  # type: ignore[arg-type]
 
 
 Key = tuple[str, str, str, str, str, str]

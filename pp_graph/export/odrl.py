@@ -25,6 +25,7 @@ from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
 from pp_graph.query.runner import Store
 from pp_graph.resources import ONTOLOGIES
+from pp_graph.validate.shacl import named_shape, render_path, top_results
 
 DPV_ODRL = "https://w3id.org/dpv/mappings/odrl#"
 DPV_ODRL_PROFILE = URIRef("https://w3id.org/dpv/mappings/odrl")  # DPV's ODRL profile (the mapping)
@@ -245,16 +246,15 @@ def validate_odrl(data: Graph, profile: bool = True, inference: str = "none") ->
         )
         ok = ok and bool(conforms)
         texts.append(str(text))
-        for res in rg.subjects(RDF.type, SH.ValidationResult):
+        for res in top_results(rg):  # not the sh:detail results nested under them
+            path = rg.value(res, SH.resultPath)
             results.append(
                 {
-                    k: str(rg.value(res, SH[p]))
-                    for k, p in (
-                        ("focus", "focusNode"),
-                        ("path", "resultPath"),
-                        ("message", "resultMessage"),
-                        ("shape", "sourceShape"),
-                    )
+                    "focus": str(rg.value(res, SH.focusNode)),
+                    "path": "None" if path is None else str(render_path(rg, path)),  # not a blank node id
+                    "message": str(rg.value(res, SH.resultMessage)),
+                    "shape": str(named_shape(shapes, rg.value(res, SH.sourceShape))),
                 }
             )
+    results.sort(key=lambda r: (r["focus"], r["path"], r["shape"], r["message"]))
     return OdrlReport(ok, results, "\n".join(texts))

@@ -457,14 +457,14 @@ def _path_form(g: Graph, p: Node) -> tuple[str, Any]:
     raise _Unsupported(f"path {p}: not a SHACL property path")
 
 
-def _render_path(g: Graph, p: Node) -> URIRef | str:
+def render_path(g: Graph, p: Node) -> URIRef | str:
     """A SPARQL property path string for a complex path (the predicate IRI for a simple one)."""
     form, arg = _path_form(g, p)
     if form == "iri":
         return arg
 
     def part(x: Node) -> str:
-        inner = _render_path(g, x)
+        inner = render_path(g, x)
         return _short(inner) if isinstance(inner, URIRef) else f"({inner})"
 
     if form == "seq":
@@ -607,7 +607,7 @@ class _Shapes:
         path = g.value(node, SH.path)
         if path is not None:
             sh.path = _compile_path(g, path)
-            sh.path_out = _render_path(g, path)
+            sh.path_out = render_path(g, path)
         msgs = list(g.objects(node, SH.message))
         if msgs:
             en = [m for m in msgs if isinstance(m, Literal) and m.language in (None, "en")]
@@ -929,9 +929,9 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             g.add(t)
         _conforms, rg, _text = pyshacl_validate(g, shacl_graph=shapes_g, inference="none", inplace=True)
         policy = idx.policy()
-        for r in _top_results(rg):
+        for r in top_results(rg):
             src = rg.value(r, SH.sourceShape)
-            named = _named_shape(shapes_g, src)
+            named = named_shape(shapes_g, src)
             path = rg.value(r, SH.resultPath)
             msg = rg.value(r, SH.resultMessage)
             sev = rg.value(r, SH.resultSeverity)
@@ -939,7 +939,7 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             results.append(
                 ValidationResult(
                     focus=rg.value(r, SH.focusNode),
-                    path=None if path is None else _render_path(rg, path),
+                    path=None if path is None else render_path(rg, path),
                     value=rg.value(r, SH.value),
                     message=str(msg) if msg is not None else "",
                     severity=_SEVERITY.get(sev, str(sev)),
@@ -954,14 +954,14 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
     return ValidationReport(not results, results, [u.name for u in units], "pyshacl")
 
 
-def _top_results(rg: Graph) -> list[Node]:
+def top_results(rg: Graph) -> list[Node]:
     """The report's own results: those nested under sh:detail (why an sh:node failed) are not counted."""
     return sorted(
         {r for rep in rg.subjects(RDF.type, SH.ValidationReport) for r in rg.objects(rep, SH.result)}, key=str
     )
 
 
-def _named_shape(g: Graph, node: Node | None) -> Node:
+def named_shape(g: Graph, node: Node | None) -> Node:
     seen: set[Node] = set()
     while node is not None and not isinstance(node, URIRef) and node not in seen:
         seen.add(node)
