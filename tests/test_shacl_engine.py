@@ -55,6 +55,8 @@ def _lit(lex: str, dt: URIRef) -> tuple[str, str, None]:
         (("P1M", XSD.duration), ("P30D", XSD.duration), None),  # rdflib says less
         (("P1M", XSD.duration), ("P27D", XSD.duration), 1),
         (("PT36H", XSD.duration), ("P1D", XSD.duration), 1),
+        (("PT36H", XSD.dayTimeDuration), ("P1D", XSD.duration), 1),
+        (("P1Y", XSD.yearMonthDuration), ("P365D", XSD.dayTimeDuration), None),
         (("http://a", XSD.anyURI), ("http://b", XSD.anyURI), None),  # SPARQL has no order on IRIs
         (("b", XSD.string), ("a", XSD.string), 1),
     ],
@@ -82,6 +84,21 @@ def test_literal_order_is_xsd_order(a: tuple[str, URIRef], b: tuple[str, URIRef]
         ("2002-10-10T25:00:00", XSD.dateTime, False),
         ("2002-10-10T12:00:00+15:00", XSD.dateTime, False),
         ("2002-10-10T12:00:00", XSD.dateTimeStamp, False),
+        # rdflib checks none of these lexical spaces
+        ("---32", XSD.gDay, False),
+        ("---31", XSD.gDay, True),
+        ("--13", XSD.gMonth, False),
+        ("--02-30", XSD.gMonthDay, False),
+        ("--02-29", XSD.gMonthDay, True),
+        ("P1Y", XSD.dayTimeDuration, False),
+        ("P1D", XSD.yearMonthDuration, False),
+        ("PT5M", XSD.dayTimeDuration, True),
+        ("abc", XSD.hexBinary, False),
+        ("!!", XSD.base64Binary, False),
+        ("aGk=", XSD.base64Binary, True),
+        ("en US", XSD.language, False),
+        ("two\nlines", XSD.normalizedString, False),
+        (" padded", XSD.token, False),
     ],
 )
 def test_lexical_spaces(lex: str, dt: URIRef, ok: bool) -> None:

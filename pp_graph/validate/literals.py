@@ -58,8 +58,23 @@ _GYEARMONTH_RX = re.compile(r"(-?(?:[1-9]\d{3,}|0\d{3}))-(\d\d)" + _TZ)
 _DURATION_RX = re.compile(
     r"(-)?P(?=\d|T\d)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?"
 )
+_DURATIONS = {str(XSD.duration), str(XSD.dayTimeDuration), str(XSD.yearMonthDuration)}
+_B64 = r"[A-Za-z0-9+/] ?"
+_NORMALIZED = re.compile(r"[^\r\n\t]*")
 _PATTERNS = {
     _BOOLEAN: re.compile(r"true|false|1|0"),
+    str(XSD.dayTimeDuration): re.compile(r"-?P(?=\d|T\d)(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
+    str(XSD.yearMonthDuration): re.compile(r"-?P(?=\d)(\d+Y)?(\d+M)?"),
+    str(XSD.gDay): re.compile(r"---(0[1-9]|[12]\d|3[01])" + _TZ),
+    str(XSD.gMonth): re.compile(r"--(0[1-9]|1[0-2])" + _TZ),
+    str(XSD.gMonthDay): re.compile(r"--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])" + _TZ),
+    str(XSD.hexBinary): re.compile(r"([0-9a-fA-F]{2})*"),
+    str(XSD.base64Binary): re.compile(
+        rf"(({_B64}){{4}})*(({_B64}){{3}}[A-Za-z0-9+/]|({_B64}){{2}}[AEIMQUYcgkosw048] ?=|{_B64}[AQgw] ?= ?=)?"
+    ),
+    str(XSD.language): re.compile(r"[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*"),
+    str(XSD.normalizedString): _NORMALIZED,
+    str(XSD.token): re.compile(r"([^\s]+( [^\s]+)*)?"),
     _DECIMAL: _DECIMAL_RX,
     str(XSD.duration): _DURATION_RX,
     str(XSD.dateTime): _DATETIME_RX,
@@ -87,7 +102,11 @@ def well_formed(lexical: str, datatype: str) -> bool:
         return _moment(lexical, datatype) is not None
     rx = _PATTERNS.get(datatype)
     if rx is not None:
-        return rx.fullmatch(lexical) is not None
+        if rx.fullmatch(lexical) is None:
+            return False
+        if datatype == str(XSD.gMonthDay):  # --02-30 matches the pattern but is no day
+            return _build_moment(2000, int(lexical[2:4]), int(lexical[5:7]), 0, 0, Decimal(0), None) is not None
+        return True
     with warnings.catch_warnings():  # rdflib warns on ill-typed lexical forms, which is what we report
         warnings.simplefilter("ignore")
         return not Literal(lexical, datatype=URIRef(datatype)).ill_typed
@@ -107,6 +126,8 @@ def compare(a: tuple[str, str, str | None], b: tuple[str, str, str | None]) -> i
         same_kind = {da, db} <= {str(XSD.dateTime), str(XSD.dateTimeStamp)} or da == db
         p, q = _moment(la, da), _moment(lb, db)
         return _order_moments(p, q) if same_kind and p is not None and q is not None else None
+    if da in _DURATIONS and db in _DURATIONS:  # xsd:dayTimeDuration etc. are durations
+        return _order_durations(la, lb) if well_formed(la, da) and well_formed(lb, db) else None
     if da != db:
         return None
     if da == XSD_STRING:
@@ -116,8 +137,6 @@ def compare(a: tuple[str, str, str | None], b: tuple[str, str, str | None]) -> i
             return None
         x2, y2 = la in ("true", "1"), lb in ("true", "1")
         return (x2 > y2) - (x2 < y2)
-    if da == str(XSD.duration):
-        return _order_durations(la, lb)
     return None  # SPARQL orders no other datatype (anyURI, hexBinary, gMonth …)
 
 
