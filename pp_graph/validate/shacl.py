@@ -3,9 +3,9 @@
 pyshacl needs about 33 s for the 40-policy corpus (436k triples) on 2 cores, and over 5 minutes with an
 oxigraph backing store. Policy graphs only need SHACL Core, so the default engine here ("core") compiles the
 shapes file into Python checks over per-graph dictionary indexes: about 2 s for the same corpus
-(benchmarks/bench_validate.py). Shapes that use
-anything beyond the supported subset (sh:or, sh:sparql, sh:closed, …) are run by pyshacl instead, and
-``engine="pyshacl"`` forces it; tests check that both engines report the same results.
+(benchmarks/bench_validate.py). Shapes that use anything beyond the supported subset (sh:closed, qualified
+value shapes, SPARQL, SHACL-AF) are run by pyshacl instead, and ``engine="pyshacl"`` forces it; tests check
+that both engines report the same results, and tests/test_shacl_w3c.py runs the W3C core test suite.
 
 Each named graph (one per policy) is validated on its own, together with a small typing graph: every DPV
 concept in the personal-data, purpose, legal-basis and right schemes typed ``ppg:PersonalDataConcept`` etc.,
@@ -410,6 +410,10 @@ _SUPPORTED = {
     SH.node,
     SH.uniqueLang,
     SH.languageIn,
+    SH["not"],
+    SH["and"],
+    SH["or"],
+    SH.xone,
 }
 _SEVERITY = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 
@@ -750,21 +754,29 @@ class _Shapes:
 
             def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
                 for v in values:
-                    key = (id(nested), v)
-                    if key in idx.active:
-                        continue
-                    inner: list[_Hit] = []
-                    idx.active.add(key)
-                    try:
-                        _run_shape(nested, v, idx, inner)
-                    finally:
-                        idx.active.discard(key)
-                    if inner:
+                    if not _conforms(nested, v, idx):
                         why = f"value does not conform to {_short(o)}"
                         out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
 
             return node
+        if p in _LOGICAL:
+            return self.check_logical(p, o, sh)
         return self.check_strings(p, o)
+
+    def check_logical(self, p: Node, o: Node, sh: _Shape) -> Check:
+        """sh:not, sh:and, sh:or, sh:xone: how many of the member shapes each value node conforms to."""
+        members = [o] if p == SH["not"] else list(Collection(self.g, o))
+        shapes = [self.shape(m, m if isinstance(m, URIRef) else sh.named) for m in members]
+        name, ok = _LOGICAL[p]
+        comp = name + "ConstraintComponent"
+        why = f"value fails sh:{name.lower()}"
+
+        def logical(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            for v in values:
+                if not ok(sum(_conforms(x, v, idx) for x in shapes), len(shapes)):
+                    out.append(_Hit(focus, v, s, comp, why))
+
+        return logical
 
     def check_strings(self, p: Node, o: Node) -> Check:
         if p == SH.uniqueLang:
@@ -788,6 +800,30 @@ class _Shapes:
 
             return _fail_each("LanguageInConstraintComponent", lang_ok, f"language not in {ranges}")
         raise _Unsupported(str(p))
+
+
+# Constraint → (component name, does a value conforming to n of the m member shapes pass?).
+_LOGICAL: dict[Node, tuple[str, Callable[[int, int], bool]]] = {
+    SH["not"]: ("Not", lambda n, m: n == 0),
+    SH["and"]: ("And", lambda n, m: n == m),
+    SH["or"]: ("Or", lambda n, m: n > 0),
+    SH.xone: ("Xone", lambda n, m: n == 1),
+}
+
+
+def _conforms(shape: _Shape, v: Term, idx: _Index) -> bool:
+    """Does ``v`` conform to ``shape``? Meeting the same (shape, node) again inside its own check (a
+    recursive shape on cyclic data) counts as conforming instead of recursing for ever."""
+    key = (id(shape), v)
+    if key in idx.active:
+        return True
+    inner: list[_Hit] = []
+    idx.active.add(key)
+    try:
+        _run_shape(shape, v, idx, inner)
+    finally:
+        idx.active.discard(key)
+    return not inner
 
 
 def _fail_each(component: str, ok: Callable[[Term], bool], why: str) -> Check:
