@@ -683,6 +683,44 @@ class _Shapes:
         if p == SH["in"]:
             allowed = frozenset(_from_rdflib(x) for x in Collection(g, o))
             return fail_each("InConstraintComponent", lambda v: v in allowed, "value is not among the allowed values")
+        if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
+            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,), SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
+            comp = str(p).rsplit("#", 1)[1]
+            comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
+            return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
+        if p in (SH.lessThan, SH.lessThanOrEquals, SH.equals, SH.disjoint, SH.hasValue):
+            return _check_pairs(p, o)
+        if p == SH.node:
+            nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
+
+            def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                for v in values:
+                    if not _conforms(nested, v, idx):
+                        why = f"value does not conform to {_short(o)}"
+                        out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
+
+            return node
+        if p in _LOGICAL:
+            return self.check_logical(p, o, sh)
+        return self.check_strings(p, o, sh)
+
+    def check_logical(self, p: Node, o: Node, sh: _Shape) -> Check:
+        """sh:not, sh:and, sh:or, sh:xone: how many of the member shapes each value node conforms to."""
+        members = [o] if p == SH["not"] else list(Collection(self.g, o))
+        shapes = [self.shape(m, m if isinstance(m, URIRef) else sh.named) for m in members]
+        name, ok = _LOGICAL[p]
+        comp = name + "ConstraintComponent"
+        why = f"value fails sh:{name.lower()}"
+
+        def logical(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            for v in values:
+                if not ok(sum(_conforms(x, v, idx) for x in shapes), len(shapes)):
+                    out.append(_Hit(focus, v, s, comp, why))
+
+        return logical
+
+    def check_strings(self, p: Node, o: Node, sh: _Shape) -> Check:
+        g, fail_each = self.g, _fail_each
         if p == SH.pattern:
             flags = 0
             for f in str(g.value(sh.node, SH.flags) or ""):
@@ -706,79 +744,6 @@ class _Shapes:
                 lambda v: not isinstance(v, _B) and len(_lex(v)) <= n,
                 f"longer than {n}",
             )
-        if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
-            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,), SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
-            comp = str(p).rsplit("#", 1)[1]
-            comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
-            return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
-        if p in (SH.lessThan, SH.lessThanOrEquals):
-            other = str(o)
-            want2 = (-1,) if p == SH.lessThan else (-1, 0)
-            comp = "LessThanConstraintComponent" if p == SH.lessThan else "LessThanOrEqualsConstraintComponent"
-
-            def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                others = idx.objects(focus, other)
-                for v in values:
-                    for w in others:
-                        if _compare(v, w) not in want2:
-                            out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
-
-            return lt
-        if p in (SH.equals, SH.disjoint):
-            other = str(o)
-            is_eq = p == SH.equals
-
-            def eq(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                others = idx.objects(focus, other)
-                if is_eq:
-                    for v in [v for v in values if v not in others] + [w for w in others if w not in values]:
-                        why = f"differs from {_short(other)}"
-                        out.append(_Hit(focus, v, s, "EqualsConstraintComponent", why))
-                else:
-                    for v in values:
-                        if v in others:
-                            why = f"shared with {_short(other)}"
-                            out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
-
-            return eq
-        if p == SH.hasValue:
-
-            def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                if oo not in values:
-                    why = f"missing value {_short(o)}"
-                    out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
-
-            return has
-        if p == SH.node:
-            nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
-
-            def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                for v in values:
-                    if not _conforms(nested, v, idx):
-                        why = f"value does not conform to {_short(o)}"
-                        out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
-
-            return node
-        if p in _LOGICAL:
-            return self.check_logical(p, o, sh)
-        return self.check_strings(p, o)
-
-    def check_logical(self, p: Node, o: Node, sh: _Shape) -> Check:
-        """sh:not, sh:and, sh:or, sh:xone: how many of the member shapes each value node conforms to."""
-        members = [o] if p == SH["not"] else list(Collection(self.g, o))
-        shapes = [self.shape(m, m if isinstance(m, URIRef) else sh.named) for m in members]
-        name, ok = _LOGICAL[p]
-        comp = name + "ConstraintComponent"
-        why = f"value fails sh:{name.lower()}"
-
-        def logical(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-            for v in values:
-                if not ok(sum(_conforms(x, v, idx) for x in shapes), len(shapes)):
-                    out.append(_Hit(focus, v, s, comp, why))
-
-        return logical
-
-    def check_strings(self, p: Node, o: Node) -> Check:
         if p == SH.uniqueLang:
             # Only "true" switches it on; "1"^^xsd:boolean does not (W3C test property/uniqueLang-002).
             on = isinstance(o, Literal) and o.datatype == XSD.boolean and str(o) == "true"
@@ -824,6 +789,50 @@ def _conforms(shape: _Shape, v: Term, idx: _Index) -> bool:
     finally:
         idx.active.discard(key)
     return not inner
+
+
+def _check_pairs(p: Node, o: Node) -> Check:
+    """sh:lessThan(OrEquals), sh:equals, sh:disjoint (against another property's values) and sh:hasValue."""
+    oo = _from_rdflib(o)
+    if p in (SH.lessThan, SH.lessThanOrEquals):
+        other = str(o)
+        want2 = (-1,) if p == SH.lessThan else (-1, 0)
+        comp = "LessThanConstraintComponent" if p == SH.lessThan else "LessThanOrEqualsConstraintComponent"
+
+        def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            others = idx.objects(focus, other)
+            for v in values:
+                for w in others:
+                    if _compare(v, w) not in want2:
+                        out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
+
+        return lt
+    if p in (SH.equals, SH.disjoint):
+        other = str(o)
+        is_eq = p == SH.equals
+
+        def eq(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            others = idx.objects(focus, other)
+            if is_eq:
+                for v in [v for v in values if v not in others] + [w for w in others if w not in values]:
+                    why = f"differs from {_short(other)}"
+                    out.append(_Hit(focus, v, s, "EqualsConstraintComponent", why))
+            else:
+                for v in values:
+                    if v in others:
+                        why = f"shared with {_short(other)}"
+                        out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
+
+        return eq
+    if p == SH.hasValue:
+
+        def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            if oo not in values:
+                why = f"missing value {_short(o)}"
+                out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
+
+        return has
+    raise AssertionError(p)
 
 
 def _fail_each(component: str, ok: Callable[[Term], bool], why: str) -> Check:
