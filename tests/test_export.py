@@ -121,7 +121,13 @@ def test_odrl_validates_and_shapes_catch_errors(mini: EmbeddedStore, bakery: tup
     rule = URIRef(SHOP + "/practice/2-0/odrl/emailaddress/third-service-providers")
     broken = Graph() + g
     broken.add((rule, ODRL.target, PD.Name))  # two targets: W3C shape violation
-    assert not validate_odrl(broken, profile=False).conforms
+    rep = validate_odrl(broken, profile=False)
+    # One result (the policy's rule fails odrl:targetCardShape), not also its nested sh:detail; paths are
+    # rendered, not blank-node ids, so the report is the same every run.
+    assert not rep.conforms and len(rep.results) == 1
+    assert rep.results == validate_odrl(broken, profile=False).results
+    assert rep.results[0]["focus"] == SHOP + "/odrl" and "_:" not in rep.results[0]["path"]
+    assert rep.results[0]["path"].startswith("odrl:") or "ns/odrl/2/" in rep.results[0]["path"]
     broken = Graph() + g
     broken.set((rule, ODRL.action, ODRL.use))  # not a DPV action: profile violation
     rep = validate_odrl(broken)
@@ -130,6 +136,42 @@ def test_odrl_validates_and_shapes_catch_errors(mini: EmbeddedStore, bakery: tup
     c = g.value(rule, ODRL.constraint)
     broken.set((c, ODRL.operator, ODRL.lteq))  # purpose compared with lteq
     assert not validate_odrl(broken).conforms
+
+
+def test_odrl_conforms_with_and_without_rdfs_inference(mini: EmbeddedStore) -> None:
+    """With RDFS inference odrl:action makes each DPV action an odrl:Action, which the W3C shapes'
+    odrl:ActionShape requires to have an odrl:includedIn (declared in ontologies/odrl-profile.ttl)."""
+    from pp_graph.export.odrl import PROFILE
+
+    g = export_store("odrl", mini, [SHOP])[SHOP]
+    assert {DPV.Collect, DPV.Share, DPV.Store} <= set(g.objects(None, ODRL.action))
+    for inference in ("none", "rdfs"):
+        rep = validate_odrl(g, inference=inference)
+        assert rep.conforms, (inference, rep.text)
+    undeclared = Graph() + g  # the export as it was before the profile declared its actions
+    for t in Graph().parse(PROFILE, format="turtle"):
+        undeclared.remove(t)
+    assert validate_odrl(undeclared, profile=False).conforms  # without inference the shape checks nothing …
+    rep = validate_odrl(undeclared, profile=False, inference="rdfs")  # … with it, every DPV action fails
+    assert not rep.conforms and {r["path"] for r in rep.results} == {str(ODRL.includedIn)}
+    assert {r["focus"] for r in rep.results} == {str(DPV.Collect), str(DPV.Share), str(DPV.Store)}
+
+
+@pytest.mark.slow
+def test_every_odrl_export_conforms_as_a_user_checks_it(mini: EmbeddedStore, bakery: tuple[EmbeddedStore, str]) -> None:
+    """The W3C shapes alone, with pyshacl's RDFS inference over the ODRL ontology (pyshacl -i rdfs -e)."""
+    from pyshacl import validate as pyshacl_validate
+
+    from pp_graph.export.odrl import ODRL_ONTOLOGY, ODRL_SHAPES
+
+    for g in [*export_store("odrl", mini).values(), *export_store("odrl", bakery[0]).values()]:
+        ok, _, text = pyshacl_validate(
+            g, shacl_graph=str(ODRL_SHAPES), ont_graph=str(ODRL_ONTOLOGY), inference="rdfs", advanced=True
+        )
+        assert ok, text
+        assert validate_odrl(g, inference="rdfs").conforms
+        for action in set(g.objects(None, ODRL.action)):
+            assert (action, RDF.type, ODRL.Action) in g and g.value(action, ODRL.includedIn) is not None
 
 
 def test_psdtou_follows_the_spec(mini: EmbeddedStore) -> None:

@@ -372,14 +372,15 @@ def test_shapes_beyond_core_fall_back_to_pyshacl(g: Graph) -> None:
     extra = Graph().parse(
         data="""
         @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix pr2g: <urn:pp-analyze:core#> .
-        <urn:x:S> a sh:NodeShape ; sh:targetClass pr2g:Website ;
-            sh:or ( [ sh:path pr2g:hasDomain ; sh:minCount 2 ] [ sh:path pr2g:name ; sh:minCount 1 ] ) .
+        @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+        <urn:x:S> a sh:NodeShape ; sh:targetClass pr2g:Website ; sh:closed true ;
+            sh:property [ sh:path rdf:type ] .
     """,
         format="turtle",
     )
     rep = validate(g, shapes=extra)
     assert rep.engine == "pyshacl"
-    assert [r.component for r in rep.results] == ["OrConstraintComponent"]
+    assert [(r.component, r.path) for r in rep.results] == [("ClosedConstraintComponent", PR2G.hasDomain)]
 
 
 def test_same_results_through_any_rdflib_store(g: Graph) -> None:

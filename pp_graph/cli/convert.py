@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -160,30 +161,43 @@ def convert(
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the validation reports as JSON.")
-@click.option("--max-results", type=int, default=20, show_default=True, help="Violations shown per file.")
+@click.option("--max-results", type=int, default=20, show_default=True, help="Results shown per file.")
 def validate(paths: tuple[Path, ...], as_json: bool, max_results: int) -> None:
-    """SHACL-validate graphs (files or folders). Exit 0 conforms, 1 violations, 2 error."""
+    """SHACL-validate graphs (files or folders); every file is reported, even after one that cannot be read.
+
+    Exit 0 all conform, 1 some do not conform, 2 a file could not be read (or another error)."""
     from pp_graph.errors import PPGraphError
     from pp_graph.graph.files import no_graph_files
-    from pp_graph.validate import graph_files, validate_files
+    from pp_graph.validate import graph_files, validate_each
 
     try:
         files = graph_files(paths)
         if not files:
             raise PPGraphError(no_graph_files(paths))
-        reports = validate_files(files)
+        outcomes = validate_each(files)
     except PPGraphError as e:
         err(f"error: {e}")
         sys.exit(EXIT_ERROR)
-    bad = [(p, r) for p, r in reports if not r.conforms]
+    failed = [o for o in outcomes if o.report is None]
+    bad = [o for o in outcomes if o.report is not None and not o.report.conforms]
     if as_json:
-        click.echo(json.dumps([{"file": str(p), **r.to_dict()} for p, r in reports], indent=1))
+        click.echo(json.dumps([o.to_dict() for o in outcomes], indent=1))
     else:
-        for p, r in bad:
-            click.echo(f"{p}: {len(r.results)} violation(s)")
-            click.echo(r.text(limit=max_results))
-        click.echo(f"{len(reports) - len(bad)}/{len(reports)} graphs conform")
-    sys.exit(1 if bad else 0)
+        for o in bad:
+            assert o.report is not None
+            click.echo(f"{o.path}: {_result_counts(o.report)}")
+            click.echo(o.report.text(limit=max_results))
+        ok = len(outcomes) - len(bad) - len(failed)
+        tail = f"; {len(failed)} could not be read" if failed else ""
+        click.echo(f"{ok}/{len(outcomes)} files conform{tail}")
+    for o in failed:
+        err(f"error: {o.error}")
+    sys.exit(EXIT_ERROR if failed else (1 if bad else 0))
+
+
+def _result_counts(report: Any) -> str:
+    by = Counter(r.severity for r in report.results)
+    return ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}" for sev, n in sorted(by.items()))
 
 
 commands = [convert, validate]

@@ -19,11 +19,13 @@ from typing import Any
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
+from rdflib.term import Node
 
 from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
 from pp_graph.query.runner import Store
 from pp_graph.resources import ONTOLOGIES
+from pp_graph.validate.shacl import named_shape, render_path, top_results
 
 DPV_ODRL = "https://w3id.org/dpv/mappings/odrl#"
 DPV_ODRL_PROFILE = URIRef("https://w3id.org/dpv/mappings/odrl")  # DPV's ODRL profile (the mapping)
@@ -34,6 +36,7 @@ LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
 ODRL_ONTOLOGY = ONTOLOGIES / "vendor" / "odrl" / "ODRL22.ttl"
 ODRL_SHAPES = ONTOLOGIES / "vendor" / "odrl" / "shacl" / "shapesv2.ttl"
 PROFILE_SHAPES = ONTOLOGIES / "odrl-profile-shapes.ttl"
+PROFILE = ONTOLOGIES / "odrl-profile.ttl"  # the DPV actions as odrl:Action with odrl:includedIn
 
 
 def export_policy(store: Store, policy: str) -> Graph:
@@ -103,7 +106,30 @@ def build_odrl(
                     tail += "/" + slug(str(party).rsplit("/", 1)[-1])
                 rule = _Rule(URIRef(f"{practice}/odrl/{tail}"), kind, URIRef(data), action, party)
                 _add_rule(g, pol, rule, assigner, row)
+    _declare_actions(g)
     return g
+
+
+def _declare_actions(g: Graph) -> None:
+    """Copy the profile's declarations of the actions used and of the actions including them
+    (odrl:includedIn), so the export conforms to the W3C ODRL shapes with RDFS inference too."""
+    prof = _profile()
+    todo: list[Node] = sorted(set(g.objects(None, ODRL.action)), key=str)
+    seen: set[Node] = set()
+    while todo:
+        act = todo.pop()
+        if act in seen:
+            continue
+        seen.add(act)
+        for p, o in prof.predicate_objects(act):
+            g.add((act, p, o))
+            if p == ODRL.includedIn:
+                todo.append(o)
+
+
+@cache
+def _profile() -> Graph:
+    return Graph().parse(PROFILE, format="turtle")
 
 
 def _add_rule(g: Graph, pol: URIRef, rule: _Rule, assigner: URIRef, row: dict[str, Any]) -> None:
@@ -188,13 +214,21 @@ def _shapes() -> tuple[Graph, Graph]:
     return Graph().parse(ODRL_SHAPES, format="turtle"), Graph().parse(PROFILE_SHAPES, format="turtle")
 
 
-def validate_odrl(data: Graph, profile: bool = True) -> OdrlReport:
+@cache
+def _odrl_ontology() -> Graph:
+    return Graph().parse(ODRL_ONTOLOGY, format="turtle")
+
+
+def validate_odrl(data: Graph, profile: bool = True, inference: str = "none") -> OdrlReport:
     """Validate against the W3C ODRL shapes plus (``profile``) our profile shapes.
 
-    The W3C shapes target odrl:Policy / odrl:Rule; rather than run RDFS inference with the ODRL
-    ontology (which makes odrl:ActionShape flag ODRL's own core actions), the types of the data are
-    closed over ODRL's rdfs:subClassOf here (odrl:Permission → odrl:Rule …) on a copy.
+    The W3C shapes target odrl:Policy / odrl:Rule; the types of the data are closed over ODRL's
+    rdfs:subClassOf here (odrl:Permission → odrl:Rule …) on a copy. ``inference="rdfs"`` also runs
+    pyshacl's RDFS inference with the ODRL ontology, as a user checking an export would; the export
+    conforms either way (the DPV actions carry their odrl:includedIn, see ontologies/odrl-profile.ttl).
     """
+    if inference not in ("none", "rdfs"):
+        raise ValueError(f"inference must be 'none' or 'rdfs', not {inference!r}")
     from pyshacl import validate
 
     g = Graph()
@@ -206,19 +240,21 @@ def validate_odrl(data: Graph, profile: bool = True) -> OdrlReport:
     # Two runs: pyshacl is several times slower with both shape sets in one graph.
     ok, results, texts = True, [], []
     for shapes in _shapes() if profile else _shapes()[:1]:
-        conforms, rg, text = validate(g, shacl_graph=shapes, inference="none", advanced=True, inplace=True)
+        ont = _odrl_ontology() if inference == "rdfs" else None
+        conforms, rg, text = validate(
+            g, shacl_graph=shapes, ont_graph=ont, inference=inference, advanced=True, inplace=inference == "none"
+        )
         ok = ok and bool(conforms)
         texts.append(str(text))
-        for res in rg.subjects(RDF.type, SH.ValidationResult):
+        for res in top_results(rg):  # not the sh:detail results nested under them
+            path = rg.value(res, SH.resultPath)
             results.append(
                 {
-                    k: str(rg.value(res, SH[p]))
-                    for k, p in (
-                        ("focus", "focusNode"),
-                        ("path", "resultPath"),
-                        ("message", "resultMessage"),
-                        ("shape", "sourceShape"),
-                    )
+                    "focus": str(rg.value(res, SH.focusNode)),
+                    "path": "None" if path is None else str(render_path(rg, path)),  # not a blank node id
+                    "message": str(rg.value(res, SH.resultMessage)),
+                    "shape": str(named_shape(shapes, rg.value(res, SH.sourceShape))),
                 }
             )
+    results.sort(key=lambda r: (r["focus"], r["path"], r["shape"], r["message"]))
     return OdrlReport(ok, results, "\n".join(texts))

@@ -3,9 +3,9 @@
 pyshacl needs about 33 s for the 40-policy corpus (436k triples) on 2 cores, and over 5 minutes with an
 oxigraph backing store. Policy graphs only need SHACL Core, so the default engine here ("core") compiles the
 shapes file into Python checks over per-graph dictionary indexes: about 2 s for the same corpus
-(benchmarks/bench_validate.py). Shapes that use
-anything beyond the supported subset (sh:or, sh:sparql, sh:closed, …) are run by pyshacl instead, and
-``engine="pyshacl"`` forces it; tests check that both engines report the same results.
+(benchmarks/bench_validate.py). Shapes that use anything beyond the supported subset (sh:closed, qualified
+value shapes, SPARQL, SHACL-AF) are run by pyshacl instead, and ``engine="pyshacl"`` forces it; tests check
+that both engines report the same results, and tests/test_shacl_w3c.py runs the W3C core test suite.
 
 Each named graph (one per policy) is validated on its own, together with a small typing graph: every DPV
 concept in the personal-data, purpose, legal-basis and right schemes typed ``ppg:PersonalDataConcept`` etc.,
@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -27,13 +27,14 @@ from typing import Any, NamedTuple
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, ConjunctiveGraph
-from rdflib.namespace import RDF, RDFS, SH, XSD
+from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
-from pp_graph.errors import DataFileError, InputError
+from pp_graph.errors import ConfigError, DataFileError, InputError
 from pp_graph.graph.files import GRAPH_SUFFIXES, graph_suffix
 from pp_graph.graph.namespaces import PPG, PR2G, bind_prefixes
 from pp_graph.resources import PR2GRAPH_ONTOLOGY, PR2GRAPH_SHAPES
+from pp_graph.validate.literals import compare, well_formed
 from pp_graph.vocab.dpv import LEGAL_BASIS, PERSONAL_DATA, PURPOSE, RIGHT, vocabulary
 
 TYPING_CLASSES = {
@@ -64,6 +65,7 @@ class ValidationResult:
     component: str  # e.g. MinCountConstraintComponent
     graph: Node | None = None  # the named graph it came from (the policy IRI for built graphs)
     policy: URIRef | None = None
+    source: Node | None = None  # the shape that produced it (sh:sourceShape; may be a blank property shape)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -157,11 +159,21 @@ _TYPE = str(RDF.type)
 _SUBCLASS = str(RDFS.subClassOf)
 
 
+# rdflib normalises lexical forms: "none"^^xsd:boolean becomes "false" (flagged ill_typed), which would
+# otherwise share its key with a real "false" and pass or fail by whichever the index saw last.
+_ILL = "\x00ill-typed:"
+
+
 def _from_rdflib(o: Node) -> Term:
     if isinstance(o, Literal):
         if o.language:
             return (str(o), _LANG_STRING, o.language.lower())
-        return (str(o), str(o.datatype) if o.datatype else _XSD_STRING, None)
+        if o.datatype is None:
+            return (str(o), _XSD_STRING, None)
+        dt = str(o.datatype)
+        if o.ill_typed and well_formed(str(o), dt):
+            return (_ILL + str(o), dt, None)
+        return (str(o), dt, None)
     if isinstance(o, BNode):
         return _B("_:" + o)
     return str(o)
@@ -175,7 +187,8 @@ def _to_rdflib(t: Term) -> Node:
             return Literal(t[0])
         with warnings.catch_warnings():  # rdflib warns on ill-typed lexical forms, which is what we report
             warnings.simplefilter("ignore")
-            return Literal(t[0], datatype=URIRef(t[1]))
+            # As written: normalising would turn "none"^^xsd:boolean into a term equal to "false".
+            return Literal(t[0].removeprefix(_ILL), datatype=URIRef(t[1]), normalize=False)
     if isinstance(t, _B):
         return BNode(t[2:])
     return URIRef(t)
@@ -184,7 +197,7 @@ def _to_rdflib(t: Term) -> Node:
 class _Index:
     """One graph: s → p → [o]; per-predicate pairs and o → [s] are built on first use."""
 
-    __slots__ = ("_inv", "_over", "_pso", "_sub_cache", "_sup_cache", "name", "orig", "overlay", "spo")
+    __slots__ = ("_inv", "_over", "_pso", "_sub_cache", "_sup_cache", "active", "name", "orig", "overlay", "spo")
 
     def __init__(self, name: Node | None, overlay: _Index | None = None) -> None:
         self.name = name
@@ -196,6 +209,9 @@ class _Index:
         self._inv: dict[str, dict[Term, list[Term]]] = {}
         self._sup_cache: dict[Term, frozenset[Term]] = {}
         self._sub_cache: dict[Term, frozenset[Term]] = {}
+        # (shape, focus) pairs being checked through sh:node: meeting one again (a recursive shape on
+        # cyclic data) counts as conforming instead of recursing for ever.
+        self.active: set[tuple[int, Term]] = set()
 
     def add(self, s: Term, p: str, o: Term) -> None:
         """Add a triple the caller knows is new (rdflib graphs are sets; the file reader deduplicates)."""
@@ -332,73 +348,15 @@ def _typing_index() -> _Index:
 # Literal checks
 
 
-_INT_TYPES = {
-    str(XSD[n])
-    for n in (
-        "integer",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "nonPositiveInteger",
-        "negativeInteger",
-        "unsignedInt",
-        "unsignedLong",
-        "unsignedShort",
-        "unsignedByte",
-    )
-}
-_NUM_TYPES = _INT_TYPES | {str(XSD.decimal), str(XSD.float), str(XSD.double)}
-_LEXICAL = {
-    str(XSD.integer): re.compile(r"[+-]?\d+"),
-    str(XSD.boolean): re.compile(r"true|false|1|0"),
-    str(XSD.decimal): re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)"),
-    str(XSD.duration): re.compile(r"-?P(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
-}
-_WELL_FORMED: dict[tuple[str, str], bool] = {}
-
-
 def _well_formed(lit: _Lit) -> bool:
-    if lit[1] in (_XSD_STRING, _LANG_STRING):
-        return True
-    key = (lit[0], lit[1])
-    ok = _WELL_FORMED.get(key)
-    if ok is None:
-        rx = _LEXICAL.get(lit[1])
-        if rx is not None:
-            ok = rx.fullmatch(lit[0]) is not None
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                ok = not Literal(lit[0], datatype=URIRef(lit[1])).ill_typed
-        if len(_WELL_FORMED) < 200_000:
-            _WELL_FORMED[key] = ok
-    return ok
+    return well_formed(lit[0], lit[1])
 
 
 def _compare(a: Term, b: Term) -> int | None:
     """-1/0/1 for comparable literals, None otherwise (SHACL: incomparable values fail)."""
     if not (isinstance(a, tuple) and isinstance(b, tuple)):
         return None
-    if a[1] in _NUM_TYPES and b[1] in _NUM_TYPES:
-        try:
-            x, y = Decimal(a[0]), Decimal(b[0])
-        except InvalidOperation:
-            return None
-        return (x > y) - (x < y)
-    if a[1] != b[1] or a[2] or b[2]:
-        return None
-    if a[1] == _XSD_STRING:
-        return (a[0] > b[0]) - (a[0] < b[0])
-    try:
-        la, lb = _to_rdflib(a), _to_rdflib(b)
-        if not isinstance(la, Literal) or not isinstance(lb, Literal) or la.ill_typed or lb.ill_typed:
-            return None
-        return 1 if la > lb else (-1 if la < lb else 0)
-    except TypeError:
-        return None
+    return compare(a, b)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -407,6 +365,10 @@ def _compare(a: Term, b: Term) -> int | None:
 
 class _Unsupported(Exception):
     """The shapes use a SHACL feature the core engine does not implement (pyshacl runs them instead)."""
+
+
+class UnsupportedShapes(ConfigError):
+    """``engine="core"`` was asked for shapes that need more than the core engine implements."""
 
 
 _IGNORED = {
@@ -446,6 +408,12 @@ _SUPPORTED = {
     SH.disjoint,
     SH.hasValue,
     SH.node,
+    SH.uniqueLang,
+    SH.languageIn,
+    SH["not"],
+    SH["and"],
+    SH["or"],
+    SH.xone,
 }
 _SEVERITY = {SH.Violation: "Violation", SH.Warning: "Warning", SH.Info: "Info"}
 
@@ -474,39 +442,54 @@ class _Shape:
     on_empty: bool = False  # a check can fail with no value nodes (sh:minCount, sh:hasValue, sh:equals)
 
 
-def _render_path(g: Graph, p: Node) -> URIRef | str:
+_REPEATS = {SH.zeroOrMorePath: "*", SH.oneOrMorePath: "+", SH.zeroOrOnePath: "?"}
+
+
+def _path_form(g: Graph, p: Node) -> tuple[str, Any]:
+    """The form of a SHACL path node: ("iri"|"seq"|"alt"|"inv"|"*"|"+"|"?", argument).
+
+    A node that is a non-empty RDF list is a sequence path even if it has other path triples too (W3C
+    test path/path-strange-001); a node that is none of the forms is an error in the shapes."""
     if isinstance(p, URIRef):
-        return p
-    inv = g.value(p, SH.inversePath)
-    if inv is not None:
-        inner = _render_path(g, inv)
-        return "^" + (_short(inner) if isinstance(inner, URIRef) else f"({inner})")
-    alt = g.value(p, SH.alternativePath)
-    if alt is not None:
-        return "|".join(
-            _short(x) if isinstance(x, URIRef) else str(x) for x in (_render_path(g, i) for i in Collection(g, alt))
-        )
+        return ("iri", p)
     if g.value(p, RDF.first) is not None:
-        return "/".join(
-            _short(x) if isinstance(x, URIRef) else f"({x})" for x in (_render_path(g, i) for i in Collection(g, p))
-        )
-    raise _Unsupported(f"path {p}")
+        return ("seq", list(Collection(g, p)))
+    for pred, form in ((SH.inversePath, "inv"), (SH.alternativePath, "alt"), *_REPEATS.items()):
+        arg = g.value(p, pred)
+        if arg is not None:
+            return (form, list(Collection(g, arg)) if form == "alt" else arg)
+    raise _Unsupported(f"path {p}: not a SHACL property path")
+
+
+def render_path(g: Graph, p: Node) -> URIRef | str:
+    """A SPARQL property path string for a complex path (the predicate IRI for a simple one)."""
+    form, arg = _path_form(g, p)
+    if form == "iri":
+        return arg
+
+    def part(x: Node) -> str:
+        inner = render_path(g, x)
+        return _short(inner) if isinstance(inner, URIRef) else f"({inner})"
+
+    if form == "seq":
+        return "/".join(part(x) for x in arg)
+    if form == "alt":
+        return "|".join(part(x) for x in arg)
+    if form == "inv":
+        return "^" + part(arg)
+    return part(arg) + form
 
 
 def _compile_path(g: Graph, p: Node) -> Any:
-    if isinstance(p, URIRef):
-        return str(p)
-    inv = g.value(p, SH.inversePath)
-    if isinstance(inv, URIRef):
-        return ("inv", str(inv))
-    if inv is not None:
-        raise _Unsupported("inverse of a complex path")
-    alt = g.value(p, SH.alternativePath)
-    if alt is not None:
-        return ("alt", [_compile_path(g, i) for i in Collection(g, alt)])
-    if g.value(p, RDF.first) is not None:
-        return ("seq", [_compile_path(g, i) for i in Collection(g, p)])
-    raise _Unsupported(f"path {p}")
+    form, arg = _path_form(g, p)
+    if form == "iri":
+        return str(arg)
+    if form in ("seq", "alt"):
+        return (form, [_compile_path(g, i) for i in arg])
+    inner = _compile_path(g, arg)
+    if form == "inv" and type(inner) is str:
+        return ("inv", inner)
+    return ("cinv" if form == "inv" else form, inner)
 
 
 def _values(idx: _Index, focus: Term, path: Any) -> list[Term]:
@@ -528,7 +511,61 @@ def _values(idx: _Index, focus: Term, path: Any) -> list[Term]:
                 nxt.update(dict.fromkeys(_values(idx, n, sub)))
             nodes = list(nxt)
         return nodes
-    raise AssertionError(path)
+    if kind == "cinv":
+        return _inverse_values(idx, focus, arg)
+    return _repeat(kind, focus, lambda n: _values(idx, n, arg))
+
+
+def _inverse_values(idx: _Index, focus: Term, path: Any) -> list[Term]:
+    """Nodes from which ``path`` leads to ``focus``."""
+    if type(path) is str:
+        return idx.subjects(path, focus)
+    kind, arg = path
+    if kind == "inv":
+        return idx.objects(focus, arg)
+    if kind == "cinv":
+        return _values(idx, focus, arg)
+    if kind == "alt":
+        out: dict[Term, None] = {}
+        for sub in arg:
+            out.update(dict.fromkeys(_inverse_values(idx, focus, sub)))
+        return list(out)
+    if kind == "seq":  # ^(a/b) = ^b/^a
+        nodes = [focus]
+        for sub in reversed(arg):
+            nxt: dict[Term, None] = {}
+            for n in nodes:
+                nxt.update(dict.fromkeys(_inverse_values(idx, n, sub)))
+            nodes = list(nxt)
+        return nodes
+    return _repeat(kind, focus, lambda n: _inverse_values(idx, n, arg))  # ^(p*) = (^p)*
+
+
+def _repeat(kind: str, focus: Term, step: Callable[[Term], list[Term]]) -> list[Term]:
+    """A "*", "+" or "?" path over one step: breadth-first; the visited set ends cycles."""
+    seen: dict[Term, None] = {focus: None} if kind in ("*", "?") else {}
+    frontier = [focus]
+    while frontier:
+        nxt: list[Term] = []
+        for n in frontier:
+            for v in step(n):
+                if v not in seen:
+                    seen[v] = None
+                    nxt.append(v)
+        frontier = [] if kind == "?" else nxt
+    return list(seen)
+
+
+def _metaclasses(g: Graph) -> set[Node]:
+    """rdfs:Class, owl:Class and whatever the shapes graph makes a subclass of them."""
+    out: set[Node] = {RDFS.Class, OWL.Class}
+    todo = list(out)
+    while todo:
+        for sub in g.subjects(RDFS.subClassOf, todo.pop()):
+            if sub not in out:
+                out.add(sub)
+                todo.append(sub)
+    return out
 
 
 class _Shapes:
@@ -543,6 +580,14 @@ class _Shapes:
         for kind in (SH.SPARQLTarget, SH.SPARQLConstraint, SH.JSConstraint):
             if (None, RDF.type, kind) in g:
                 raise _Unsupported(str(kind))
+        self.metaclasses = _metaclasses(g)
+        # A class that is also a shape (any SHACL predicate on it) targets its instances (SHACL 2.1.3.1).
+        roots |= {
+            c
+            for m in self.metaclasses
+            for c in g.subjects(RDF.type, m)
+            if any(str(p).startswith(str(SH)) for p in g.predicates(c))
+        }
         self.top = [self.shape(s, s) for s in sorted(roots, key=str)]
         self.top = [s for s in self.top if s.targets]
         # Predicates whose pairs every graph needs: targets, inverse paths, typing.
@@ -566,7 +611,7 @@ class _Shapes:
         path = g.value(node, SH.path)
         if path is not None:
             sh.path = _compile_path(g, path)
-            sh.path_out = _render_path(g, path)
+            sh.path_out = render_path(g, path)
         msgs = list(g.objects(node, SH.message))
         if msgs:
             en = [m for m in msgs if isinstance(m, Literal) and m.language in (None, "en")]
@@ -576,7 +621,7 @@ class _Shapes:
             sh.severity = _SEVERITY.get(sev, str(sev))  # type: ignore[call-overload]
         for t in (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf):
             sh.targets.extend((t, _from_rdflib(o)) for o in g.objects(node, t))
-        if (node, RDF.type, RDFS.Class) in g:
+        if any((node, RDF.type, m) in g for m in self.metaclasses):
             sh.targets.append((SH.targetClass, _from_rdflib(node)))  # implicit class target
         for p, o in g.predicate_objects(node):
             if p == SH.property:
@@ -593,14 +638,7 @@ class _Shapes:
         g = self.g
         oo = _from_rdflib(o)
 
-        def fail_each(component: str, ok: Callable[[Term], bool], why: str) -> Check:
-            def run(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                for v in values:
-                    if not ok(v):
-                        out.append(_Hit(focus, v, s, component, why))
-
-            return run
-
+        fail_each = _fail_each
         if p in (SH.minCount, SH.maxCount):
             n = int(o)  # type: ignore[call-overload]
             is_min = p == SH.minCount
@@ -645,6 +683,44 @@ class _Shapes:
         if p == SH["in"]:
             allowed = frozenset(_from_rdflib(x) for x in Collection(g, o))
             return fail_each("InConstraintComponent", lambda v: v in allowed, "value is not among the allowed values")
+        if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
+            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,), SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
+            comp = str(p).rsplit("#", 1)[1]
+            comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
+            return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
+        if p in (SH.lessThan, SH.lessThanOrEquals, SH.equals, SH.disjoint, SH.hasValue):
+            return _check_pairs(p, o)
+        if p == SH.node:
+            nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
+
+            def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                for v in values:
+                    if not _conforms(nested, v, idx):
+                        why = f"value does not conform to {_short(o)}"
+                        out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
+
+            return node
+        if p in _LOGICAL:
+            return self.check_logical(p, o, sh)
+        return self.check_strings(p, o, sh)
+
+    def check_logical(self, p: Node, o: Node, sh: _Shape) -> Check:
+        """sh:not, sh:and, sh:or, sh:xone: how many of the member shapes each value node conforms to."""
+        members = [o] if p == SH["not"] else list(Collection(self.g, o))
+        shapes = [self.shape(m, m if isinstance(m, URIRef) else sh.named) for m in members]
+        name, ok = _LOGICAL[p]
+        comp = name + "ConstraintComponent"
+        why = f"value fails sh:{name.lower()}"
+
+        def logical(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            for v in values:
+                if not ok(sum(_conforms(x, v, idx) for x in shapes), len(shapes)):
+                    out.append(_Hit(focus, v, s, comp, why))
+
+        return logical
+
+    def check_strings(self, p: Node, o: Node, sh: _Shape) -> Check:
+        g, fail_each = self.g, _fail_each
         if p == SH.pattern:
             flags = 0
             for f in str(g.value(sh.node, SH.flags) or ""):
@@ -668,78 +744,118 @@ class _Shapes:
                 lambda v: not isinstance(v, _B) and len(_lex(v)) <= n,
                 f"longer than {n}",
             )
-        if p in (SH.minInclusive, SH.maxInclusive, SH.minExclusive, SH.maxExclusive):
-            want = {SH.minInclusive: (0, 1), SH.maxInclusive: (-1, 0), SH.minExclusive: (1,), SH.maxExclusive: (-1,)}[p]  # type: ignore[index]
-            comp = str(p).rsplit("#", 1)[1]
-            comp = comp[0].upper() + comp[1:] + "ConstraintComponent"
-            return fail_each(comp, lambda v: _compare(v, oo) in want, f"value is not {_short(p)} {o}")
-        if p in (SH.lessThan, SH.lessThanOrEquals):
-            other = str(o)
-            want2 = (-1,) if p == SH.lessThan else (-1, 0)
-            comp = "LessThanConstraintComponent" if p == SH.lessThan else "LessThanOrEqualsConstraintComponent"
+        if p == SH.uniqueLang:
+            # Only "true" switches it on; "1"^^xsd:boolean does not (W3C test property/uniqueLang-002).
+            on = isinstance(o, Literal) and o.datatype == XSD.boolean and str(o) == "true"
 
-            def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                others = idx.objects(focus, other)
-                for v in values:
-                    for w in others:
-                        if _compare(v, w) not in want2:
-                            out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
+            def unique(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+                if not on:
+                    return
+                langs = Counter(v[2] for v in values if isinstance(v, tuple) and v[2])
+                for lang in sorted(lang for lang, n in langs.items() if n > 1):
+                    out.append(_Hit(focus, None, s, "UniqueLangConstraintComponent", f"more than one @{lang} value"))
 
-            return lt
-        if p in (SH.equals, SH.disjoint):
-            other = str(o)
-            is_eq = p == SH.equals
+            return unique
+        if p == SH.languageIn:
+            ranges = [str(x).lower() for x in Collection(self.g, o)]
 
-            def eq(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                others = idx.objects(focus, other)
-                if is_eq:
-                    for v in [v for v in values if v not in others] + [w for w in others if w not in values]:
-                        why = f"differs from {_short(other)}"
-                        out.append(_Hit(focus, v, s, "EqualsConstraintComponent", why))
-                else:
-                    for v in values:
-                        if v in others:
-                            why = f"shared with {_short(other)}"
-                            out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
+            def lang_ok(v: Term) -> bool:
+                tag = v[2] if isinstance(v, tuple) else None
+                return bool(tag) and any(r == "*" or tag == r or tag.startswith(r + "-") for r in ranges)  # type: ignore[union-attr]
 
-            return eq
-        if p == SH.hasValue:
-
-            def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                if oo not in values:
-                    why = f"missing value {_short(o)}"
-                    out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
-
-            return has
-        if p == SH.node:
-            nested = self.shape(o, o if isinstance(o, URIRef) else sh.named)
-
-            def node(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
-                for v in values:
-                    inner: list[_Hit] = []
-                    _run_shape(nested, v, idx, inner, depth=1)
-                    if inner:
-                        why = f"value does not conform to {_short(o)}"
-                        out.append(_Hit(focus, v, s, "NodeConstraintComponent", why))
-
-            return node
+            return _fail_each("LanguageInConstraintComponent", lang_ok, f"language not in {ranges}")
         raise _Unsupported(str(p))
+
+
+# Constraint → (component name, does a value conforming to n of the m member shapes pass?).
+_LOGICAL: dict[Node, tuple[str, Callable[[int, int], bool]]] = {
+    SH["not"]: ("Not", lambda n, m: n == 0),
+    SH["and"]: ("And", lambda n, m: n == m),
+    SH["or"]: ("Or", lambda n, m: n > 0),
+    SH.xone: ("Xone", lambda n, m: n == 1),
+}
+
+
+def _conforms(shape: _Shape, v: Term, idx: _Index) -> bool:
+    """Does ``v`` conform to ``shape``? Meeting the same (shape, node) again inside its own check (a
+    recursive shape on cyclic data) counts as conforming instead of recursing for ever."""
+    key = (id(shape), v)
+    if key in idx.active:
+        return True
+    inner: list[_Hit] = []
+    idx.active.add(key)
+    try:
+        _run_shape(shape, v, idx, inner)
+    finally:
+        idx.active.discard(key)
+    return not inner
+
+
+def _check_pairs(p: Node, o: Node) -> Check:
+    """sh:lessThan(OrEquals), sh:equals, sh:disjoint (against another property's values) and sh:hasValue."""
+    oo = _from_rdflib(o)
+    if p in (SH.lessThan, SH.lessThanOrEquals):
+        other = str(o)
+        want2 = (-1,) if p == SH.lessThan else (-1, 0)
+        comp = "LessThanConstraintComponent" if p == SH.lessThan else "LessThanOrEqualsConstraintComponent"
+
+        def lt(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            others = idx.objects(focus, other)
+            for v in values:
+                for w in others:
+                    if _compare(v, w) not in want2:
+                        out.append(_Hit(focus, v, s, comp, f"value is not less than {_short(other)}"))
+
+        return lt
+    if p in (SH.equals, SH.disjoint):
+        other = str(o)
+        is_eq = p == SH.equals
+
+        def eq(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            others = idx.objects(focus, other)
+            if is_eq:
+                for v in [v for v in values if v not in others] + [w for w in others if w not in values]:
+                    why = f"differs from {_short(other)}"
+                    out.append(_Hit(focus, v, s, "EqualsConstraintComponent", why))
+            else:
+                for v in values:
+                    if v in others:
+                        why = f"shared with {_short(other)}"
+                        out.append(_Hit(focus, v, s, "DisjointConstraintComponent", why))
+
+        return eq
+    if p == SH.hasValue:
+
+        def has(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+            if oo not in values:
+                why = f"missing value {_short(o)}"
+                out.append(_Hit(focus, None, s, "HasValueConstraintComponent", why))
+
+        return has
+    raise AssertionError(p)
+
+
+def _fail_each(component: str, ok: Callable[[Term], bool], why: str) -> Check:
+    def run(s: _Shape, focus: Term, values: list[Term], idx: _Index, out: list[_Hit]) -> None:
+        for v in values:
+            if not ok(v):
+                out.append(_Hit(focus, v, s, component, why))
+
+    return run
 
 
 _NONE: list[Term] = []
 
 
 def _lex(v: Term) -> str:
-    return v[0] if isinstance(v, tuple) else v
+    return v[0].removeprefix(_ILL) if isinstance(v, tuple) else v
 
 
 def _kind(v: Term) -> str:
     return "l" if isinstance(v, tuple) else ("b" if isinstance(v, _B) else "i")
 
 
-def _run_shape(sh: _Shape, focus: Term, idx: _Index, out: list[_Hit], depth: int = 0) -> None:
-    if depth > 15:
-        return
+def _run_shape(sh: _Shape, focus: Term, idx: _Index, out: list[_Hit]) -> None:
     path = sh.path
     if path is None:
         values = [focus]
@@ -754,7 +870,7 @@ def _run_shape(sh: _Shape, focus: Term, idx: _Index, out: list[_Hit], depth: int
         check(sh, focus, values, idx, out)
     for prop in sh.properties:
         for v in values:
-            _run_shape(prop, v, idx, out, depth + 1)
+            _run_shape(prop, v, idx, out)
 
 
 def _focus_nodes(sh: _Shape, idx: _Index) -> list[Term]:
@@ -799,9 +915,13 @@ def _validate_core(units: list[_Index], shapes_g: Graph) -> ValidationReport:
     for idx in units:
         hits: list[_Hit] = []
         idx.prepare(shapes.scan)
-        for sh in shapes.top:
-            for focus in _focus_nodes(sh, idx):
-                _run_shape(sh, focus, idx, hits)
+        try:
+            for sh in shapes.top:
+                for focus in _focus_nodes(sh, idx):
+                    _run_shape(sh, focus, idx, hits)
+        except RecursionError:
+            where = "the default graph" if idx.name is None else f"graph <{idx.name}>"
+            raise InputError(where, "nests shapes (sh:node, sh:property) deeper than can be checked") from None
         if hits:
             policy = idx.policy()
             for h in hits:
@@ -809,7 +929,7 @@ def _validate_core(units: list[_Index], shapes_g: Graph) -> ValidationReport:
                 msg = h.shape.message or f"{_short(h.shape.path_out or h.focus)}: {h.default_message}"
                 results.append(
                     ValidationResult(
-                        focus=_to_rdflib(h.focus),
+                        focus=_original(idx, h.focus),
                         path=h.shape.path_out,
                         value=value,
                         message=msg,
@@ -818,6 +938,7 @@ def _validate_core(units: list[_Index], shapes_g: Graph) -> ValidationReport:
                         component=h.component,
                         graph=idx.name,
                         policy=policy,
+                        source=h.shape.node,
                     )
                 )
     results.sort(key=_result_key)
@@ -853,9 +974,9 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             g.add(t)
         _conforms, rg, _text = pyshacl_validate(g, shacl_graph=shapes_g, inference="none", inplace=True)
         policy = idx.policy()
-        for r in rg.subjects(RDF.type, SH.ValidationResult):
+        for r in top_results(rg):
             src = rg.value(r, SH.sourceShape)
-            named = _named_shape(shapes_g, src)
+            named = named_shape(shapes_g, src)
             path = rg.value(r, SH.resultPath)
             msg = rg.value(r, SH.resultMessage)
             sev = rg.value(r, SH.resultSeverity)
@@ -863,7 +984,7 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
             results.append(
                 ValidationResult(
                     focus=rg.value(r, SH.focusNode),
-                    path=None if path is None else _render_path(rg, path),
+                    path=None if path is None else render_path(rg, path),
                     value=rg.value(r, SH.value),
                     message=str(msg) if msg is not None else "",
                     severity=_SEVERITY.get(sev, str(sev)),
@@ -871,13 +992,21 @@ def _validate_pyshacl(units: list[_Index], shapes_g: Graph) -> ValidationReport:
                     component=comp,
                     graph=idx.name,
                     policy=policy,
+                    source=src,
                 )
             )
     results.sort(key=_result_key)
     return ValidationReport(not results, results, [u.name for u in units], "pyshacl")
 
 
-def _named_shape(g: Graph, node: Node | None) -> Node:
+def top_results(rg: Graph) -> list[Node]:
+    """The report's own results: those nested under sh:detail (why an sh:node failed) are not counted."""
+    return sorted(
+        {r for rep in rg.subjects(RDF.type, SH.ValidationReport) for r in rg.objects(rep, SH.result)}, key=str
+    )
+
+
+def named_shape(g: Graph, node: Node | None) -> Node:
     seen: set[Node] = set()
     while node is not None and not isinstance(node, URIRef) and node not in seen:
         seen.add(node)
@@ -957,7 +1086,7 @@ def _units_from_file(path: Path) -> list[_Index]:
         if kind is lit:
             lang = t.language
             return (t.value, _LANG_STRING if lang else t.datatype.value, lang.lower() if lang else None)
-        raise InputError(path.name, "contains RDF-star triple terms, which policy graphs never use")
+        raise InputError(str(path), "contains RDF-star triple terms, which policy graphs never use")
 
     last: Any = None
     spo: dict[Term, dict[str, list[Term]]] = {}
@@ -998,11 +1127,11 @@ def _units_from_file(path: Path) -> list[_Index]:
                         seen.add(o)
                         objs.append(o)
     except OSError as e:
-        raise InputError(path.name, f"cannot be read ({e.strerror or e})") from e
+        raise InputError(str(path), f"cannot be read ({e.strerror or e})") from e
     except (SyntaxError, ValueError) as e:
-        raise InputError(path.name, f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
+        raise InputError(str(path), f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
     if not units:
-        raise InputError(path.name, "contains no triples")
+        raise InputError(str(path), "contains no triples")
     return [units[k] for k in sorted(units)]
 
 
@@ -1018,14 +1147,22 @@ def _run(units: list[_Index], shapes: Graph | Path | str | None, engine: str) ->
     g = _shapes_graph(shapes)
     if engine not in ("core", "pyshacl", "auto"):
         raise ValueError(f"engine must be 'auto', 'core' or 'pyshacl', not {engine!r}")
-    if engine == "pyshacl":
-        return _validate_pyshacl(units, g)
+    if engine != "pyshacl":
+        try:
+            return _validate_core(units, g)
+        except _Unsupported as e:
+            if engine == "core":
+                raise UnsupportedShapes(f"the core engine does not run {e}; use engine 'auto' or 'pyshacl'") from e
     try:
-        return _validate_core(units, g)
-    except _Unsupported:
-        if engine == "core":
-            raise
         return _validate_pyshacl(units, g)
+    except _Unsupported as e:  # a path or shape no engine can run
+        raise DataFileError(f"SHACL shapes: {e}") from e
+    except Exception as e:
+        from pyshacl.errors import ConstraintLoadError, ReportableRuntimeError, ShapeLoadError
+
+        if isinstance(e, (ConstraintLoadError, ReportableRuntimeError, ShapeLoadError)):
+            raise DataFileError(f"SHACL shapes cannot be run: {e}") from e
+        raise
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1054,9 +1191,44 @@ def validate_files(
 ) -> list[tuple[Path, ValidationReport]]:
     """Validate graph files (.trig, .ttl, .nq, .nt, .jsonld); one report per file.
 
-    Raises InputError naming the file when one cannot be read or parsed.
+    Raises InputError naming the file when one cannot be read or parsed; :func:`validate_each` goes on.
     """
     out = []
     for p in map(Path, paths):
         out.append((p, _run(_units_from_file(p), shapes, engine)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FileValidation:
+    """The outcome for one file: a report, or the error that kept it from being validated."""
+
+    path: Path
+    report: ValidationReport | None
+    error: InputError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.report is None:
+            assert self.error is not None
+            return {"file": str(self.path), "conforms": None, "error": self.error.problem}
+        return {"file": str(self.path), "error": None, **self.report.to_dict()}
+
+
+def validate_each(
+    paths: Sequence[Path | str],
+    *,
+    shapes: Graph | Path | str | None = None,
+    engine: str = "auto",
+) -> list[FileValidation]:
+    """Like :func:`validate_files`, but a file that cannot be read or parsed is reported and the rest are
+    still validated (a folder with one broken file must not hide the violations of the others)."""
+    g = _shapes_graph(shapes)  # a bad shapes file is one error for all, raised here
+    out = []
+    for p in map(Path, paths):
+        try:
+            units = _units_from_file(p)
+        except InputError as e:
+            out.append(FileValidation(p, None, e))
+            continue
+        out.append(FileValidation(p, _run(units, g, engine)))
     return out
