@@ -24,6 +24,7 @@ from pp_graph.graph.files import graph_files, graph_suffix
 from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.resources import DPV_FILES
 from pp_graph.store.values import XSD_NS, literal_value
+from pp_graph.vocab.dpv import WITHIN, within_pairs
 
 DPV_GRAPH = ox.NamedNode("urn:pp-graph:graph:dpv")
 META_GRAPH = ox.NamedNode("urn:pp-graph:graph:meta")  # which file (by digest and path) filled which graph
@@ -192,11 +193,14 @@ class EmbeddedStore:
         self.store.bulk_extend(ox.parse(data, format=ox.RdfFormat.N_QUADS))
 
     def load_dpv(self) -> None:
-        """DPV (SKOS) into its own named graph, for hierarchy-aware queries (skos:broader*)."""
-        if any(True for _ in self.store.quads_for_pattern(None, None, None, DPV_GRAPH)):
-            return
-        for f in DPV_FILES:
-            self.store.bulk_load(path=str(f), format=ox.RdfFormat.TURTLE, to_graph=DPV_GRAPH)
+        """DPV (SKOS) into its own named graph, with its ``ppg:within`` closure (see :func:`dpv_closure`)."""
+        within = ox.NamedNode(WITHIN)
+        if not any(True for _ in self.store.quads_for_pattern(None, within, None, DPV_GRAPH)):
+            if any(True for _ in self.store.quads_for_pattern(None, None, None, DPV_GRAPH)):
+                self.store.remove_graph(DPV_GRAPH)  # written by an older version, without the closure
+            for f in DPV_FILES:
+                self.store.bulk_load(path=str(f), format=ox.RdfFormat.TURTLE, to_graph=DPV_GRAPH)
+            self.store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, DPV_GRAPH) for t in dpv_closure())
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run a SELECT (rows as dicts of plain values) or ASK (one row {'ask': bool}) over the union graph."""
@@ -248,6 +252,12 @@ def open_store(paths: Iterable[Path], store_dir: Path | None = None, dpv: bool =
         # A persistent folder may hold other policies too: answer over the given files only.
         store.scope = sorted({g for graphs in loaded.values() for g in graphs})
     return store
+
+
+def dpv_closure() -> list[ox.Triple]:
+    """``?c ppg:within ?a`` for every DPV concept and each of its ancestors, itself included."""
+    within = ox.NamedNode(WITHIN)
+    return [ox.Triple(ox.NamedNode(c), within, ox.NamedNode(a)) for c, a in within_pairs()]
 
 
 def _policy_graph_of(quads: list[ox.Quad]) -> ox.NamedNode | None:

@@ -13,6 +13,7 @@ set on its own. Basic and digest authentication answer whichever challenge the s
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import urllib.error
@@ -30,7 +31,7 @@ from pp_graph.graph.files import graph_files
 from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.query.runner import mask
 from pp_graph.resources import DPV_FILES
-from pp_graph.store.embedded import DPV_GRAPH, read_graph_file, to_term
+from pp_graph.store.embedded import DPV_GRAPH, dpv_closure, read_graph_file, to_term
 from pp_graph.store.values import XSD_NS, literal_value
 
 # RFC 3987 IRIs in SPARQL/N-Triples syntax: a scheme, then no spaces, controls or <>"{}|^`\ characters.
@@ -157,6 +158,9 @@ class RemoteStore:
         self.timeout = timeout
         self.user = user
         handlers: list[urllib.request.BaseHandler] = []
+        self._digest: urllib.request.HTTPDigestAuthHandler | None = None
+        self._basic = ""
+        self._challenges: dict[str, str | None] = {}  # URL → the scheme challenge it sent (None: no auth needed)
         if user:
             if password is None:
                 raise ConfigError(f"--user {user!r} needs a password: set {PASSWORD_ENV} or pass --password")
@@ -164,12 +168,46 @@ class RemoteStore:
             urls = [x for x in (self.query_url, self.update_url, self.store_url) if x]
             mgr.add_password(None, urls, user, password)  # type: ignore[arg-type]
             # Both handlers share the credentials; the server's challenge decides which one answers.
-            handlers += [urllib.request.HTTPDigestAuthHandler(mgr), urllib.request.HTTPBasicAuthHandler(mgr)]
+            self._digest = urllib.request.HTTPDigestAuthHandler(mgr)
+            handlers += [self._digest, urllib.request.HTTPBasicAuthHandler(mgr)]
+            self._basic = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
         self._opener = urllib.request.build_opener(*handlers)
         self._checked: set[str] = set()
 
     # -- HTTP ------------------------------------------------------------------------------------
+    def _authorize(self, req: urllib.request.Request) -> None:
+        """Credentials on a request with a body before it is sent.
+
+        A server that answers 401 before reading a large body breaks the pipe, so the challenge is
+        fetched first with a body-less HEAD (once per URL) and the Authorization header computed for
+        the real request.
+        """
+        if self._digest is None or req.data is None:
+            return
+        url = _url_only(req)
+        if url not in self._challenges:
+            head = urllib.request.Request(url, method="HEAD")
+            try:
+                with urllib.request.urlopen(head, timeout=self.timeout):
+                    self._challenges[url] = None
+            except urllib.error.HTTPError as e:
+                self._challenges[url] = e.headers.get("WWW-Authenticate") if e.code == 401 else None
+            except (urllib.error.URLError, OSError):
+                self._challenges[url] = None  # the real request reports the failure
+        challenge = self._challenges[url]
+        if not challenge:
+            return
+        scheme, _, rest = challenge.partition(" ")
+        if scheme.lower() == "basic":
+            req.add_unredirected_header("Authorization", f"Basic {self._basic}")
+        elif scheme.lower() == "digest":
+            chal = urllib.request.parse_keqv_list(urllib.request.parse_http_list(rest))
+            auth = self._digest.get_authorization(req, chal)
+            if auth:
+                req.add_unredirected_header("Authorization", f"Digest {auth}")
+
     def _send(self, req: urllib.request.Request) -> bytes:
+        self._authorize(req)
         try:
             with self._opener.open(req, timeout=self.timeout) as resp:
                 body: bytes = resp.read()
@@ -231,8 +269,9 @@ class RemoteStore:
         if needs_dpv and "dpv" not in self._checked:
             if not self.ask(_PROBE_DPV):
                 raise RemoteError(
-                    f"{self.query_url}: the server has no DPV graph <{DPV_GRAPH.value}>; hierarchy-aware queries "
-                    "would answer nothing. Push with DPV (pp-graph push without --no-dpv)."
+                    f"{self.query_url}: the server has no DPV graph <{DPV_GRAPH.value}> with its ppg:within "
+                    "closure; hierarchy-aware queries would answer nothing. Push with DPV (pp-graph push, "
+                    "without --no-dpv)."
                 )
             self._checked.add("dpv")
 
@@ -315,7 +354,10 @@ class RemoteHTTPError(RemoteError):
 
 _PROBE_POLICIES = "PREFIX pr2g: <urn:pp-analyze:core#> ASK { GRAPH ?g { ?p a pr2g:PrivacyPolicy } }"
 _PROBE_DEFAULT = "PREFIX pr2g: <urn:pp-analyze:core#> ASK { ?p a pr2g:PrivacyPolicy }"
-_PROBE_DPV = f"ASK {{ GRAPH <{DPV_GRAPH.value}> {{ <https://w3id.org/dpv#PersonalData> ?p ?o }} }}"
+_PROBE_DPV = (
+    f"ASK {{ GRAPH <{DPV_GRAPH.value}> {{ <https://w3id.org/dpv/pd#Contact> <urn:pp-graph:ontology#within> "
+    "<https://w3id.org/dpv#PersonalData> } }"
+)
 
 
 def _check_url(option: str, url: str) -> str:
@@ -338,6 +380,7 @@ def _graphs_to_push(paths: Iterable[Path], dpv: bool) -> Iterator[tuple[str, lis
         for i, f in enumerate(DPV_FILES):
             for q in ox.parse(path=str(f), format=ox.RdfFormat.TURTLE):
                 triples[_scoped(q, f"f{i}")] = None
+        triples.update(dict.fromkeys(dpv_closure()))
         yield DPV_GRAPH.value, list(triples)
     for n, f in enumerate(graph_files(paths)):
         for graph, quads in read_graph_file(f).items():
