@@ -32,7 +32,7 @@ def test_malicious_value_changes_nothing(server: str) -> None:
     count = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
     before = remote.query(count)[0]["n"]
     evil = '"} DROP ALL ; {"'
-    assert load_query("practices-of-site").run(remote, {"site": evil}) == []
+    assert remote.query("SELECT ?x WHERE { GRAPH ?g { ?x ?y ?site } }", {"site": evil}) == []
     text = bind_values("SELECT ?site WHERE { ?x ?y ?site }", {"site": evil})
     assert 'VALUES (?site) { ("\\"} DROP ALL ; {\\"") }' in text  # one escaped literal, nothing else
     with pytest.raises(InputError):

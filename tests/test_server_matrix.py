@@ -162,3 +162,32 @@ def test_a_server_without_policy_graphs_is_an_error_not_empty_rows(sparql_pool: 
     with pytest.raises(RemoteError, match="no DPV graph"):
         store.check_dataset()
     store.check_dataset(needs_dpv=False)
+
+
+def test_cli_push_then_query_on_plain_oxigraph_and_virtuoso(sparql_pool: ServerPool, monkeypatch: Any) -> None:
+    """The README's recipe: push, then query and stats, on a plain server and on Virtuoso."""
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    monkeypatch.setenv("PP_GRAPH_SPARQL_PASSWORD", VIRTUOSO_PASSWORD)
+    for kind, extra in (("oxigraph-cli", []), ("virtuoso", ["--server", "virtuoso", "--user", VIRTUOSO_USER])):
+        base = ["--endpoint", sparql_pool.get(kind).base, *extra]
+        res = CliRunner().invoke(main, ["push", *map(str, MATRIX), *base])
+        assert res.exit_code == 0, res.output
+        assert "pushed 4 policy graph(s)" in res.output and "by Graph Store Protocol PUT" in res.output
+        assert VIRTUOSO_PASSWORD + " " not in res.output
+        res = CliRunner().invoke(main, ["query", "practices-of-site", "-p", "site=Edge.Example", *base, "--format", "json"])
+        assert res.exit_code == 0, res.output
+        assert '"negated": true' in res.output and '"P1Y6M"' in res.output
+        res = CliRunner().invoke(main, ["stats", *base, "--format", "json"])
+        assert res.exit_code == 0 and '"policies": 4' in res.output and '"practices": 0' not in res.output
+
+
+def test_cli_query_on_an_empty_server_is_an_error(sparql_pool: ServerPool) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    res = CliRunner().invoke(main, ["stats", "--endpoint", sparql_pool.get("oxigraph-nothing").base])
+    assert res.exit_code == 2 and "holds no policy graph" in res.output and "Traceback" not in res.output

@@ -232,7 +232,7 @@ class RemoteStore:
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """SELECT rows as dicts of plain values (same conversion as the embedded store) or [{'ask': b}]."""
         text = bind_values(sparql, bindings or {})
-        query_form(text)  # refuse updates and graph forms before anything is sent
+        form = query_form(text)  # refuse updates and graph forms before anything is sent
         raw = self._form(self.query_url, "query", text, "application/sparql-results+json")
         try:
             res = json.loads(raw)
@@ -242,6 +242,11 @@ class RemoteStore:
             raise RemoteError(f"{self.query_url}: expected SPARQL JSON results, got {type(res).__name__}")
         if "boolean" in res:
             return [{"ask": _json_boolean(res["boolean"])}]
+        if form == "ASK":  # Virtuoso may answer ASK as a one-cell table (__ask_retval)
+            cells = [v for b in res.get("results", {}).get("bindings", []) for v in b.values()]
+            if len(cells) != 1:
+                raise RemoteError(f"{self.query_url}: an ASK answer without a boolean: {raw[:120]!r}")
+            return [{"ask": _json_boolean(cells[0].get("value"))}]
         names = res.get("head", {}).get("vars", [])
         return [{n: _json_value(b.get(n)) for n in names} for b in res.get("results", {}).get("bindings", [])]
 
