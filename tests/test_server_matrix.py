@@ -111,7 +111,10 @@ def test_server_answers_equal_embedded(matrix: Any, embedded: EmbeddedStore, kin
 
 @pytest.mark.parametrize("kind", REMOTE)
 def test_booleans_and_durations_are_read_by_value(matrix: Any, kind: str) -> None:
-    rows = {r["practice"].rsplit("/", 1)[1]: r for r in load_query("practices-of-site").run(matrix(kind), {"site": "edge.example"})}
+    rows = {
+        r["practice"].rsplit("/", 1)[1]: r
+        for r in load_query("practices-of-site").run(matrix(kind), {"site": "edge.example"})
+    }
     assert rows["2-0"]["negated"] is True and rows["1-0"]["negated"] is False
     assert (rows["3-0"]["retention"], rows["3-1"]["retention"]) == ("P30D", "P1Y6M")
 
@@ -177,7 +180,9 @@ def test_cli_push_then_query_on_plain_oxigraph_and_virtuoso(sparql_pool: ServerP
         assert res.exit_code == 0, res.output
         assert "pushed 4 policy graph(s)" in res.output and "by Graph Store Protocol PUT" in res.output
         assert VIRTUOSO_PASSWORD + " " not in res.output
-        res = CliRunner().invoke(main, ["query", "practices-of-site", "-p", "site=Edge.Example", *base, "--format", "json"])
+        res = CliRunner().invoke(
+            main, ["query", "practices-of-site", "-p", "site=Edge.Example", *base, "--format", "json"]
+        )
         assert res.exit_code == 0, res.output
         assert '"negated": true' in res.output and '"P1Y6M"' in res.output
         res = CliRunner().invoke(main, ["stats", *base, "--format", "json"])

@@ -65,7 +65,15 @@ def _remote(endpoint: str | None, server_kind: str, urls: dict[str, str | None],
         password = os.environ.get(PASSWORD_ENV)
         if password is None:
             password = click.prompt(f"password for {user}", hide_input=True, err=True)
-    return RemoteStore(endpoint, server=server_kind, user=user, password=password, **urls)
+    return RemoteStore(
+        endpoint,
+        query_url=urls.get("query_url"),
+        store_url=urls.get("store_url"),
+        update_url=urls.get("update_url"),
+        server=server_kind,
+        user=user,
+        password=password,
+    )
 
 
 def _open(paths: tuple[Path, ...], store_dir: Path | None, remote: dict[str, Any], needs_dpv: bool = True) -> Any:

@@ -102,11 +102,14 @@ class NamedQuery:
                         f"{self.path.name}: parameter {p.name}",
                         f"no policy in the store is for site {value.value!r}{_nearest(value.value, known)}",
                     )
-            elif p.name == "policy" and isinstance(value, ox.NamedNode):
-                if not store.query(_HAS_POLICY, {"policy": value})[0]["ask"]:
-                    raise InputError(
-                        f"{self.path.name}: parameter {p.name}", f"no policy graph <{value.value}> in the store"
-                    )
+            elif (
+                p.name == "policy"
+                and isinstance(value, ox.NamedNode)
+                and not store.query(_HAS_POLICY, {"policy": value})[0]["ask"]
+            ):
+                raise InputError(
+                    f"{self.path.name}: parameter {p.name}", f"no policy graph <{value.value}> in the store"
+                )
 
     def run(self, store: Store, values: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """Rows of the query; the (constant) parameter columns are left out."""

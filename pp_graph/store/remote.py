@@ -166,7 +166,7 @@ class RemoteStore:
                 raise ConfigError(f"--user {user!r} needs a password: set {PASSWORD_ENV} or pass --password")
             mgr = urllib.request.HTTPPasswordMgrWithDefaultRealm()
             urls = [x for x in (self.query_url, self.update_url, self.store_url) if x]
-            mgr.add_password(None, urls, user, password)  # type: ignore[arg-type]
+            mgr.add_password(None, urls, user, password)
             # Both handlers share the credentials; the server's challenge decides which one answers.
             self._digest = urllib.request.HTTPDigestAuthHandler(mgr)
             handlers += [self._digest, urllib.request.HTTPBasicAuthHandler(mgr)]
