@@ -103,7 +103,7 @@ def test_shares_for_advertising(store: EmbeddedStore) -> None:
 def test_retention(store: EmbeddedStore) -> None:
     rows = q(store, "retention")
     assert [(r["site"], r["period"], r["wording"], r["dataClasses"]) for r in rows] == [
-        (SHOP, "P7Y", "for 7 years", [PD + "Transaction"])
+        (SHOP, "P7Y", ["for 7 years"], [PD + "Transaction"])
     ]
     assert q(store, "retention", under="pd:Contact") == []
     assert len(q(store, "retention", under="pd:Financial")) == 1  # pd:Transaction is under pd:Financial

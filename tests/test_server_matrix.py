@@ -23,7 +23,7 @@ MATRIX = [GRAPHS / "mini.trig", GRAPHS / "edge.trig"]
 SHOP = "urn:pp-graph:policy:shop.example:aaaaaaaaaaaaaaaa"
 EDGE = "urn:pp-graph:policy:edge.example:eeeeeeeeeeeeeeee"
 PARAMS: dict[str, list[dict[str, str]]] = {
-    "top-data-classes": [{}, {"under": "pd:Contact"}, {"under": "pd:Address"}],
+    "top-data-classes": [{}, {"under": "pd:Contact"}, {"under": "pd:PhysicalAddress"}],
     "top-purposes": [{}, {"under": "dpv:Marketing"}, {"under": "dpv:Advertising"}],
     "practices-of-site": [
         {"site": "shop.example"},
@@ -31,8 +31,8 @@ PARAMS: dict[str, list[dict[str, str]]] = {
         {"site": "edge.example"},
         {"site": "edge.example", "under": "pd:Location"},
     ],
-    "sites-sharing": [{"data": "pd:Contact"}, {"data": "pd:Address"}, {"data": "pd:Location"}],
-    "shares-for-advertising": [{}, {"under": "pd:Address"}],
+    "sites-sharing": [{"data": "pd:Contact"}, {"data": "pd:PhysicalAddress"}, {"data": "pd:Location"}],
+    "shares-for-advertising": [{}, {"under": "pd:PhysicalAddress"}],
     "retention": [{}, {"under": "pd:Financial"}, {"under": "pd:AccountIdentifier"}],
     "missing-practice-type": [
         {"practice": "data-storage-retention-deletion"},
@@ -52,7 +52,7 @@ PARAMS: dict[str, list[dict[str, str]]] = {
     "risk-category-coverage": [
         {"policy": SHOP, "category": "pd:Contact"},
         {"policy": SHOP, "category": "pd:Name"},
-        {"policy": EDGE, "category": "pd:Address"},
+        {"policy": EDGE, "category": "pd:PhysicalAddress"},
     ],
 }
 REMOTE = [k for k in KINDS if k != "embedded"]
