@@ -150,11 +150,11 @@ class ServerPool:
         if kind not in self.servers:
             folder = self.root / kind
             folder.mkdir(parents=True, exist_ok=True)
-            if kind == "virtuoso":
+            if kind.startswith("virtuoso"):
                 self.servers[kind] = start_virtuoso(folder)
             else:
-                # "oxigraph-union" has the union default graph; any other oxigraph-* name is a plain one.
-                self.servers[kind] = start_oxigraph(folder, union=kind == "oxigraph-union")
+                # "oxigraph-union…" has the union default graph; any other oxigraph-* name is a plain one.
+                self.servers[kind] = start_oxigraph(folder, union=kind.startswith("oxigraph-union"))
         return self.servers[kind]
 
     def close(self) -> None:

@@ -60,7 +60,7 @@ REMOTE = [k for k in KINDS if k != "embedded"]
 
 def remote_store(pool: ServerPool, kind: str) -> RemoteStore:
     base = pool.get(kind).base
-    if kind == "virtuoso":
+    if kind.startswith("virtuoso"):
         return RemoteStore(base, server="virtuoso", user=VIRTUOSO_USER, password=VIRTUOSO_PASSWORD)
     return RemoteStore(base)
 
@@ -196,3 +196,53 @@ def test_cli_query_on_an_empty_server_is_an_error(sparql_pool: ServerPool) -> No
 
     res = CliRunner().invoke(main, ["stats", "--endpoint", sparql_pool.get("oxigraph-nothing").base])
     assert res.exit_code == 2 and "holds no policy graph" in res.output and "Traceback" not in res.output
+
+
+def test_auto_push_falls_back_to_update_and_says_so(sparql_pool: ServerPool) -> None:
+    base = sparql_pool.get("oxigraph-fallback").base
+    store = RemoteStore(base, store_url=f"{base}/no-graph-store-here")  # a URL that refuses PUT
+    report = store.push([GRAPHS / "edge.trig"], dpv=False)
+    assert report.method == "update" and report.url == f"{base}/update"
+    assert "Graph Store Protocol refused" in report.note and "HTTP 404" in report.note
+    assert store.policies() == [EDGE]
+    with pytest.raises(RemoteError, match="HTTP 404"):
+        RemoteStore(base, store_url=f"{base}/no-graph-store-here").push([GRAPHS / "edge.trig"], method="gsp")
+
+
+@pytest.fixture(scope="session")
+def corpus_graphs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Three real policies converted by the offline backend (../shared/corpus)."""
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    corpus = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "policies"
+    if not corpus.is_dir():
+        pytest.skip("../shared/corpus/policies is not available")
+    out = tmp_path_factory.mktemp("corpus-graphs")
+    files = [str(corpus / f"{site}.md") for site in CORPUS_SITES]
+    res = CliRunner().invoke(main, ["convert", *files, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return sorted(out.glob("*.trig"))
+
+
+CORPUS_SITES = ("mozilla.org", "wordpress.org", "yahoo.com")  # the three shortest
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", REMOTE)
+def test_corpus_policies_give_the_same_answers(sparql_pool: ServerPool, corpus_graphs: list[Path], kind: str) -> None:
+    """Real converted policies through every named query, on every server (its own server instance)."""
+    embedded = open_store(corpus_graphs)
+    server = remote_store(sparql_pool, f"{kind}-corpus")  # a server of its own: only these graphs
+    server.push(corpus_graphs)
+    policy = next(p for p in embedded.policies() if ":mozilla.org:" in p)
+    subst = {SHOP: policy, EDGE: policy, "shop.example": "mozilla.org", "edge.example": "mozilla.org"}
+    for name, sets in sorted(PARAMS.items()):
+        q = load_query(name)
+        for params in sets:
+            p = {k: subst.get(v, v) for k, v in params.items()}
+            a, b = q.run(embedded, p), q.run(server, p)
+            assert normalised(b) == normalised(a), (kind, name, p)
+            if "ORDER BY" in q.text.upper():
+                assert b == a, (kind, name, p, "order differs")
