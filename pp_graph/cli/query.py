@@ -168,7 +168,7 @@ def query(
         return
     q = load_query(name)
     bound = q.bindings(_params(params))  # fail on bad parameters before loading anything
-    store = _open(paths, store_dir, remote)
+    store = _open(paths, store_dir, remote, needs_dpv="urn:pp-graph:graph:dpv" in q.text)
     q.check_store(store, bound)  # a site or policy the store does not hold is an error, not "(no rows)"
     rows = q.run_bound(store, bound)
     emit(_display(rows[:limit] if limit else rows, fmt), fmt)

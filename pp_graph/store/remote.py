@@ -48,6 +48,7 @@ LAYOUTS: dict[str, tuple[str, str, str]] = {
 PUSH_METHODS = ("auto", "gsp", "update")
 UPDATE_CHUNK = 2000  # triples per INSERT DATA request
 TEMPLATE_CHUNK = 200  # triples with blank nodes per INSERT … WHERE request (Virtuoso limits its SQL size)
+_XSD_DURATION = XSD_NS + "duration"
 _PUSH_LABEL = "urn:pp-graph:ontology#pushLabel"  # temporary: finds a blank node again in a later request
 PASSWORD_ENV = "PP_GRAPH_SPARQL_PASSWORD"
 USER_ENV = "PP_GRAPH_SPARQL_USER"
@@ -297,22 +298,23 @@ class RemoteStore:
     def replace_graph_by_update(self, graph: str, triples: list[ox.Triple]) -> None:
         """DROP the graph, then INSERT its triples in chunks (SPARQL 1.1 Update only).
 
-        A blank node is scoped to one request, and Virtuoso refuses blank nodes in INSERT DATA, so
-        triples with blank nodes go through ``INSERT {…} WHERE {…}``: the first request that mentions a
-        node creates it with a temporary ``ppg:pushLabel``, later ones find it by that label, and the
-        labels are deleted at the end. Nodes stay distinct and whole however the triples are chunked.
+        A blank node is scoped to one request, and Virtuoso refuses blank nodes and ``xsd:duration``
+        literals in INSERT DATA, so those triples go through ``INSERT {…} WHERE {…}``: durations are made
+        by ``STRDT``; the first request that mentions a blank node creates it with a temporary
+        ``ppg:pushLabel``, later ones find it by that label, and the labels are deleted at the end.
+        Nodes stay distinct and whole however the triples are chunked.
         """
         g = serialize_iri(graph)
         self.update(f"DROP SILENT GRAPH {g}")
-        plain = [t for t in triples if not _blanks(t)]
+        plain = [t for t in triples if not _needs_template(t)]
         for i in range(0, len(plain), UPDATE_CHUNK):
             body = (ox.serialize(plain[i : i + UPDATE_CHUNK], format=ox.RdfFormat.N_TRIPLES) or b"").decode("utf-8")
             self.update(f"INSERT DATA {{ GRAPH {g} {{\n{body}}} }}")
-        blank = [t for t in triples if _blanks(t)]
+        special = [t for t in triples if _needs_template(t)]
         made: set[str] = set()
-        for i in range(0, len(blank), TEMPLATE_CHUNK):
-            self.update(_blank_insert(g, blank[i : i + TEMPLATE_CHUNK], made))
-        if blank:
+        for i in range(0, len(special), TEMPLATE_CHUNK):
+            self.update(_template_insert(g, special[i : i + TEMPLATE_CHUNK], made))
+        if any(_blanks(t) for t in special):
             self.update(f"DELETE WHERE {{ GRAPH {g} {{ ?b <{_PUSH_LABEL}> ?label }} }}")
 
     def push(self, paths: Iterable[Path], dpv: bool = True, method: str = "auto") -> PushReport:
@@ -405,13 +407,23 @@ def _blanks(t: ox.Triple) -> list[str]:
     return [x.value for x in (t.subject, t.object) if isinstance(x, ox.BlankNode)]
 
 
-def _blank_insert(g: str, chunk: list[ox.Triple], made: set[str]) -> str:
-    """``INSERT {…} WHERE {…}`` for triples with blank nodes: new nodes created and labelled, known ones looked up."""
+def _needs_template(t: ox.Triple) -> bool:
+    o = t.object
+    return bool(_blanks(t)) or (isinstance(o, ox.Literal) and o.datatype.value == _XSD_DURATION)
+
+
+def _template_insert(g: str, chunk: list[ox.Triple], made: set[str]) -> str:
+    """``INSERT {…} WHERE {…}``: new blank nodes created and labelled, known ones looked up, durations by STRDT."""
     var: dict[str, str] = {}
     template: list[str] = []
-    where: list[str] = []
+    lookups: list[str] = []
+    binds: list[str] = []
 
     def term(x: Any) -> str:
+        if isinstance(x, ox.Literal) and x.datatype.value == _XSD_DURATION:
+            v = f"?d{len(binds)}"
+            binds.append(f"BIND (STRDT({serialize_literal(x.value)}, <{_XSD_DURATION}>) AS {v})")
+            return v
         if not isinstance(x, ox.BlankNode):
             return _nt(x)
         label = x.value
@@ -419,7 +431,7 @@ def _blank_insert(g: str, chunk: list[ox.Triple], made: set[str]) -> str:
             n, lit = len(var), serialize_literal(label)
             if label in made:
                 var[label] = f"?b{n}"
-                where.append(f"?b{n} <{_PUSH_LABEL}> {lit} .")
+                lookups.append(f"?b{n} <{_PUSH_LABEL}> {lit} .")
             else:
                 var[label] = f"_:n{n}"
                 template.append(f"_:n{n} <{_PUSH_LABEL}> {lit} .")
@@ -429,8 +441,8 @@ def _blank_insert(g: str, chunk: list[ox.Triple], made: set[str]) -> str:
         template.append(f"{term(t.subject)} {_nt(t.predicate)} {term(t.object)} .")
     made.update(var)
     body = "\n".join(template)
-    found = f"GRAPH {g} {{ {' '.join(where)} }}" if where else ""
-    return f"INSERT {{ GRAPH {g} {{\n{body}\n}} }} WHERE {{ {found} }}"
+    found = f"GRAPH {g} {{ {' '.join(lookups)} }}" if lookups else ""
+    return f"INSERT {{ GRAPH {g} {{\n{body}\n}} }} WHERE {{ {found} {' '.join(binds)} }}"
 
 
 def _nt(x: Any) -> str:
