@@ -14,29 +14,84 @@ if TYPE_CHECKING:
     from pp_graph.export import Exporter
 
 _paths = click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
-_endpoint = click.option(
-    "--endpoint",
-    metavar="URL",
-    help="A SPARQL server (e.g. http://127.0.0.1:7878, union default graph) instead of files.",
-)
+_ENDPOINT_OPTIONS = [
+    click.option(
+        "--endpoint",
+        metavar="URL",
+        help="A SPARQL 1.1 server's base URL (e.g. http://127.0.0.1:7878) instead of files.",
+    ),
+    click.option(
+        "--server",
+        "server_kind",
+        type=click.Choice(["oxigraph", "virtuoso", "fuseki"]),
+        default="oxigraph",
+        show_default=True,
+        help="URL layout under --endpoint: oxigraph /query /update /store; virtuoso /sparql /sparql-auth "
+        "/sparql-graph-crud-auth; fuseki /query /update /data.",
+    ),
+    click.option("--query-url", metavar="URL", help="SPARQL query URL (overrides the layout)."),
+    click.option("--update-url", metavar="URL", help="SPARQL Update URL (overrides the layout)."),
+    click.option("--store-url", metavar="URL", help="Graph Store Protocol URL (overrides the layout)."),
+    click.option(
+        "--user",
+        envvar="PP_GRAPH_SPARQL_USER",
+        metavar="NAME",
+        help="User for basic or digest authentication (env PP_GRAPH_SPARQL_USER); the password is read "
+        "from PP_GRAPH_SPARQL_PASSWORD, or asked for.",
+    ),
+]
 _store = click.option(
     "--store",
     "store_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Persistent embedded store folder, reused between runs (unchanged files are skipped).",
+    help="Persistent embedded store folder, reused between runs (unchanged files are skipped); with PATHS, "
+    "queries answer over those files only.",
 )
 
 
-def _open(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None) -> Any:
-    if endpoint:
+def _endpoint_options(fn: Any) -> Any:
+    for option in reversed(_ENDPOINT_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+def _remote(endpoint: str | None, server_kind: str, urls: dict[str, str | None], user: str | None) -> Any:
+    import os
+
+    from pp_graph.store.remote import PASSWORD_ENV, RemoteStore
+
+    password = None
+    if user:
+        password = os.environ.get(PASSWORD_ENV)
+        if password is None:
+            password = click.prompt(f"password for {user}", hide_input=True, err=True)
+    return RemoteStore(
+        endpoint,
+        query_url=urls.get("query_url"),
+        store_url=urls.get("store_url"),
+        update_url=urls.get("update_url"),
+        server=server_kind,
+        user=user,
+        password=password,
+    )
+
+
+def _open(paths: tuple[Path, ...], store_dir: Path | None, remote: dict[str, Any], needs_dpv: bool = True) -> Any:
+    endpoint, query_url = remote.get("endpoint"), remote.get("query_url")
+    if endpoint or query_url:
         if paths or store_dir:
             raise ConfigError(
                 "--endpoint queries the server's graphs: give no PATHS or --store with it "
                 "(load them first with pp-graph push)"
             )
-        from pp_graph.store.remote import RemoteStore
-
-        return RemoteStore(endpoint)
+        store = _remote(
+            endpoint,
+            remote["server_kind"],
+            {"query_url": query_url, "update_url": remote.get("update_url"), "store_url": remote.get("store_url")},
+            remote.get("user"),
+        )
+        store.check_dataset(needs_dpv=needs_dpv)  # an empty dataset is an error, not "(no rows)"
+        return store
     if not paths and store_dir is None:
         raise ConfigError("give graph files or folders (PATHS), --store DIR or --endpoint URL")
     from pp_graph.store.embedded import open_store
@@ -81,7 +136,7 @@ def _params(items: tuple[str, ...]) -> dict[str, str]:
     metavar="NAME=VALUE",
     help="Query parameter (repeatable); CURIEs such as pd:Contact are expanded.",
 )
-@_endpoint
+@_endpoint_options
 @_store
 @click.option("--limit", type=click.IntRange(min=1), help="Show at most this many rows.")
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries and their parameters.")
@@ -91,11 +146,11 @@ def query(
     name: str | None,
     paths: tuple[Path, ...],
     params: tuple[str, ...],
-    endpoint: str | None,
     store_dir: Path | None,
     limit: int | None,
     list_queries: bool,
     fmt: str,
+    **remote: Any,
 ) -> None:
     """Run a named query (queries/NAME.rq) or an .rq file over graphs, a store or a SPARQL server."""
     from pp_graph.query.runner import load_all, load_query
@@ -113,13 +168,15 @@ def query(
         return
     q = load_query(name)
     bound = q.bindings(_params(params))  # fail on bad parameters before loading anything
-    rows = q.run_bound(_open(paths, endpoint, store_dir), bound)
+    store = _open(paths, store_dir, remote, needs_dpv="urn:pp-graph:graph:dpv" in q.text)
+    q.check_store(store, bound)  # a site or policy the store does not hold is an error, not "(no rows)"
+    rows = q.run_bound(store, bound)
     emit(_display(rows[:limit] if limit else rows, fmt), fmt)
 
 
 @click.command()
 @_paths
-@_endpoint
+@_endpoint_options
 @_store
 @click.option(
     "--top",
@@ -130,11 +187,11 @@ def query(
 )
 @format_option()
 @handle_errors
-def stats(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None, top: int, fmt: str) -> None:
+def stats(paths: tuple[Path, ...], store_dir: Path | None, top: int, fmt: str, **remote: Any) -> None:
     """Corpus summary as in the Pr2Graph paper: policies, triples, practices, data and purpose classes."""
     from pp_graph.query.stats import corpus_stats
 
-    st = corpus_stats(_open(paths, endpoint, store_dir), top=top)
+    st = corpus_stats(_open(paths, store_dir, remote), top=top)
     if fmt == "json":
         emit([st.to_dict()], fmt)
         return
@@ -147,20 +204,35 @@ def stats(paths: tuple[Path, ...], endpoint: str | None, store_dir: Path | None,
 
 @click.command()
 @_paths
-@click.option("--endpoint", required=True, metavar="URL", help="SPARQL server base URL, e.g. http://127.0.0.1:7878.")
-@click.option("--store-url", metavar="URL", help="Graph Store Protocol URL (default: ENDPOINT/store).")
+@_endpoint_options
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "gsp", "update"]),
+    default="auto",
+    show_default=True,
+    help="Graph Store Protocol PUT, SPARQL Update (DROP + INSERT in chunks), or auto: GSP, else Update.",
+)
 @click.option("--dpv/--no-dpv", default=True, show_default=True, help="Also upload DPV into urn:pp-graph:graph:dpv.")
 @handle_errors
-def push(paths: tuple[Path, ...], endpoint: str, store_url: str | None, dpv: bool) -> None:
-    """Load policy graphs into a SPARQL server, one named graph per policy (HTTP PUT, replaces)."""
+def push(paths: tuple[Path, ...], method: str, dpv: bool, **remote: Any) -> None:
+    """Load policy graphs into a SPARQL server, one named graph per policy (each replaced, not merged)."""
     from pp_graph.graph.namespaces import POLICY_BASE
-    from pp_graph.store.remote import RemoteStore
 
     if not paths:
         raise ConfigError("give graph files or folders to push")
-    sent = RemoteStore(endpoint, store_url=store_url).push(paths, dpv=dpv)
-    policies = [g for g in sent if g.startswith(POLICY_BASE)]
-    click.echo(f"pushed {len(policies)} policy graph(s), {sum(sent.values())} triples in all, to {endpoint}")
+    if not remote.get("endpoint") and not (remote.get("store_url") or remote.get("update_url")):
+        raise ConfigError("give --endpoint URL (or --store-url / --update-url) to push to")
+    urls = {k: remote.get(k) for k in ("query_url", "update_url", "store_url")}
+    store = _remote(remote.get("endpoint"), remote["server_kind"], urls, remote.get("user"))
+    report = store.push(paths, dpv=dpv, method=method)
+    policies = [g for g in report.graphs if g.startswith(POLICY_BASE)]
+    how = "Graph Store Protocol PUT" if report.method == "gsp" else "SPARQL Update"
+    click.echo(
+        f"pushed {len(policies)} policy graph(s), {sum(report.graphs.values())} distinct triples in all, "
+        f"by {how} to {report.url}"
+    )
+    if report.note:
+        click.echo(f"note: {report.note}", err=True)
 
 
 @click.group()

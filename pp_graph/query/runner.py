@@ -9,9 +9,13 @@ Header (comment lines before the query)::
 ``# lists: col col`` names GROUP_CONCAT columns (separator ``|``) returned as sorted lists, so
 results do not depend on an engine's concatenation order.
 
-A parameter line is ``# param NAME [(iri|string|integer)] [= DEFAULT]: meaning``. Parameters without a
-default are required. Values are turned into RDF terms here (CURIEs such as ``pd:Contact`` expanded via
-DPV's prefixes) and bound by the store, never spliced into the query text.
+A parameter line is ``# param NAME [(KIND)] [= DEFAULT]: meaning``. Parameters without a default are
+required. Kinds: ``iri``, ``string``, ``integer``, and kinds checked against what they mean: ``data``
+(a DPV personal-data concept), ``purpose`` (a DPV purpose), ``practice-type`` (a Policy-IE label) and
+``domain`` (a site, matched case-insensitively). Values are turned into RDF terms here (CURIEs such as
+``pd:Contact`` expanded via DPV's prefixes) and bound by the store, never spliced into the query text.
+An unknown concept or label is an error naming the parameter and the nearest known value, never an
+empty answer; :meth:`NamedQuery.check_store` also refuses a site or policy the store does not hold.
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ from typing import Any, Protocol
 import pyoxigraph as ox
 
 from pp_graph.errors import DataFileError, InputError, VocabularyError
+from pp_graph.model import PracticeType
 from pp_graph.resources import QUERIES
-from pp_graph.vocab.dpv import expand
+from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
 LIST_SEPARATOR = "|"
-KINDS = ("auto", "iri", "string", "integer")
+KINDS = ("auto", "iri", "string", "integer", "data", "purpose", "practice-type", "domain")
 _PARAM = re.compile(
-    r"^param\s+(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<kind>\w+)\))?\s*(?:=\s*(?P<default>\S+?))?\s*:\s+(?P<meaning>.+)$"
+    r"^param\s+(?P<name>[A-Za-z_]\w*)\s*(?:\((?P<kind>[\w-]+)\))?\s*(?:=\s*(?P<default>\S+?))?\s*:\s+(?P<meaning>.+)$"
 )
 _KEY = re.compile(r"^(?P<key>[a-z]+)\s*:\s*(?P<value>.*)$")
 _VAR = re.compile(r"[?$]([A-Za-z_]\w*)")
@@ -84,6 +89,28 @@ class NamedQuery:
             out[p.name] = term_for(raw, p.kind, f"{self.path.name}: parameter {p.name}")
         return out
 
+    def check_store(self, store: Store, bound: Mapping[str, ox.NamedNode | ox.Literal]) -> None:
+        """InputError when a ``domain`` or ``policy`` parameter names something the store does not hold."""
+        for p in self.params:
+            value = bound.get(p.name)
+            if value is None:
+                continue
+            if p.kind == "domain":
+                known = sorted({str(r["d"]) for r in store.query(_DOMAINS)})
+                if value.value not in known:
+                    raise InputError(
+                        f"{self.path.name}: parameter {p.name}",
+                        f"no policy in the store is for site {value.value!r}{_nearest(value.value, known)}",
+                    )
+            elif (
+                p.name == "policy"
+                and isinstance(value, ox.NamedNode)
+                and not store.query(_HAS_POLICY, {"policy": value})[0]["ask"]
+            ):
+                raise InputError(
+                    f"{self.path.name}: parameter {p.name}", f"no policy graph <{value.value}> in the store"
+                )
+
     def run(self, store: Store, values: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """Rows of the query; the (constant) parameter columns are left out."""
         return self.run_bound(store, self.bindings(values))
@@ -106,6 +133,12 @@ def term_for(raw: str, kind: str, where: str) -> ox.NamedNode | ox.Literal:
             return ox.Literal(str(int(raw)), datatype=_XSD_INTEGER)
         if kind == "string":
             return ox.Literal(raw)
+        if kind in _CONCEPT_KINDS:
+            return ox.NamedNode(_concept(raw, kind, where))
+        if kind == "practice-type":
+            return ox.Literal(_practice_type(raw, where))
+        if kind == "domain":
+            return ox.Literal(site_domain(raw, where))
         if kind == "iri" or raw.startswith(("http://", "https://", "urn:")):
             return ox.NamedNode(expand(raw))
         try:
@@ -116,6 +149,55 @@ def term_for(raw: str, kind: str, where: str) -> ox.NamedNode | ox.Literal:
         raise InputError(where, str(e)) from e
     except ValueError as e:
         raise InputError(where, f"{raw!r} is not a valid {kind if kind != 'auto' else 'value'}: {e}") from e
+
+
+_CONCEPT_KINDS = {"data": (PERSONAL_DATA, "DPV personal-data concept"), "purpose": (PURPOSE, "DPV purpose")}
+_DOMAINS = "PREFIX pr2g: <urn:pp-analyze:core#> SELECT DISTINCT ?d WHERE { GRAPH ?g { ?g pr2g:for/pr2g:hasDomain ?d } }"
+_HAS_POLICY = "PREFIX pr2g: <urn:pp-analyze:core#> ASK { GRAPH ?policy { ?policy a pr2g:PrivacyPolicy } }"
+
+
+def _concept(raw: str, kind: str, where: str) -> str:
+    """A CURIE or IRI of a concept under the kind's DPV top concept; else InputError with the nearest."""
+    top, what = _CONCEPT_KINDS[kind]
+    members = vocabulary().members(top)
+    try:
+        iri = expand(raw.strip())
+    except VocabularyError:
+        iri = raw.strip()
+    if iri in members:
+        return iri
+    names = sorted(compact(m) for m in members)
+    by_lower = {n.lower(): n for n in names}
+    near = by_lower.get(compact(iri).lower())
+    hint = f"; did you mean {near}?" if near else _nearest(compact(iri), names)
+    raise InputError(where, f"{raw!r} is not a {what} (under {compact(top)}){hint}")
+
+
+def _practice_type(raw: str, where: str) -> str:
+    allowed = [t.value for t in PracticeType]
+    v = raw.strip().lower().replace("_", "-")
+    if v not in allowed:
+        raise InputError(where, f"{raw!r} is not a practice type; one of: {', '.join(allowed)}{_nearest(v, allowed)}")
+    return v
+
+
+def site_domain(raw: str, where: str = "site") -> str:
+    """'https://www.GitHub.com/x' → 'github.com' (scheme, www., path and port dropped; lower case)."""
+    s = raw.strip().lower()
+    if "://" in s:
+        s = s.split("://", 1)[1]
+    s = s.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].split("@")[-1].split(":", 1)[0].strip(".")
+    s = s.removeprefix("www.")
+    if not s or not re.fullmatch(r"[\w.-]+", s):
+        raise InputError(where, f"{raw!r} is not a site domain such as github.com")
+    return s
+
+
+def _nearest(value: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(value, known, n=3, cutoff=0.6)
+    return f"; nearest: {', '.join(close)}" if close else ""
 
 
 def mask(text: str) -> str:

@@ -387,7 +387,8 @@ def load_domain_profile(store: Store, domain: str, vocab: Vocabulary) -> Profile
 
 
 def _split(v: Any) -> frozenset[str]:
-    return frozenset(str(v).split()) if v else frozenset()
+    """A GROUP_CONCAT column of risk-practices ('|'-separated IRIs; empty parts when a value is missing)."""
+    return frozenset(x for x in str(v).split("|") if x) if v else frozenset()
 
 
 def _profile(store: Store, domain: str, policy_rows: list[dict[str, Any]], vocab: Vocabulary) -> Profile:

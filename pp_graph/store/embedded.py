@@ -1,7 +1,9 @@
 """The embedded SPARQL store (pyoxigraph): policy graphs, one named graph each, plus DPV.
 
-Queries see the union of all named graphs as their default graph, so a query written once runs
-unchanged here and on a SPARQL server configured the same way. Values are bound, never spliced.
+The named queries read named graphs only (``GRAPH ?policy {…}``, DPV in ``urn:pp-graph:graph:dpv``), so
+they mean the same here and on any SPARQL 1.1 server. For ad-hoc queries the default graph is the union
+of the named graphs. Values are bound, never spliced. A store can be *scoped* to some policy graphs
+(``scope``): queries then see those graphs and DPV only, however many more the folder holds.
 A persistent store (a folder) remembers the SHA-256 and path of every file it loaded: unchanged files
 are skipped next time, and a file whose content changed replaces the graphs its old version held.
 The bookkeeping lives in the named graph ``urn:pp-graph:graph:meta`` (so it is part of the union
@@ -21,6 +23,8 @@ from pp_graph.errors import InputError
 from pp_graph.graph.files import graph_files, graph_suffix
 from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.resources import DPV_FILES
+from pp_graph.store.values import XSD_NS, literal_value
+from pp_graph.vocab.dpv import WITHIN, within_pairs
 
 DPV_GRAPH = ox.NamedNode("urn:pp-graph:graph:dpv")
 META_GRAPH = ox.NamedNode("urn:pp-graph:graph:meta")  # which file (by digest and path) filled which graph
@@ -36,20 +40,7 @@ _TRIPLE_FORMATS = (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES)
 _PPG = "urn:pp-graph:ontology#"
 _LOADED = ox.NamedNode(_PPG + "loadedGraph")
 _SOURCE = ox.NamedNode(_PPG + "sourceFile")
-XSD_NS = "http://www.w3.org/2001/XMLSchema#"
 PR2G_POLICY = "urn:pp-analyze:core#PrivacyPolicy"
-
-
-def literal_value(lexical: str, datatype: str | None) -> Any:
-    """A literal → a plain value: numbers and booleans as such, everything else its lexical form."""
-    dt = datatype or ""
-    if dt.endswith(("#integer", "#int", "#long", "#nonNegativeInteger")):
-        return int(lexical)
-    if dt.endswith(("#decimal", "#double", "#float")):
-        return float(lexical)
-    if dt.endswith("#boolean"):
-        return lexical == "true"
-    return lexical
 
 
 def to_python(term: Any) -> Any:
@@ -117,6 +108,7 @@ class EmbeddedStore:
         if path is not None:
             path.mkdir(parents=True, exist_ok=True)
         self.store = ox.Store(str(path)) if path else ox.Store()
+        self.scope: list[str] | None = None  # policy graphs queries may see (None: all)
         self.loaded = 0  # files loaded by this object
         self.skipped = 0  # files skipped because the same content was loaded before (persistent store)
 
@@ -201,11 +193,14 @@ class EmbeddedStore:
         self.store.bulk_extend(ox.parse(data, format=ox.RdfFormat.N_QUADS))
 
     def load_dpv(self) -> None:
-        """DPV (SKOS) into its own named graph, for hierarchy-aware queries (skos:broader*)."""
-        if any(True for _ in self.store.quads_for_pattern(None, None, None, DPV_GRAPH)):
-            return
-        for f in DPV_FILES:
-            self.store.bulk_load(path=str(f), format=ox.RdfFormat.TURTLE, to_graph=DPV_GRAPH)
+        """DPV (SKOS) into its own named graph, with its ``ppg:within`` closure (see :func:`dpv_closure`)."""
+        within = ox.NamedNode(WITHIN)
+        if not any(True for _ in self.store.quads_for_pattern(None, within, None, DPV_GRAPH)):
+            if any(True for _ in self.store.quads_for_pattern(None, None, None, DPV_GRAPH)):
+                self.store.remove_graph(DPV_GRAPH)  # written by an older version, without the closure
+            for f in DPV_FILES:
+                self.store.bulk_load(path=str(f), format=ox.RdfFormat.TURTLE, to_graph=DPV_GRAPH)
+            self.store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, DPV_GRAPH) for t in dpv_closure())
 
     def query(self, sparql: str, bindings: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run a SELECT (rows as dicts of plain values) or ASK (one row {'ask': bool}) over the union graph."""
@@ -216,31 +211,53 @@ class EmbeddedStore:
         except ValueError as e:
             raise InputError("query", f"a bound value is not a valid RDF term: {e}") from e
         try:
-            res = self.store.query(sparql, use_default_graph_as_union=True, substitutions=subs)
+            res = self.store.query(sparql, substitutions=subs, **self._dataset())
         except SyntaxError as e:
             raise InputError("query", f"SPARQL syntax error: {e}") from e
-        if isinstance(res, bool):
-            return [{"ask": res}]
         if isinstance(res, ox.QuerySolutions):
             names = [v.value for v in res.variables]
             return [{n: to_python(sol[n]) for n in names} for sol in res]
+        if isinstance(res, ox.QueryBoolean | bool):  # pyoxigraph 0.5 answers ASK with a QueryBoolean
+            return [{"ask": bool(res)}]
         raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
+
+    def _dataset(self) -> dict[str, Any]:
+        """Query dataset options: the union default graph, restricted to the scope when there is one."""
+        if self.scope is None:
+            return {"use_default_graph_as_union": True}
+        graphs = [ox.NamedNode(g) for g in (*self.scope, DPV_GRAPH.value)]
+        return {"default_graph": graphs, "named_graphs": graphs}
 
     def policies(self) -> list[str]:
         return sorted(
             g.value
             for g in self.store.named_graphs()
-            if isinstance(g, ox.NamedNode) and g.value.startswith(POLICY_BASE)
+            if isinstance(g, ox.NamedNode)
+            and g.value.startswith(POLICY_BASE)
+            and (self.scope is None or g.value in self.scope)
         )
 
 
 def open_store(paths: Iterable[Path], store_dir: Path | None = None, dpv: bool = True) -> EmbeddedStore:
-    """An embedded store with DPV and the graphs under ``paths`` (reusing ``store_dir`` when given)."""
+    """An embedded store with DPV and the graphs under ``paths`` (reusing ``store_dir`` when given).
+
+    With both ``store_dir`` and ``paths`` the store is scoped to the graphs of those files; with
+    ``store_dir`` alone queries see everything it holds.
+    """
     store = EmbeddedStore(store_dir)
     if dpv:
         store.load_dpv()
-    store.load(paths)
+    loaded = store.load_files(paths)
+    if store_dir is not None and loaded:
+        # A persistent folder may hold other policies too: answer over the given files only.
+        store.scope = sorted({g for graphs in loaded.values() for g in graphs})
     return store
+
+
+def dpv_closure() -> list[ox.Triple]:
+    """``?c ppg:within ?a`` for every DPV concept and each of its ancestors, itself included."""
+    within = ox.NamedNode(WITHIN)
+    return [ox.Triple(ox.NamedNode(c), within, ox.NamedNode(a)) for c, a in within_pairs()]
 
 
 def _policy_graph_of(quads: list[ox.Quad]) -> ox.NamedNode | None:

@@ -152,3 +152,17 @@ def _load(paths: Iterable[Path]) -> Vocabulary:
 def vocabulary() -> Vocabulary:
     """The process-wide DPV index (about 0.1 s to build)."""
     return _load(DPV_FILES)
+
+
+WITHIN = "urn:pp-graph:ontology#within"  # ?c ppg:within ?top: ?c is ?top or below it along skos:broader
+
+
+def within_pairs(vocab: Vocabulary | None = None) -> list[tuple[str, str]]:
+    """(concept, concept or an ancestor) for every DPV concept: the reflexive-transitive skos:broader closure.
+
+    Stores hold it as ``ppg:within`` triples in the DPV graph, so the named queries need no property
+    path: engines disagree on ``skos:broader*`` (duplicate solutions, unbound ends, aggregates).
+    """
+    v = vocab or vocabulary()
+    concepts = sorted(set(v.labels) | set(v.broader) | set(v.narrower))
+    return [(c, a) for c in concepts for a in sorted(v.broader_closure(c))]
