@@ -203,3 +203,48 @@ def test_read_only_and_loopback_only(client) -> None:  # type: ignore[no-untyped
 def test_negated_practices_are_marked_in_the_text(client) -> None:  # type: ignore[no-untyped-def]
     page = client.get("/site/tinyshop.example").get_data(as_text=True)
     assert re.search(r'<a class="hl[^"]*negated[^"]*"[^>]*>sell</a>', page)
+
+
+def test_versions_of_a_site_are_listed_and_browsable(tmp_path: Path) -> None:
+    text = (FIXTURES / "policies" / "tinyshop.example.md").read_text(encoding="utf-8")
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v2").mkdir()
+    (tmp_path / "v1" / "tinyshop.example.md").write_text(text, encoding="utf-8")
+    (tmp_path / "v2" / "tinyshop.example.md").write_text(
+        text + "\nWe share your location with advertisers.\n", encoding="utf-8"
+    )
+    for v in ("v1", "v2"):
+        res = CliRunner().invoke(main, ["convert", str(tmp_path / v), "-o", str(tmp_path / "out" / v)])
+        assert res.exit_code == 0, res.output
+    corpus = Corpus.open([tmp_path / "out"])
+    versions = corpus.sites["tinyshop.example"]
+    assert len(versions) == 2 and versions[0].digest != versions[1].digest
+    client = create_app(corpus).test_client()
+    page = client.get("/site/tinyshop.example").get_data(as_text=True)
+    assert "Versions" in page and f"version={versions[0].key}" in page
+    old = client.get(f"/site/tinyshop.example?version={versions[0].key}").get_data(as_text=True)
+    assert "advertisers" in page and "advertisers" not in old
+    assert client.get("/site/tinyshop.example?version=nosuch").status_code == 400
+
+
+def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pp_graph.cli", "serve", str(graphs), "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        with urllib.request.urlopen(url.group(0) + "health", timeout=30) as r:
+            assert json.loads(r.read()) == {"sites": 3, "policies": 3}
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
