@@ -17,7 +17,7 @@ from pathlib import Path
 from _shared import CORPUS, ROOT, corpus_files, target
 
 from pp_graph.batch import convert_batch
-from pp_graph.report.corpus import Corpus
+from pp_graph.query.corpus import Corpus
 from pp_graph.report.html import build_report
 from pp_graph.serve.app import create_app
 

@@ -47,7 +47,7 @@ def graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(graphs: Path) -> Iterator[str]:
     from werkzeug.serving import make_server
 
-    from pp_graph.report.corpus import Corpus
+    from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
 
     srv = make_server("127.0.0.1", 0, create_app(Corpus.open([graphs])), threaded=True)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
-from pp_graph.report.corpus import Corpus
+from pp_graph.query.corpus import Corpus
 from pp_graph.report.highlight import Mark, pieces, to_html
 from pp_graph.report.html import build_report, collect, write_report
 from pp_graph.serve.app import create_app
@@ -235,7 +235,9 @@ def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> N
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "pp_graph.cli", "serve", str(graphs), "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         line = proc.stdout.readline() if proc.stdout else ""

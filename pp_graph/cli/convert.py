@@ -55,6 +55,13 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     help="Serialisation of each policy graph.",
 )
 @click.option("--site", help="Domain of the policy's site (single file only); default: the file name.")
+@click.option(
+    "--date",
+    "date",
+    metavar="DATE",
+    help="The version's date (YYYY-MM-DD, UTC; single file): a dated graph <site>@<date>. "
+    "Files named <domain>/<YYYYMMDDTHHMMSSZ>.md are dated by their name.",
+)
 @click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
 @click.option("--model", help="LLM model name (llm backend).")
 @click.option(
@@ -80,6 +87,7 @@ def convert(
     out_dir: Path,
     fmt: str,
     site: str | None,
+    date: str | None,
     backend: str,
     model: str | None,
     config: Path | None,
@@ -96,6 +104,7 @@ def convert(
     from tqdm import tqdm
 
     from pp_graph.batch import convert_batch
+    from pp_graph.load.versions import parse_date
 
     options = _backend_options(
         model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
@@ -119,6 +128,7 @@ def convert(
             jobs=jobs,
             force=force,
             site=site,
+            valid_from=parse_date(date) if date else None,
             on_done=done,
             on_total=lambda n: bar.reset(total=n),
         )

@@ -26,7 +26,7 @@ _paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists
 @handle_errors
 def report(paths: tuple[Path, ...], out: Path) -> None:
     """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations."""
-    from pp_graph.report.corpus import Corpus
+    from pp_graph.query.corpus import Corpus
     from pp_graph.report.html import build_report, write_report
 
     t0 = time.perf_counter()
@@ -51,7 +51,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     from werkzeug.serving import make_server
 
     from pp_graph.errors import ConfigError
-    from pp_graph.report.corpus import Corpus
+    from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
 
     corpus = Corpus.open(paths)

@@ -20,8 +20,8 @@ from typing import Any
 from flask import Flask, Response, abort, render_template, request
 
 from pp_graph.errors import PPGraphError
+from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.query.runner import NamedQuery, load_all
-from pp_graph.report.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.report.highlight import Mark, pieces, to_html
 from pp_graph.risk.engine import ActionContext, RiskEngine
 from pp_graph.serve.cards import card, concept_id

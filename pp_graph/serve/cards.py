@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from pp_graph.report.corpus import Link, Practice, Segment
+from pp_graph.query.corpus import Link, Practice, Segment
 from pp_graph.vocab.dpv import compact
 
 MAX_SPANS = 3  # spans listed per link; a party can have dozens in one line

@@ -50,6 +50,7 @@ class PolicySummary:
     negated: int
     file: str  # the graph file's name, relative to the folder it was found in
     converted: str  # the graph file's modification time (UTC, ISO 8601)
+    valid_from: str | None = None  # a dated version: when it came into force (ISO 8601 UTC)
 
     @property
     def total(self) -> int:
@@ -133,6 +134,14 @@ class PolicyView:
         return out
 
 
+def _iso(value: Any) -> str | None:
+    """An xsd:dateTime as written by rdflib (``+00:00``) or by hand (``Z``) → ``YYYY-MM-DDTHH:MM:SSZ``."""
+    if not value:
+        return None
+    v = str(value)
+    return v[:-6] + "Z" if v.endswith("+00:00") else v
+
+
 def _converted(path: Path) -> str:
     return datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -188,9 +197,11 @@ class Corpus:
                     negated=row["negated"],
                     file=self._relative(f) if f else "",
                     converted=_converted(f) if f else "",
+                    valid_from=_iso(r.get("validFrom")),
                 )
             )
-        return sorted(out, key=lambda s: (s.site, s.converted, s.policy))
+        # Versions in date order; undated graphs (a site converted at different times) by conversion time.
+        return sorted(out, key=lambda s: (s.site, s.valid_from or "", s.converted, s.policy))
 
     def _relative(self, f: Path) -> str:
         for root in self.roots:
@@ -205,6 +216,27 @@ class Corpus:
         for s in self.policies:
             out[s.site].append(s)
         return dict(sorted(out.items()))
+
+    def as_of(self, site: str, date: str) -> PolicySummary:
+        """The site's version in force on ``date`` (ISO 8601 UTC): the newest one dated on or before it."""
+        versions = self.sites.get(site.strip().lower())
+        if not versions:
+            raise InputError(site, "no policy graph for this site in the corpus")
+        dated = [v for v in versions if v.valid_from]
+        if not dated:
+            raise InputError(site, "its policy graphs carry no version date (convert <domain>/<date>.md or use --date)")
+        before = [v for v in dated if v.valid_from and v.valid_from <= date]
+        if not before:
+            raise InputError(date, f"is before the first version of {site} ({dated[0].valid_from})")
+        return before[-1]
+
+    @cached_property
+    def policy_statements(self) -> dict[str, dict[str, set[str]]]:
+        """Policy IRI → {"legal-basis": bases it states, "right": rights it discloses}."""
+        out: dict[str, dict[str, set[str]]] = defaultdict(lambda: {"legal-basis": set(), "right": set()})
+        for r in self.query("view-policy-statements"):
+            out[str(r["policy"])][str(r["kind"])].add(str(r["concept"]))
+        return out
 
     def find(self, site: str, key: str | None = None) -> PolicySummary:
         """A site's policy (the newest unless ``key`` names one); InputError naming what was asked."""
