@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,30 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     return opts
 
 
+def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Path]:
+    """Files and folders as they are; each http(s) URL fetched into ``folder`` as ``<site>.md``."""
+    from urllib.parse import urlsplit
+
+    from pp_graph.load.fetch import fetch_policy
+    from pp_graph.load.sources import check_site
+
+    out = []
+    for item in inputs:
+        if not item.startswith(("http://", "https://")):
+            out.append(Path(item))
+            continue
+        got = fetch_policy(item)
+        host = (urlsplit(got.final_url).hostname or "").removeprefix("www.")
+        name = check_site(site or host, item)
+        target = folder / f"{name}.md"
+        target.write_text(got.text, encoding="utf-8")
+        err(f"fetched {item} ({got.source_type}, {len(got.text):,} characters) as {name}")
+        out.append(target)
+    return out
+
+
 @click.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("inputs", nargs=-1, required=True)
 @click.option(
     "-o",
     "--output",
@@ -83,7 +106,7 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
 def convert(
-    inputs: tuple[Path, ...],
+    inputs: tuple[str, ...],
     out_dir: Path,
     fmt: str,
     site: str | None,
@@ -118,9 +141,11 @@ def convert(
         if r.status == "failed":
             bar.write(f"error: {r.error}", file=sys.stderr)
 
+    fetched = tempfile.TemporaryDirectory(prefix="pp-graph-fetch-")
     try:
+        paths = _inputs(inputs, site, Path(fetched.name))
         report = convert_batch(
-            inputs,
+            paths,
             out_dir,
             fmt=fmt,
             backend=backend,
@@ -134,6 +159,7 @@ def convert(
         )
     finally:
         bar.close()
+        fetched.cleanup()
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1, sort_keys=True))
     else:

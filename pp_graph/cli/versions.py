@@ -146,4 +146,35 @@ def history(site: str, graph: Path, fmt: str) -> None:
     emit(rows, fmt)
 
 
-commands = [diff_cmd, history]
+@click.command()
+@click.argument("sites_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The archive: <out>/<domain>/<YYYYMMDDTHHMMSSZ>.md, one file per version.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@handle_errors
+def track(sites_file: Path, out: Path, fmt: str) -> None:
+    """Fetch each site's policy (SITES_FILE: TOML) and keep a new dated version when its text changed.
+
+    Exit 0 when every site was fetched, 1 when some failed (the others are kept).
+    """
+    from pp_graph.versions.track import track as run
+
+    results = run(sites_file, out)
+    emit([r.to_dict() for r in results], fmt, ["site", "status", "file", "error"])
+    raise SystemExit(1 if any(r.status == "failed" for r in results) else 0)
+
+
+commands = [diff_cmd, history, track]
