@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import InputError, PPGraphError
+from pp_graph.errors import ConfigError, InputError, PPGraphError
 from pp_graph.graph.serialize import SUFFIX, serialize
 from pp_graph.load.sources import check_site, discover, load_policy, policy_files, site_from_name
 from pp_graph.load.versions import iso_of_stamp, output_stem, stamp_of
@@ -115,13 +115,19 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
 
 _BACKEND: Any = None
+_BACKEND_KEY: tuple[str, str] | None = None  # what _BACKEND was made from (a Dask worker is reused across batches)
+
+
+def backend_key() -> tuple[str, str] | None:
+    return _BACKEND_KEY
 
 
 def _init_worker(backend: str, options: dict[str, Any]) -> None:
-    global _BACKEND
+    global _BACKEND, _BACKEND_KEY
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
+    _BACKEND_KEY = (backend, repr(sorted(options.items())))
 
 
 def _convert_one(
@@ -190,6 +196,8 @@ def convert_batch(
     force: bool = False,
     site: str | None = None,
     valid_from: str | None = None,
+    executor: str = "process",
+    scheduler: str | None = None,
     on_done: Callable[[FileResult], None] | None = None,
     on_total: Callable[[int], None] | None = None,
 ) -> BatchReport:
@@ -238,7 +246,28 @@ def convert_batch(
             on_done(r)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    if jobs <= 1 or len(todo) <= 1:
+    if executor == "dask":
+        if not scheduler:
+            raise ConfigError("--executor dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+        from pp_graph.scale.dask import run_on_dask
+
+        results.extend(
+            run_on_dask(
+                scheduler,
+                todo,
+                site=site,
+                out_dir=out_dir,
+                fmt=fmt,
+                settings=settings,
+                valid_from=valid_from,
+                backend=backend,
+                options=options,
+                on_done=on_done,
+            )
+        )
+    elif executor != "process":
+        raise ConfigError(f"--executor {executor!r}: one of process, dask")
+    elif jobs <= 1 or len(todo) <= 1:
         _init_worker(backend, options)
         for f, digest in todo:
             r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings, valid_from)

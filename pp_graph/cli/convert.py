@@ -100,6 +100,14 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Pat
 @click.option("--budget", type=float, help="llm backend: stop before spending more than this many dollars.")
 @click.option("--no-cache", is_flag=True, default=None, help="llm backend: do not read or write the response cache.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
+@click.option(
+    "--executor",
+    type=click.Choice(["process", "dask"]),
+    default="process",
+    show_default=True,
+    help="Where conversions run: local processes (--jobs), or a Dask cluster (--scheduler).",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Parallel workers.")
 @click.option("--force", is_flag=True, help="Convert again even when input and settings are unchanged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
@@ -118,6 +126,8 @@ def convert(
     budget: float | None,
     no_cache: bool | None,
     extra: tuple[str, ...],
+    executor: str,
+    scheduler: str | None,
     jobs: int,
     force: bool,
     as_json: bool,
@@ -154,6 +164,8 @@ def convert(
             force=force,
             site=site,
             valid_from=parse_date(date) if date else None,
+            executor=executor,
+            scheduler=scheduler,
             on_done=done,
             on_total=lambda n: bar.reset(total=n),
         )
