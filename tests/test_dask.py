@@ -42,7 +42,7 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     procs = [
         subprocess.Popen(
             [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-            stdout=(logs / "scheduler.log").open("w"),  # noqa: SIM115 - the process owns it
+            stdout=(logs / "scheduler.log").open("w"),
             stderr=subprocess.STDOUT,
             env=env,
             start_new_session=True,
@@ -65,7 +65,7 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     "--name",
                     f"w{i}",
                 ],
-                stdout=(logs / f"worker{i}.log").open("w"),  # noqa: SIM115 - the process owns it
+                stdout=(logs / f"worker{i}.log").open("w"),
                 stderr=subprocess.STDOUT,
                 env=env,
                 start_new_session=True,
