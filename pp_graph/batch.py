@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import InputError, PPGraphError
+from pp_graph.errors import ConfigError, InputError, PPGraphError
 from pp_graph.graph.serialize import SUFFIX, serialize
 from pp_graph.load.sources import check_site, discover, load_policy, policy_files, site_from_name
+from pp_graph.load.versions import iso_of_stamp, output_stem, stamp_of
 from pp_graph.resources import PROMPTS
 
 REPORT_SUFFIX = ".report.json"
@@ -114,23 +115,38 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
 
 _BACKEND: Any = None
+_BACKEND_KEY: tuple[str, str] | None = None  # what _BACKEND was made from (a Dask worker is reused across batches)
+
+
+def backend_key() -> tuple[str, str] | None:
+    return _BACKEND_KEY
 
 
 def _init_worker(backend: str, options: dict[str, Any]) -> None:
-    global _BACKEND
+    global _BACKEND, _BACKEND_KEY
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
+    _BACKEND_KEY = (backend, repr(sorted(options.items())))
 
 
-def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_digest: str, settings: str) -> FileResult:
+def _convert_one(
+    path: str,
+    site: str | None,
+    out_dir: str,
+    fmt: str,
+    input_digest: str,
+    settings: str,
+    valid_from: str | None = None,
+) -> FileResult:
     from pp_graph.api import convert_policy
 
     src = Path(path)
     try:
-        policy = load_policy(src, site=site)
+        policy = load_policy(src, site=site, valid_from=valid_from)
         conv = convert_policy(policy, _BACKEND)
-        out = Path(out_dir) / f"{policy.site}{SUFFIX[fmt]}"
+        stem = output_stem(policy.site, policy.valid_from)
+        out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
         report = conv.report.to_dict()
         report.update(
@@ -141,7 +157,9 @@ def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_dige
             graph=str(conv.graph),
             output=out.name,
         )
-        atomic_write(Path(out_dir) / f"{policy.site}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
+        if policy.valid_from:
+            report["valid_from"] = policy.valid_from
+        atomic_write(Path(out_dir) / f"{stem}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
         return FileResult(src.name, "converted", policy.site, out.name, report=report)
     except PPGraphError as e:
         if getattr(e, "fatal", False):
@@ -151,8 +169,8 @@ def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_dige
         return FileResult(src.name, "failed", error=f"{src.name}: internal error: {type(e).__name__}: {e}")
 
 
-def _previous(out_dir: Path, site: str, input_digest: str, settings: str, fmt: str) -> dict[str, Any] | None:
-    rp = out_dir / f"{site}{REPORT_SUFFIX}"
+def _previous(out_dir: Path, stem: str, input_digest: str, settings: str, fmt: str) -> dict[str, Any] | None:
+    rp = out_dir / f"{stem}{REPORT_SUFFIX}"
     try:
         report: dict[str, Any] = json.loads(rp.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -161,7 +179,7 @@ def _previous(out_dir: Path, site: str, input_digest: str, settings: str, fmt: s
         report.get("input_digest") == input_digest
         and report.get("settings_digest") == settings
         and report.get("format") == fmt
-        and (out_dir / f"{site}{SUFFIX[fmt]}").exists()
+        and (out_dir / f"{stem}{SUFFIX[fmt]}").exists()
     ):
         return report
     return None
@@ -177,6 +195,9 @@ def convert_batch(
     jobs: int = 1,
     force: bool = False,
     site: str | None = None,
+    valid_from: str | None = None,
+    executor: str = "process",
+    scheduler: str | None = None,
     on_done: Callable[[FileResult], None] | None = None,
     on_total: Callable[[int], None] | None = None,
 ) -> BatchReport:
@@ -186,7 +207,8 @@ def convert_batch(
     inputs = list(inputs)
     if site:
         files, skipped = discover(inputs), list[Path]()
-        if len(files) != 1:
+        # One site for several files only when each is a dated version of it (<date>.md): each keeps its own name.
+        if len(files) != 1 and not (files and all(stamp_of(f) for f in files)):
             raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
         site = check_site(site, str(inputs[0]))  # the outputs are named by the normalised site
     else:
@@ -197,20 +219,24 @@ def convert_batch(
     results = [FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped") for f in skipped]
     todo: list[tuple[Path, str]] = []
     claimed: dict[str, Path] = {}
+    if valid_from is not None and len(files) != 1:
+        raise InputError(str(inputs[0]), f"--date dates one policy version but {len(files)} files were given")
     for f in files:
         name_site = site or site_from_name(f)
-        if name_site in claimed:
-            # Both would be written to <site>.trig; keep the first, say why the second was not converted.
-            error = f"{f.name}: same site {name_site} as {claimed[name_site].name}; rename one or convert it alone"
+        stamp = stamp_of(f)
+        stem = output_stem(name_site, valid_from or (iso_of_stamp(stamp) if stamp else None))
+        if stem in claimed:
+            # Both would be written to <stem>.trig; keep the first, say why the second was not converted.
+            error = f"{f.name}: same site {name_site} as {claimed[stem].name}; rename one or convert it alone"
             results.append(FileResult(f.name, "failed", error=error))
             continue
-        claimed[name_site] = f
+        claimed[stem] = f
         try:
             digest = hashlib.sha256(f.read_bytes()).hexdigest()
         except OSError as e:
             results.append(FileResult(f.name, "failed", error=f"{f.name}: cannot be read ({e.strerror})"))
             continue
-        prev = None if force else _previous(out_dir, name_site, digest, settings, fmt)
+        prev = None if force else _previous(out_dir, stem, digest, settings, fmt)
         if prev is not None:
             results.append(FileResult(f.name, "unchanged", name_site, prev.get("output"), report=prev))
         else:
@@ -220,10 +246,31 @@ def convert_batch(
             on_done(r)
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    if jobs <= 1 or len(todo) <= 1:
+    if executor == "dask":
+        if not scheduler:
+            raise ConfigError("--executor dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+        from pp_graph.scale.dask import run_on_dask
+
+        results.extend(
+            run_on_dask(
+                scheduler,
+                todo,
+                site=site,
+                out_dir=out_dir,
+                fmt=fmt,
+                settings=settings,
+                valid_from=valid_from,
+                backend=backend,
+                options=options,
+                on_done=on_done,
+            )
+        )
+    elif executor != "process":
+        raise ConfigError(f"--executor {executor!r}: one of process, dask")
+    elif jobs <= 1 or len(todo) <= 1:
         _init_worker(backend, options)
         for f, digest in todo:
-            r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings)
+            r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings, valid_from)
             results.append(r)
             if on_done:
                 on_done(r)
@@ -232,7 +279,7 @@ def convert_batch(
             # Largest first keeps the workers busy to the end.
             ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
             pending: set[Future[FileResult]] = {
-                pool.submit(_convert_one, str(f), site, str(out_dir), fmt, d, settings) for f, d in ordered
+                pool.submit(_convert_one, str(f), site, str(out_dir), fmt, d, settings, valid_from) for f, d in ordered
             }
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -40,6 +40,7 @@ class Policy:
     text: str
     source_name: str  # file name only, never a machine path
     media_type: str  # text/plain, text/markdown, text/html
+    valid_from: str | None = None  # a dated version: when it came into force (ISO 8601 UTC)
     digest: str = field(init=False, compare=False)  # sha256 of the text, computed once
 
     def __post_init__(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,30 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     return opts
 
 
+def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Path]:
+    """Files and folders as they are; each http(s) URL fetched into ``folder`` as ``<site>.md``."""
+    from urllib.parse import urlsplit
+
+    from pp_graph.load.fetch import fetch_policy
+    from pp_graph.load.sources import check_site
+
+    out = []
+    for item in inputs:
+        if not item.startswith(("http://", "https://")):
+            out.append(Path(item))
+            continue
+        got = fetch_policy(item)
+        host = (urlsplit(got.final_url).hostname or "").removeprefix("www.")
+        name = check_site(site or host, item)
+        target = folder / f"{name}.md"
+        target.write_text(got.text, encoding="utf-8")
+        err(f"fetched {item} ({got.source_type}, {len(got.text):,} characters) as {name}")
+        out.append(target)
+    return out
+
+
 @click.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("inputs", nargs=-1, required=True)
 @click.option(
     "-o",
     "--output",
@@ -56,6 +79,13 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     help="Serialisation of each policy graph.",
 )
 @click.option("--site", help="Domain of the policy's site (single file only); default: the file name.")
+@click.option(
+    "--date",
+    "date",
+    metavar="DATE",
+    help="The version's date (YYYY-MM-DD, UTC; single file): a dated graph <site>@<date>. "
+    "Files named <domain>/<YYYYMMDDTHHMMSSZ>.md are dated by their name.",
+)
 @click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
 @click.option("--model", help="LLM model name (llm backend).")
 @click.option(
@@ -71,16 +101,25 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 @click.option("--budget", type=float, help="llm backend: stop before spending more than this many dollars.")
 @click.option("--no-cache", is_flag=True, default=None, help="llm backend: do not read or write the response cache.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
+@click.option(
+    "--executor",
+    type=click.Choice(["process", "dask"]),
+    default="process",
+    show_default=True,
+    help="Where conversions run: local processes (--jobs), or a Dask cluster (--scheduler).",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Parallel workers.")
 @click.option("--force", is_flag=True, help="Convert again even when input and settings are unchanged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
 def convert(
-    inputs: tuple[Path, ...],
+    inputs: tuple[str, ...],
     out_dir: Path,
     fmt: str,
     site: str | None,
+    date: str | None,
     backend: str,
     model: str | None,
     config: Path | None,
@@ -88,6 +127,8 @@ def convert(
     budget: float | None,
     no_cache: bool | None,
     extra: tuple[str, ...],
+    executor: str,
+    scheduler: str | None,
     jobs: int,
     force: bool,
     as_json: bool,
@@ -97,6 +138,7 @@ def convert(
     from tqdm import tqdm
 
     from pp_graph.batch import convert_batch
+    from pp_graph.load.versions import parse_date
 
     options = _backend_options(
         model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
@@ -110,9 +152,11 @@ def convert(
         if r.status == "failed":
             bar.write(f"error: {r.error}", file=sys.stderr)
 
+    fetched = tempfile.TemporaryDirectory(prefix="pp-graph-fetch-")
     try:
+        paths = _inputs(inputs, site, Path(fetched.name))
         report = convert_batch(
-            inputs,
+            paths,
             out_dir,
             fmt=fmt,
             backend=backend,
@@ -120,11 +164,15 @@ def convert(
             jobs=jobs,
             force=force,
             site=site,
+            valid_from=parse_date(date) if date else None,
+            executor=executor,
+            scheduler=scheduler,
             on_done=done,
             on_total=lambda n: bar.reset(total=n),
         )
     finally:
         bar.close()
+        fetched.cleanup()
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=1, sort_keys=True))
     else:

@@ -122,6 +122,8 @@ class _Builder:
         self.add(pol, PPG.sourceName, Literal(ex.policy.source_name))
         self.add(pol, PPG.mediaType, Literal(ex.policy.media_type))
         self.add(pol, PPG.characterCount, Literal(len(ex.policy.text), datatype=XSD.integer))
+        if ex.policy.valid_from:
+            self.add(pol, PPG.validFrom, Literal(ex.policy.valid_from, datatype=XSD.dateTime))
         self.first_party()
 
         prov = ex.provenance

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pp_graph.errors import InputError
+from pp_graph.load.versions import iso_of_stamp, stamp_of
 from pp_graph.model import Policy
 
 SUFFIXES = {
@@ -21,7 +22,10 @@ _DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a
 
 
 def site_from_name(path: Path) -> str:
-    """``bbc.co.uk.html`` → ``bbc.co.uk``: the file name, less its suffix, is the site's domain."""
+    """``bbc.co.uk.html`` → ``bbc.co.uk``: the file name, less its suffix, is the site's domain; a dated
+    version ``github.com/20230101T000000Z.md`` takes its site from its folder."""
+    if stamp_of(path):
+        return path.parent.name.lower()
     name = path.name
     for suffix in sorted(SUFFIXES, key=len, reverse=True):
         if name.lower().endswith(suffix):
@@ -96,15 +100,22 @@ def html_to_text(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def load_policy(path: Path, site: str | None = None) -> Policy:
+def load_policy(path: Path, site: str | None = None, valid_from: str | None = None) -> Policy:
+    """One policy file; a dated version's date comes from its name unless ``valid_from`` is given."""
     suffix = path.suffix.lower()
     media = SUFFIXES.get(suffix)
     if media is None:
         raise InputError(path.name, f"unsupported file type {suffix or '(none)'}; use one of {', '.join(SUFFIXES)}")
-    return policy_from_text(read_text(path), site or site_from_name(path), path.name, media)
+    stamp = stamp_of(path)
+    if valid_from is None and stamp:
+        valid_from = iso_of_stamp(stamp)
+    name = f"{path.parent.name}/{path.name}" if stamp else path.name  # a bare date says nothing of the site
+    return policy_from_text(read_text(path), site or site_from_name(path), name, media, valid_from)
 
 
-def policy_from_text(text: str, site: str, name: str = "<text>", media_type: str = "text/markdown") -> Policy:
+def policy_from_text(
+    text: str, site: str, name: str = "<text>", media_type: str = "text/markdown", valid_from: str | None = None
+) -> Policy:
     """A policy from a string; files come through here too, so both get the same checks."""
     if not text.strip():
         raise InputError(name, "is empty")
@@ -114,4 +125,6 @@ def policy_from_text(text: str, site: str, name: str = "<text>", media_type: str
         text = html_to_text(text)
         if not text.strip():
             raise InputError(name, "HTML has no visible text")
-    return Policy(site=check_site(site, name), text=text, source_name=name, media_type=media_type)
+    return Policy(
+        site=check_site(site, name), text=text, source_name=name, media_type=media_type, valid_from=valid_from
+    )

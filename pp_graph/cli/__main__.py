@@ -1,0 +1,5 @@
+"""`python -m pp_graph.cli`: the same as the pp-graph command."""
+
+from pp_graph.cli import main
+
+main()

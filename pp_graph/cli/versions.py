@@ -1,0 +1,180 @@
+"""pp-graph diff / history: what changed between policy versions, by meaning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pp_graph.cli.common import emit, handle_errors
+
+_FORMATS = click.Choice(["table", "json", "csv", "markdown"])
+
+
+def _row(c: Any) -> dict[str, Any]:
+    d = c.to_dict()
+    ev = (d["evidence_new"] or d["evidence_old"] or [{}])[0]
+    what = {k: v for k, v in d.items() if k not in ("kind", "type", "data", "evidence_old", "evidence_new")}
+    for flag in ("negated", "from_heading"):
+        if what.get(flag) is False:
+            del what[flag]  # only say so when it is the case
+    return {
+        "change": d["kind"],
+        "type": d["type"] or "",
+        "data": d["data"] or "",
+        "details": ", ".join(f"{k}={v}" for k, v in what.items() if v not in ([], None, "")),
+        "evidence": f"[{ev.get('start')}–{ev.get('end')}] {str(ev.get('text', ''))[:90]}" if ev else "",
+    }
+
+
+def _markdown(diff: Any) -> str:
+    d = diff.to_dict()
+    old, new = (d[k]["valid_from"] or d[k]["policy"] for k in ("from", "to"))
+    lines = [f"# {d['site']}: {old} → {new}", ""]
+    for part in ("added", "removed", "changed"):
+        lines.append(f"## {part.capitalize()} ({len(d[part])})")
+        for c in getattr(diff, part):
+            r = _row(c)
+            lines.append(f"- **{r['change']}** {r['type']} `{r['data']}` {r['details']}".rstrip())
+            for side in ("old", "new"):
+                for e in getattr(c, side)[:1]:
+                    lines.append(f"  - {side} [{e.start}–{e.end}]: {e.text[:200]}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _print(diff: Any, fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps(diff.to_dict(), indent=1, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo(_markdown(diff))
+    else:
+        rows = [_row(c) for c in diff.added + diff.removed + diff.changed]
+        if fmt == "table":
+            old, new = diff.old, diff.new
+            click.echo(
+                f"{diff.site}: {old.valid_from or old.key} → {new.valid_from or new.key}; "
+                f"text {'changed' if old.digest != new.digest else 'unchanged'}; "
+                f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed"
+            )
+        emit(rows, fmt, ["change", "type", "data", "details", "evidence"])
+
+
+@click.command(name="diff")
+@click.argument("first")
+@click.argument("second", required=False)
+@click.option("--graph", "graph", type=click.Path(exists=True, path_type=Path), help="Folder of dated policy graphs.")
+@click.option("--from", "date_from", metavar="DATE", help="The version in force on this date (YYYY-MM-DD).")
+@click.option("--to", "date_to", metavar="DATE", help="The version in force on this date (default: the newest).")
+@click.option("--site", help="With two policy files: their site (default: from the file names).")
+@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
+@handle_errors
+def diff_cmd(
+    first: str,
+    second: str | None,
+    graph: Path | None,
+    date_from: str | None,
+    date_to: str | None,
+    site: str | None,
+    fmt: str,
+) -> None:
+    """What changed in meaning between two versions: SITE --graph DIR --from D --to D, or OLD NEW (two files).
+
+    Exit 0 when nothing changed in meaning, 1 when something did, 2 on error.
+    """
+    from pp_graph.errors import ConfigError
+    from pp_graph.versions.compare import diff_files, diff_site
+
+    if second is not None:
+        if graph or date_from or date_to:
+            raise ConfigError("two files are converted and compared as they are: give no --graph, --from or --to")
+        d = diff_files(Path(first), Path(second), site)
+    else:
+        if graph is None:
+            raise ConfigError("give --graph DIR (dated graphs of the site) or two policy files")
+        d = diff_site(graph, first, date_from, date_to)
+    _print(d, fmt)
+    raise SystemExit(0 if d.empty else 1)
+
+
+@click.command()
+@click.argument("site")
+@click.option(
+    "--graph",
+    "graph",
+    type=click.Path(exists=True, path_type=Path),
+    required=True,
+    help="Folder of dated policy graphs.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@handle_errors
+def history(site: str, graph: Path, fmt: str) -> None:
+    """The timeline of a site's policy: every version, and which practices appeared, changed or vanished."""
+    from pp_graph.query.corpus import Corpus
+    from pp_graph.versions.diff import history as site_history
+
+    points = site_history(Corpus.open([graph]), site)
+    if fmt == "json":
+        click.echo(json.dumps([p.to_dict() for p in points], indent=1, ensure_ascii=False))
+        return
+    rows = []
+    for p in points:
+        d = p.to_dict()
+        kinds: dict[str, int] = {}
+        for c in d["changes"]:
+            kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
+        rows.append(
+            {
+                "valid_from": d["valid_from"] or "",
+                "practices": d["practices"],
+                "text": "first" if d["text_changed"] is None else ("changed" if d["text_changed"] else "same"),
+                "added": d["added"],
+                "removed": d["removed"],
+                "changed": d["changed"],
+                "kinds": ", ".join(f"{k}={v}" for k, v in sorted(kinds.items())),
+            }
+        )
+    emit(rows, fmt)
+
+
+@click.command()
+@click.argument("sites_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The archive: <out>/<domain>/<YYYYMMDDTHHMMSSZ>.md, one file per version.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@handle_errors
+def track(sites_file: Path, out: Path, fmt: str) -> None:
+    """Fetch each site's policy (SITES_FILE: TOML) and keep a new dated version when its text changed.
+
+    Exit 0 when every site was fetched, 1 when some failed (the others are kept).
+    """
+    from pp_graph.versions.track import track as run
+
+    results = run(sites_file, out)
+    emit([r.to_dict() for r in results], fmt, ["site", "status", "file", "error"])
+    raise SystemExit(1 if any(r.status == "failed" for r in results) else 0)
+
+
+commands = [diff_cmd, history, track]

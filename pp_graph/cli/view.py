@@ -1,0 +1,78 @@
+"""pp-graph report / serve: see the graph (a one-file HTML report; a local read-only browser UI)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from pp_graph.cli.common import err, handle_errors
+
+_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+
+
+@click.command()
+@_paths
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("report.html"),
+    show_default=True,
+    help="The HTML file to write (one file, no network needed to open it).",
+)
+@handle_errors
+def report(paths: tuple[Path, ...], out: Path) -> None:
+    """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations."""
+    from pp_graph.query.corpus import Corpus
+    from pp_graph.report.html import build_report, write_report
+
+    t0 = time.perf_counter()
+    corpus = Corpus.open(paths)
+    size = write_report(build_report(corpus), out)
+    click.echo(f"{out}: {size / 1024:.0f} KiB, {len(corpus.sites)} sites, {time.perf_counter() - t0:.1f} s")
+
+
+@click.command()
+@_paths
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port on 127.0.0.1 (0: a free one, printed).",
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the UI in the default browser, where there is one.")
+@handle_errors
+def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
+    """Browse sites, policies and practices, run named queries and risk what-ifs, on 127.0.0.1 (Ctrl-C stops)."""
+    from werkzeug.serving import make_server
+
+    from pp_graph.errors import ConfigError
+    from pp_graph.query.corpus import Corpus
+    from pp_graph.serve.app import create_app
+
+    corpus = Corpus.open(paths)
+    try:
+        server = make_server("127.0.0.1", port, create_app(corpus), threaded=True)
+    except OSError as e:
+        raise ConfigError(f"--port {port}: cannot listen on 127.0.0.1 ({e.strerror or e}); try --port 0") from e
+    url = f"http://127.0.0.1:{server.server_port}/"
+    click.echo(f"pp-graph UI: {url}  ({len(corpus.sites)} sites; Ctrl-C stops)", err=False)
+    if open_browser:
+        import webbrowser
+
+        if not webbrowser.open(url):
+            err("no browser to open here; open the address above yourself")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    err("stopped")
+
+
+commands = [report, serve]

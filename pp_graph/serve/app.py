@@ -1,0 +1,289 @@
+"""The read-only browser UI: server-rendered pages over a corpus of policy graphs and the risk engine.
+
+Flask, because its pages are plain Jinja templates rendered on the server (they read without JavaScript),
+its test client runs the whole app in-process, and werkzeug's server binds a loopback port (0 for a
+free one) with no other process to manage. Nothing here writes: the only POST is the what-if panel,
+so that outgoing text in it never lands in a URL or an access log.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, abort, render_template, request
+
+from pp_graph.errors import PPGraphError
+from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
+from pp_graph.query.runner import NamedQuery, load_all
+from pp_graph.report.highlight import Mark, pieces, to_html
+from pp_graph.risk.engine import ActionContext, RiskEngine
+from pp_graph.serve.cards import card, concept_id
+
+PAGE_CACHE = 32  # rendered policy pages kept in memory
+QUERY_SECONDS = 10.0  # a named query that runs longer is abandoned with an error page
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pp-graph-query")
+
+
+def create_app(corpus: Corpus, *, query_seconds: float = QUERY_SECONDS) -> Flask:
+    here = Path(__file__).parent
+    app = Flask(__name__, template_folder=str(here / "templates"), static_folder=str(here / "static"))
+    app.jinja_env.autoescape = True  # every template, whatever its suffix: policy text is untrusted
+    app.config.update(corpus=corpus, engine=RiskEngine(corpus.store), query_seconds=query_seconds)
+    app.jinja_env.globals.update(label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=_cell)
+    app.before_request(_loopback_only)
+    app.after_request(_headers)
+    for rule, view, methods in _ROUTES:
+        app.add_url_rule(rule, view.__name__, view, methods=methods)
+    app.register_error_handler(PPGraphError, _input_error)
+    return app
+
+
+def _corpus() -> Corpus:
+    from flask import current_app
+
+    c: Corpus = current_app.config["corpus"]
+    return c
+
+
+def _loopback_only() -> None:
+    # A page on another site could otherwise reach this server through DNS rebinding.
+    host = (
+        (request.host or "").rsplit(":", 1)[0] if not request.host.startswith("[") else request.host.split("]")[0] + "]"
+    )
+    if host not in LOOPBACK_HOSTS:
+        abort(403)
+
+
+def _headers(resp: Response) -> Response:
+    # Inline scripts are our own (no policy text is ever placed in a script); nothing loads from elsewhere.
+    resp.headers["Content-Security-Policy"] = (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    )
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+def _input_error(e: PPGraphError) -> tuple[str, int]:
+    return render_template("error.html", message=str(e)), 400
+
+
+def _short(iri: str) -> str:
+    from pp_graph.vocab.dpv import compact
+
+    return compact(iri)
+
+
+def _cell(v: Any) -> str:
+    """A result value for a table cell: DPV IRIs compacted, lists joined."""
+    if isinstance(v, list):
+        return ", ".join(_cell(x) for x in v)
+    if isinstance(v, str) and v.startswith("https://w3id.org/dpv"):
+        return _short(v)
+    return "" if v is None else str(v)
+
+
+def _kind(iri: str | None) -> str:
+    return (iri or "").rsplit("#", 1)[-1].removeprefix("recipient-")
+
+
+# -- pages --
+
+
+def sites() -> str:
+    c = _corpus()
+    q = request.args.get("q", "").strip().lower()
+    rows = [(site, versions[-1], len(versions)) for site, versions in c.sites.items() if q in site]
+    return render_template("sites.html", rows=rows, q=q, total=len(c.sites), tops=_top_classes(c))
+
+
+def _top_classes(c: Corpus) -> dict[str, list[tuple[str, int]]]:
+    """Per site: its three most mentioned data classes (one query over the corpus, cached on the corpus)."""
+    cached = getattr(c, "_site_tops", None)
+    if cached is None:
+        cached = {}
+        for r in c.query("view-site-top-data"):
+            cached.setdefault(str(r["site"]), []).append((str(r["data"]), int(r["mentions"])))
+        cached = {s: sorted(v, key=lambda x: (-x[1], x[0]))[:3] for s, v in cached.items()}
+        c._site_tops = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def site(name: str) -> str:
+    from flask import current_app
+
+    c = _corpus()
+    summary = c.find(name, request.args.get("version"))
+    pages: dict[str, str] = current_app.config.setdefault("pages", {})
+    if summary.policy not in pages:  # the corpus never changes while the server runs
+        if len(pages) >= PAGE_CACHE:
+            pages.pop(next(iter(pages)))
+        pages[summary.policy] = _render_policy(c, summary)
+    return pages[summary.policy]
+
+
+def _render_policy(c: Corpus, summary: Any) -> str:
+    view = c.view(summary)
+    by_segment = view.practices_by_segment()
+    lines: list[tuple[Any, str, str]] = []
+    concepts: set[str] = set()
+    for seg in view.segments:
+        practices = by_segment.get(seg.iri, [])
+        marks = [m for p in practices for m in _marks(p)]
+        cards = "".join(card(p, seg, c.label) for p in practices)
+        concepts.update(ln.value for p in practices for ln in p.links if not ln.name)
+        lines.append((seg, to_html(pieces(seg.text, seg.start, marks)), cards))
+    glossary = [(concept_id(i), c.label(i), i, c.definition(i)) for i in sorted(concepts, key=c.label)]
+    return render_template(
+        "site.html", s=summary, view=view, lines=lines, versions=c.sites[summary.site], glossary=glossary
+    )
+
+
+def _marks(p: Practice) -> list[Mark]:
+    """What a practice highlights: its trigger, and its data, purposes, bases and named third parties.
+
+    The reader and the site themselves ("you", "we") are listed on the card but not highlighted: they are
+    in nearly every line and would drown the spans that say something."""
+    out = [Mark(p.trigger.start, p.trigger.end, p.id, p.type, "trigger", p.negated)] if p.trigger else []
+    for ln in p.links:
+        if ln.value.endswith(("/party/user", "/party/first")):
+            continue
+        out.extend(Mark(s.start, s.end, p.id, p.type, ln.role, p.negated) for s in ln.spans)
+    return out
+
+
+def queries() -> str:
+    return render_template("queries.html", queries=_named_queries())
+
+
+def _named_queries() -> list[NamedQuery]:
+    return [q for q in load_all() if not q.name.startswith(("view-", "risk-", "export-"))]
+
+
+def query(name: str) -> Response | str:
+    c = _corpus()
+    q = next((x for x in _named_queries() if x.name == name), None)
+    if q is None:
+        abort(404)
+    values = {p.name: request.args[p.name] for p in q.params if request.args.get(p.name, "").strip()}
+    ran = "run" in request.args or not [p for p in q.params if p.default is None]
+    rows: list[dict[str, Any]] = []
+    if ran:
+        rows = _timed(lambda: q.run(c.store, values), name)
+    fmt = request.args.get("format", "html")
+    if fmt == "json":
+        return Response(
+            json.dumps(rows, ensure_ascii=False, indent=1),
+            mimetype="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
+        )
+    if fmt == "csv":
+        return Response(
+            _csv(rows), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}.csv"'}
+        )
+    return render_template("query.html", q=q, values=values, rows=rows, ran=ran)
+
+
+def _timed(fn: Callable[[], list[dict[str, Any]]], name: str) -> list[dict[str, Any]]:
+    from flask import current_app
+
+    future = _POOL.submit(fn)
+    try:
+        return future.result(timeout=current_app.config["query_seconds"])
+    except FutureTimeout:
+        abort(504, description=f"query {name} took longer than {current_app.config['query_seconds']:.0f} s")
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    if rows:
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: "|".join(v) if isinstance(v, list) else v for k, v in r.items()})
+    return buf.getvalue()
+
+
+def whatif() -> str:
+    from flask import current_app
+
+    c = _corpus()
+    engine: RiskEngine = current_app.config["engine"]
+    form = request.form if request.method == "POST" else request.args
+    fields = {k: form.get(k, "").strip() for k in ("site", "data", "purpose", "recipient", "basis", "text")}
+    decision = released = None
+    lines: list[Any] = []
+    if request.method == "POST":
+        ctx = ActionContext(
+            site=fields["site"] or None,
+            data=tuple(x.strip() for x in fields["data"].split(",") if x.strip()),
+            purposes=tuple(x.strip() for x in fields["purpose"].split(",") if x.strip()),
+            recipients=tuple(x.strip() for x in fields["recipient"].split(",") if x.strip()),
+            basis=fields["basis"] or None,
+            text=fields["text"] or None,
+        )
+        decision, released = _decide(engine, ctx)
+        lines = _evidence_lines(c, decision)
+    return render_template(
+        "whatif.html",
+        f=fields,
+        d=decision,
+        released=released,
+        lines=lines,
+        sites=list(c.sites),
+        recipients=sorted(engine.t.recipient_tr),
+        bases=sorted(engine.t.basis_mb),
+    )
+
+
+def _decide(engine: RiskEngine, ctx: ActionContext) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The decision record, and (where the engine can guard) the text that would leave."""
+    guard = getattr(engine, "guard", None)
+    if guard is not None and ctx.text:
+        g = guard(ctx)
+        d = g.decision.to_dict() if hasattr(g, "decision") else g.to_dict()
+        return d, {"text": getattr(g, "text", None)}
+    return engine.decide(ctx).to_dict(), None
+
+
+def _evidence_lines(c: Corpus, decision: dict[str, Any]) -> list[dict[str, Any]]:
+    """The evidence records, each with its whole policy line and that practice's spans highlighted."""
+    practices: dict[str, tuple[Practice, Any]] = {}
+    wanted = set((decision.get("policy") or {}).get("policies", []))
+    for summary in (s for s in c.policies if s.policy in wanted):
+        view = c.view(summary)
+        segs = {s.iri: s for s in view.segments}
+        practices.update({p.iri: (p, segs.get(p.segment)) for p in view.practices})
+    out = []
+    for e in decision.get("evidence", []):
+        found = practices.get(str(e.get("practice")))
+        html, anchor = "", None
+        if found and found[1] is not None:
+            p, seg = found
+            html, anchor = to_html(pieces(seg.text, seg.start, _marks(p))), p.id
+        out.append({**e, "html": html, "anchor": anchor})
+    return out
+
+
+def health() -> Response:
+    c = _corpus()
+    return Response(json.dumps({"sites": len(c.sites), "policies": len(c.policies)}), mimetype="application/json")
+
+
+_ROUTES: list[tuple[str, Callable[..., Any], list[str]]] = [
+    ("/", sites, ["GET"]),
+    ("/site/<name>", site, ["GET"]),
+    ("/queries", queries, ["GET"]),
+    ("/queries/<name>", query, ["GET"]),
+    ("/whatif", whatif, ["GET", "POST"]),
+    ("/health", health, ["GET"]),
+]

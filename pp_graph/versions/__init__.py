@@ -1,0 +1,1 @@
+"""Policy versions over time: dated graphs, semantic diffs between versions, and a site's history."""

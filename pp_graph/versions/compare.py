@@ -1,0 +1,45 @@
+"""The two ways to pick versions to compare: dated graphs of a site in a folder, or two policy files."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from pp_graph.errors import InputError
+from pp_graph.load.versions import parse_date
+from pp_graph.query.corpus import Corpus
+from pp_graph.versions.diff import Diff, diff
+
+
+def diff_site(graph: Path, site: str, date_from: str | None, date_to: str | None) -> Diff:
+    """The versions of ``site`` in force on ``date_from`` and ``date_to`` (default: the two newest)."""
+    c = Corpus.open([graph])
+    versions = c.sites.get(site.strip().lower())
+    if not versions:
+        raise InputError(site, f"no policy graph for this site under {graph}")
+    new = c.as_of(site, parse_date(date_to, "--to")) if date_to else versions[-1]
+    if date_from:
+        old = c.as_of(site, parse_date(date_from, "--from"))
+    else:
+        older = [v for v in versions if (v.valid_from or "") < (new.valid_from or "")]
+        if not older:
+            raise InputError(site, "has no version before the one compared; give --from")
+        old = older[-1]
+    return diff(c, old, new)
+
+
+def diff_files(old: Path, new: Path, site: str | None) -> Diff:
+    """Convert two policy files (offline) and compare them; they must be of one site."""
+    from pp_graph.batch import convert_batch
+
+    with tempfile.TemporaryDirectory(prefix="pp-graph-diff-") as tmp:
+        for name, f, date in (("old", old, "1970-01-01"), ("new", new, "1970-01-02")):
+            rep = convert_batch([f], Path(tmp) / name, site=site, valid_from=parse_date(date))
+            failed = [r for r in rep.files if r.status == "failed"]
+            if failed:
+                raise InputError(str(f), failed[0].error or "could not be converted")
+        c = Corpus.open([Path(tmp)])
+        if len(c.sites) != 1:
+            raise InputError(f"{old}, {new}", f"are policies of different sites ({', '.join(c.sites)}); pass --site")
+        old_v, new_v = next(iter(c.sites.values()))
+        return diff(c, old_v, new_v)

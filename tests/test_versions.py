@@ -1,0 +1,156 @@
+"""Dated versions and semantic diffs: hand-made pairs with one known change each, and a wording-only pair."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pp_graph.cli import main
+from pp_graph.errors import InputError
+from pp_graph.load.versions import iso_of_stamp, output_stem, parse_date, stamp_of
+from pp_graph.query.corpus import Corpus
+from pp_graph.versions.compare import diff_files
+from pp_graph.versions.diff import history
+
+V = Path(__file__).resolve().parent / "fixtures" / "versions"
+SITE = "tinyshop.example"
+
+
+def kinds(name: str) -> list[tuple[str, str | None, str | None]]:
+    d = diff_files(V / "base.md", V / f"{name}.md", SITE)
+    return sorted(
+        (c.kind, c.type, c.data.rsplit("#", 1)[-1] if c.data else None) for c in d.added + d.removed + d.changed
+    )
+
+
+def test_wording_only_edits_give_an_empty_diff() -> None:
+    d = diff_files(V / "base.md", V / "wording.md", SITE)
+    assert d.old.digest != d.new.digest and d.empty
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("purpose", ("purpose-added", "first-party-collection-use", "PhysicalAddress")),
+        ("recipient", ("recipient-kind-added", "third-party-sharing-disclosure", "Name")),
+        ("retention", ("retention-changed", "data-storage-retention-deletion", "PersonalData")),
+        ("negation", ("negation-flipped", "third-party-sharing-disclosure", "PersonalData")),
+        ("broader", ("broadened", "first-party-collection-use", "Contact")),
+        ("basis", ("legal-basis-added", None, None)),
+    ],
+)
+def test_each_kind_of_change_is_found(name: str, expected: tuple[str, str | None, str | None]) -> None:
+    found = kinds(name)
+    assert expected in found
+    assert not [k for k in found if k[0] in ("added", "removed")], found  # nothing else read as added/removed
+
+
+def test_changes_carry_evidence_from_both_versions() -> None:
+    d = diff_files(V / "base.md", V / "retention.md", SITE)
+    (c,) = d.changed
+    new_text = (V / "retention.md").read_text(encoding="utf-8")
+    old_text = (V / "base.md").read_text(encoding="utf-8")
+    assert c.details == {"negated": False, "from": ["P7Y"], "to": ["P10Y"]}
+    assert old_text[c.old[0].start : c.old[0].end] == c.old[0].text and "7 years" in c.old[0].text
+    assert new_text[c.new[0].start : c.new[0].end] == c.new[0].text and "10 years" in c.new[0].text
+
+
+def test_version_names_and_dates() -> None:
+    assert stamp_of(Path("github.com/20230101T093000Z.md")) == "20230101T093000Z"
+    assert stamp_of(Path("github.com.md")) is None
+    assert iso_of_stamp("20230101T093000Z") == "2023-01-01T09:30:00Z"
+    assert output_stem("github.com", "2023-01-01T09:30:00Z") == "github.com@20230101T093000Z"
+    assert parse_date("2023-01-01") == "2023-01-01T00:00:00Z"
+    for bad in ("2023-13-01", "yesterday", "20230101"):
+        with pytest.raises(InputError, match="--date"):
+            parse_date(bad)
+    with pytest.raises(InputError):
+        iso_of_stamp("20231301T000000Z")
+
+
+@pytest.fixture(scope="module")
+def dated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("versions")
+    src = root / "src" / SITE
+    src.mkdir(parents=True)
+    for stamp, name in (
+        ("20220101T000000Z", "base"),
+        ("20220601T120000Z", "wording"),
+        ("20230301T000000Z", "negation"),
+    ):
+        (src / f"{stamp}.md").write_text((V / f"{name}.md").read_text(encoding="utf-8"), encoding="utf-8")
+    res = CliRunner().invoke(main, ["convert", str(root / "src"), "-o", str(root / "out")])
+    assert res.exit_code == 0, res.output
+    return root / "out"
+
+
+def test_a_folder_of_dated_versions_gives_one_dated_graph_each(dated: Path) -> None:
+    names = sorted(p.name for p in dated.glob("*.trig"))
+    assert names == [f"{SITE}@20220101T000000Z.trig", f"{SITE}@20220601T120000Z.trig", f"{SITE}@20230301T000000Z.trig"]
+    c = Corpus.open([dated])
+    assert [v.valid_from for v in c.sites[SITE]] == [
+        "2022-01-01T00:00:00Z",
+        "2022-06-01T12:00:00Z",
+        "2023-03-01T00:00:00Z",
+    ]
+    assert c.as_of(SITE, "2022-07-01T00:00:00Z").valid_from == "2022-06-01T12:00:00Z"
+    with pytest.raises(InputError, match="before the first version"):
+        c.as_of(SITE, "2021-01-01T00:00:00Z")
+
+
+def test_history_shows_the_change_points(dated: Path) -> None:
+    points = history(Corpus.open([dated]), SITE)
+    assert [p.diff is None or p.diff.empty for p in points] == [True, True, False]
+    assert [c.kind for c in points[2].diff.changed] == ["negation-flipped"]  # type: ignore[union-attr]
+    res = CliRunner().invoke(main, ["history", SITE, "--graph", str(dated), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)
+    assert [r["text_changed"] for r in rows] == [None, True, True] and rows[2]["changed"] == 1
+
+
+def test_diff_command_by_dates_and_exit_codes(dated: Path) -> None:
+    run = CliRunner().invoke
+    same = run(main, ["diff", SITE, "--graph", str(dated), "--from", "2022-02-01", "--to", "2022-07-01"])
+    assert same.exit_code == 0, same.output
+    res = run(main, ["diff", SITE, "--graph", str(dated), "--from", "2022-02-01", "--format", "json"])
+    assert res.exit_code == 1, res.output
+    d = json.loads(res.output)
+    assert set(d) >= {"site", "from", "to", "added", "removed", "changed"}
+    assert d["from"]["valid_from"] == "2022-01-01T00:00:00Z" and d["to"]["valid_from"] == "2023-03-01T00:00:00Z"
+    assert d["changed"][0]["kind"] == "negation-flipped"
+    md = run(main, ["diff", SITE, "--graph", str(dated), "--format", "markdown"])
+    assert md.exit_code == 1 and "## Changed (1)" in md.output
+    bad = run(main, ["diff", SITE, "--graph", str(dated), "--from", "last year"])
+    assert bad.exit_code == 2 and "--from" in bad.output and "Traceback" not in bad.output
+    early = run(main, ["diff", SITE, "--graph", str(dated), "--from", "2020-01-01"])
+    assert early.exit_code == 2 and "before the first version" in early.output
+
+
+def test_a_real_pair_whose_only_changes_come_from_a_moved_heading() -> None:
+    """github.com, 2023-09-26 → 2023-10-13 (read by hand): a Data Privacy Framework section was inserted above the
+    unchanged sentence "GitHub may store and process your personal data in your region, …", which so lost its
+    heading "Cross-border data transfers". The two sharing statements that vanish were read from that heading; the
+    diff says so (from_heading), and finds nothing else."""
+    src = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "versions" / "github.com"
+    if not src.is_dir():
+        pytest.skip("../shared/corpus/versions is not available")
+    d = diff_files(src / "20230926T030634Z.md", src / "20231013T183514Z.md", "github.com")
+    assert not d.added and not d.changed
+    assert sorted(c.data.rsplit("#", 1)[-1] for c in d.removed if c.data) == ["Country", "Region"]
+    assert all(c.from_heading and c.type == "third-party-sharing-disclosure" for c in d.removed)
+    assert all("may store and process your personal data in your region" in c.old[0].text for c in d.removed)
+
+
+def test_convert_date_option_dates_one_file(tmp_path: Path) -> None:
+    res = CliRunner().invoke(
+        main, ["convert", str(V / "base.md"), "--site", SITE, "--date", "2024-05-01", "-o", str(tmp_path)]
+    )
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / f"{SITE}@20240501T000000Z.trig").is_file()
+    bad = CliRunner().invoke(
+        main, ["convert", str(V / "base.md"), "--site", SITE, "--date", "May", "-o", str(tmp_path)]
+    )
+    assert bad.exit_code == 2 and "--date" in bad.output
