@@ -154,3 +154,28 @@ def test_convert_date_option_dates_one_file(tmp_path: Path) -> None:
         main, ["convert", str(V / "base.md"), "--site", SITE, "--date", "May", "-o", str(tmp_path)]
     )
     assert bad.exit_code == 2 and "--date" in bad.output
+
+
+def test_risk_uses_the_newest_version_or_the_one_in_force_as_of(dated: Path) -> None:
+    from pp_graph.risk.engine import ActionContext, RiskEngine
+    from pp_graph.store.embedded import open_store
+
+    store = open_store([dated])
+    action = ActionContext(site=SITE, data=("dpv:PersonalData",), recipients=("data-broker",))
+    newest = RiskEngine(store).decide(action)
+    assert newest.policy and newest.policy["valid_from"] == "2023-03-01T00:00:00Z" and newest.policy["versions"] == 3
+    assert len(newest.policy["policies"]) == 1  # one version, never a merge of all three
+    old = RiskEngine(store, as_of="2022-07-01T00:00:00Z").decide(action)
+    assert old.policy and old.policy["valid_from"] == "2022-06-01T12:00:00Z"
+    # "We do not sell …" (2022: sharing with a data broker violates the policy) vs "We sell …" (2023).
+    assert [(e["negated"], e["text"]) for e in old.evidence] == [(True, "We do not sell your personal information.")]
+    assert [(e["negated"], e["text"]) for e in newest.evidence] == [(False, "We sell your personal information.")]
+    assert old.likelihood["match"] == "negated_generic" and old.risk > newest.risk
+    before = RiskEngine(store, as_of="2021-01-01T00:00:00Z").decide(action)
+    assert before.policy is None and any("in force on 2021-01-01" in r for r in before.reasons)
+    res = CliRunner().invoke(
+        main, ["risk", "--graph", str(dated), "--site", SITE, "--data", "dpv:PersonalData", "--as-of", "2022-07-01"]
+    )
+    assert res.exit_code == 0 and json.loads(res.output)["policy"]["valid_from"] == "2022-06-01T12:00:00Z"
+    bad = CliRunner().invoke(main, ["risk", "--graph", str(dated), "--site", SITE, "--as-of", "soon"])
+    assert bad.exit_code == 2 and "--as-of" in bad.output

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 

@@ -14,7 +14,12 @@ from pp_graph.cli.common import CLIError, handle_errors
 
 
 def _engine(
-    graphs: tuple[Path, ...], thresholds: str, llm_model: str | None, llm_base_url: str | None, llm_key_env: str
+    graphs: tuple[Path, ...],
+    thresholds: str,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_key_env: str,
+    as_of: str | None = None,
 ) -> Any:
     from pp_graph.graph.files import no_graph_files
     from pp_graph.risk.engine import RiskEngine
@@ -30,7 +35,9 @@ def _engine(
         from pp_graph.risk.llm import OpenAILikelihoodModel
 
         model = OpenAILikelihoodModel(llm_model, base_url=llm_base_url, api_key=os.environ.get(llm_key_env))
-    return RiskEngine(store, thresholds=thresholds, model=model)
+    from pp_graph.load.versions import parse_date
+
+    return RiskEngine(store, thresholds=thresholds, model=model, as_of=parse_date(as_of, "--as-of") if as_of else None)
 
 
 def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
@@ -98,6 +105,12 @@ def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
     help="Tier thresholds: the paper's Table 10 or the authors' code.",
 )
 @click.option("--batch", type=click.File("r"), help="JSON Lines of actions ('-' for stdin); one decision per line.")
+@click.option(
+    "--as-of",
+    "as_of",
+    metavar="DATE",
+    help="Decide against the site's policy version in force on DATE (YYYY-MM-DD); default: the newest.",
+)
 @click.option("--llm-model", help="Slow path: OpenAI-compatible model for uncertain matches (it may only raise L).")
 @click.option("--llm-base-url", help="Slow path: base URL of the OpenAI-compatible server.")
 @click.option(
@@ -120,6 +133,7 @@ def risk(
     llm_model: str | None,
     llm_base_url: str | None,
     llm_api_key_env: str,
+    as_of: str | None,
 ) -> None:
     """Decide allow / transform / deny for an outgoing action (AMRSF over the site's policy graph).
 
@@ -128,7 +142,7 @@ def risk(
     """
     from pp_graph.risk.engine import ActionContext
 
-    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env)
+    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of)
     if batch is not None:
         if site or data or text or text_file or purposes or recipients or basis or operation:
             raise CLIError("--batch reads every action from the file; drop the per-action options")

@@ -133,8 +133,10 @@ class RiskEngine:
         tables: RiskTables | None = None,
         thresholds: str = "paper",
         model: LikelihoodModel | None = None,
+        as_of: str | None = None,
     ) -> None:
         self.store = store
+        self.as_of = as_of  # decide against the policy version in force then (ISO 8601 UTC); None: the newest
         self.t = tables or default_tables()
         if thresholds not in self.t.thresholds:
             raise InputError("--thresholds", f"unknown profile {thresholds!r}; one of {', '.join(self.t.thresholds)}")
@@ -154,7 +156,7 @@ class RiskEngine:
             return None
         for domain in candidate_domains(site):
             if domain not in self._profiles:
-                self._profiles[domain] = load_domain_profile(self.store, domain, self.t.vocab)
+                self._profiles[domain] = load_domain_profile(self.store, domain, self.t.vocab, self.as_of)
             prof = self._profiles[domain]
             if prof is not None:
                 return prof
@@ -269,6 +271,8 @@ class RiskEngine:
         if prof is None:
             credits: list[str] = []
             why = f"no policy for site {ctx.site!r} in the graph" if ctx.site else "no site given"
+            if ctx.site and self.as_of:
+                why += f" in force on {self.as_of}"
             reasons.append(f"{why}: L = {lk['L']:.2f}, M_T = {t.transparency['base']:.2f}")
         else:
             credits = prof.credits(cats, purposes, int(pr["substantial_chars"]))

@@ -133,6 +133,8 @@ class Profile:
     rights: frozenset[str]
     retention: tuple[str, ...]
     vocab: Vocabulary
+    valid_from: str | None = None  # the dated version the profile is (None: undated graphs)
+    versions: int = 1  # how many versions of the site the store holds
     by_data: dict[str, tuple[int, ...]] = field(init=False)  # flow-practice indexes per data concept
     declared_purposes: frozenset[str] = field(init=False)
     _described: dict[str, Any] = field(init=False)
@@ -161,6 +163,7 @@ class Profile:
             "content_digests": list(self.content_digests),
             "graph_digest": self.graph_digest,
             "practices": len(self.practices),
+            **({"valid_from": self.valid_from, "versions": self.versions} if self.valid_from else {}),
         }
 
     @property
@@ -380,10 +383,29 @@ def load_profile(store: Store, site: str, vocab: Vocabulary) -> Profile | None:
     return None
 
 
-def load_domain_profile(store: Store, domain: str, vocab: Vocabulary) -> Profile | None:
-    """The policy signals of exactly ``domain`` (no parent-domain fallback), or None."""
+def load_domain_profile(store: Store, domain: str, vocab: Vocabulary, as_of: str | None = None) -> Profile | None:
+    """The policy signals of exactly ``domain`` (no parent-domain fallback), or None.
+
+    When the store holds dated versions of the site, only one version counts: the newest, or with ``as_of``
+    (ISO 8601 UTC) the newest dated on or before it; merging versions would mix what the site says now with
+    what it once said. Undated graphs count only for a site without dated versions (and never ``as_of``)."""
     rows = store.query(query_text("risk-site-policies"), {"domain": domain})
+    dated = sorted({_iso(r["validFrom"]) for r in rows if r.get("validFrom")})
+    if dated:
+        chosen = [d for d in dated if as_of is None or d <= as_of]
+        if not chosen:
+            return None
+        rows = [r for r in rows if r.get("validFrom") and _iso(r["validFrom"]) == chosen[-1]]
+        return _profile(store, domain, rows, vocab, valid_from=chosen[-1], versions=len(dated))
+    if as_of is not None:
+        return None
     return _profile(store, domain, rows, vocab) if rows else None
+
+
+def _iso(value: Any) -> str:
+    """An xsd:dateTime as a store returns it (``+00:00`` or ``Z``) → ``YYYY-MM-DDTHH:MM:SSZ``."""
+    v = str(value)
+    return v[:-6] + "Z" if v.endswith("+00:00") else v
 
 
 def _split(v: Any) -> frozenset[str]:
@@ -391,7 +413,14 @@ def _split(v: Any) -> frozenset[str]:
     return frozenset(x for x in str(v).split("|") if x) if v else frozenset()
 
 
-def _profile(store: Store, domain: str, policy_rows: list[dict[str, Any]], vocab: Vocabulary) -> Profile:
+def _profile(
+    store: Store,
+    domain: str,
+    policy_rows: list[dict[str, Any]],
+    vocab: Vocabulary,
+    valid_from: str | None = None,
+    versions: int = 1,
+) -> Profile:
     policies = tuple(sorted({str(r["policy"]) for r in policy_rows}))
     digests = tuple(sorted({str(r["digest"]) for r in policy_rows if r.get("digest")}))
     chars = max((int(r["chars"]) for r in policy_rows if r.get("chars") is not None), default=0)
@@ -435,6 +464,8 @@ def _profile(store: Store, domain: str, policy_rows: list[dict[str, Any]], vocab
         rights=frozenset(rights),
         retention=tuple(sorted(retention)),
         vocab=vocab,
+        valid_from=valid_from,
+        versions=versions,
     )
 
 
