@@ -35,10 +35,11 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 @click.argument("root", type=click.Path(path_type=Path, file_okay=False))
 @click.option(
     "--split",
-    type=click.Choice(["train", "test", "all"]),
+    type=click.Choice(["train", "test", "all", "dev", "fit"]),
     default="test",
     show_default=True,
-    help="Policies of the fixed split in data/opp115-split.tsv.",
+    help="Policies of the fixed split in data/opp115-split.tsv; dev = the development subset of train "
+    "(data/opp115-dev.tsv), fit = train without dev.",
 )
 @_scoring_options("Also write the scores (with per-label rows) as JSON.")
 @handle_errors

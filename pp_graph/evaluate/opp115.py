@@ -31,6 +31,11 @@ from pp_graph.resources import DATA
 
 MAPPING_FILE = DATA / "opp115-dpv-mapping.tsv"
 SPLIT_FILE = DATA / "opp115-split.tsv"
+DEV_FILE = DATA / "opp115-dev.tsv"
+DEV_SIZE = 20
+# 'dev' is the fixed development subset of train (thresholds and combinations are chosen on it); 'fit' is
+# train without dev (what a learner fits on before its thresholds are chosen).
+SPLITS = ("train", "test", "all", "dev", "fit")
 MIN_AGREEMENT = 2  # of 3 annotators
 TRAIN_SIZE = 65
 
@@ -157,6 +162,37 @@ def load_split(path: Path = SPLIT_FILE) -> dict[str, str]:
     return out
 
 
+def load_dev(path: Path = DEV_FILE, split_file: Path = SPLIT_FILE) -> list[str]:
+    """The fixed development subset (policy ids in file order); every id must be a train policy."""
+    splits = load_split(split_file)
+    out: list[str] = []
+    for n, parts, line in tsv_lines(path):
+        if len(parts) != 2 or not parts[0].strip():
+            raise DataFileError(f"{path.name}:{n}: expected policy_id, site; got {line!r}")
+        if splits.get(parts[0]) != "train":
+            raise DataFileError(f"{path.name}:{n}: policy {parts[0]} is not in the train split")
+        out.append(parts[0])
+    return out
+
+
+def dev_order(train_ids: Iterable[str]) -> list[str]:
+    """The seeded rule the dev subset was drawn by: train ids sorted by sha256('opp115-dev:' + id)."""
+    return sorted(train_ids, key=lambda p: hashlib.sha256(f"opp115-dev:{p}".encode()).hexdigest())
+
+
+def split_ids(split: str, split_file: Path = SPLIT_FILE, dev_file: Path = DEV_FILE) -> set[str]:
+    """Policy ids of one of SPLITS."""
+    if split not in SPLITS:
+        raise InputError("--split", f"unknown split {split!r}; use one of {', '.join(SPLITS)}")
+    splits = load_split(split_file)
+    if split == "all":
+        return set(splits)
+    if split in ("train", "test"):
+        return {p for p, s in splits.items() if s == split}
+    dev = set(load_dev(dev_file, split_file))
+    return dev if split == "dev" else {p for p, s in splits.items() if s == "train"} - dev
+
+
 def split_order(policy_ids: Iterable[str]) -> list[str]:
     """The deterministic order the split file was made from: sorted by sha256('opp115:' + id)."""
     return sorted(policy_ids, key=lambda p: hashlib.sha256(f"opp115:{p}".encode()).hexdigest())
@@ -276,18 +312,15 @@ def evaluate_opp115(
     progress: Callable[[str], None] | None = None,
     **backend_options: object,
 ) -> Opp115Result:
-    """Run a backend over the OPP-115 policies of ``split`` ('train', 'test' or 'all') and score it."""
+    """Run a backend over the OPP-115 policies of ``split`` (one of SPLITS) and score it."""
     import time
 
     from pp_graph.extract.pipeline import extract
     from pp_graph.extract.registry import get_backend
     from pp_graph.vocab.dpv import vocabulary
 
-    if split not in ("train", "test", "all"):
-        raise InputError("--split", f"unknown split {split!r}; use train, test or all")
     mapping = mapping or load_mapping()
-    splits = load_split(split_file)
-    ids = set(splits) if split == "all" else {p for p, s in splits.items() if s == split}
+    ids = split_ids(split, split_file)
     corpus = load_corpus(root, ids)
     if not corpus:
         raise InputError(str(root.name or root), f"no OPP-115 policies of the {split} split found")
