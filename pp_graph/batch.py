@@ -114,13 +114,16 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
 
 _BACKEND: Any = None
+_LEARNED: Any = None  # the learned layer (convert --model DIR with the offline backend), or None
 
 
-def _init_worker(backend: str, options: dict[str, Any]) -> None:
-    global _BACKEND
+def _init_worker(backend: str, options: dict[str, Any], learned: str | None = None) -> None:
+    global _BACKEND, _LEARNED
+    from pp_graph.extract.learned.model import load_model
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
+    _LEARNED = load_model(Path(learned)) if learned else None
 
 
 def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_digest: str, settings: str) -> FileResult:
@@ -129,7 +132,7 @@ def _convert_one(path: str, site: str | None, out_dir: str, fmt: str, input_dige
     src = Path(path)
     try:
         policy = load_policy(src, site=site)
-        conv = convert_policy(policy, _BACKEND)
+        conv = convert_policy(policy, _BACKEND, learned=_LEARNED)
         out = Path(out_dir) / f"{policy.site}{SUFFIX[fmt]}"
         atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
         report = conv.report.to_dict()
@@ -182,7 +185,14 @@ def convert_batch(
 ) -> BatchReport:
     """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file."""
     t0 = time.perf_counter()
-    options = options or {}
+    options = dict(options or {})
+    learned = options.pop("learned", None)
+    decisive = options
+    if learned:
+        from pp_graph.extract.learned.model import load_model
+
+        # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
+        decisive = {**options, "learned": load_model(Path(learned)).digest}
     inputs = list(inputs)
     if site:
         files, skipped = discover(inputs), list[Path]()
@@ -193,7 +203,7 @@ def convert_batch(
         files, skipped = policy_files(inputs)
     if on_total:
         on_total(len(files) + len(skipped))
-    settings = settings_digest(backend, options, fmt)
+    settings = settings_digest(backend, decisive, fmt)
     results = [FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped") for f in skipped]
     todo: list[tuple[Path, str]] = []
     claimed: dict[str, Path] = {}
@@ -221,14 +231,16 @@ def convert_batch(
 
     out_dir.mkdir(parents=True, exist_ok=True)
     if jobs <= 1 or len(todo) <= 1:
-        _init_worker(backend, options)
+        _init_worker(backend, options, learned)
         for f, digest in todo:
             r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings)
             results.append(r)
             if on_done:
                 on_done(r)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(backend, options)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=_init_worker, initargs=(backend, options, learned)
+        ) as pool:
             # Largest first keeps the workers busy to the end.
             ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
             pending: set[Future[FileResult]] = {

@@ -30,3 +30,7 @@ class GroundingError(PPGraphError):
 
 class ConfigError(PPGraphError):
     """An option or configuration value is wrong."""
+
+
+class ModelError(PPGraphError):
+    """A learned-model folder is missing, incomplete, or does not match its manifest."""

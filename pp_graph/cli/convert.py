@@ -56,7 +56,11 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 )
 @click.option("--site", help="Domain of the policy's site (single file only); default: the file name.")
 @click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
-@click.option("--model", help="LLM model name (llm backend).")
+@click.option(
+    "--model",
+    help="llm backend: the LLM model name. offline backend: a learned-model folder from `pp-graph train` "
+    "(its classes are added beside the rules as inferred evidence).",
+)
 @click.option(
     "--config",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -97,9 +101,17 @@ def convert(
 
     from pp_graph.batch import convert_batch
 
+    learned = model if backend == "offline" else None
     options = _backend_options(
-        model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
+        None if learned else model,
+        config,
+        extra,
+        prefilter=prefilter,
+        budget=budget,
+        no_cache=True if no_cache else None,
     )
+    if learned:
+        options["learned"] = learned
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=None, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
 

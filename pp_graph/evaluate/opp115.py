@@ -19,13 +19,14 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.evaluate.metrics import PRF, Interval, LabelScores, bootstrap_macro_f1, name_labels
+from pp_graph.extract.learned.model import Label, LearnedModel
 from pp_graph.model import Policy, PolicyExtraction, PracticeType
 from pp_graph.resources import DATA
 
@@ -285,21 +286,42 @@ def site_for(pol: OppPolicy) -> str:
         return f"opp115-{pol.policy_id}.example"
 
 
-def predictions(pol: OppPolicy, ex: PolicyExtraction, bounds: list[tuple[int, int]]) -> list[dict[str, set]]:
-    """Per OPP-115 segment: practice types, and the DPV classes of data and purposes tied to a practice."""
-    out: list[dict[str, set]] = [{"practices": set(), "data": set(), "purposes": set()} for _ in bounds]
-    starts = [b[0] for b in bounds]
+def opp_segment_of(bounds: list[tuple[int, int]], start: int) -> int | None:
+    """The OPP-115 segment a pp-graph segment starting at ``start`` lies in (None: between segments)."""
     import bisect
 
+    k = bisect.bisect_right([b[0] for b in bounds], start) - 1
+    return None if k < 0 or start >= bounds[k][1] else k
+
+
+def predictions(
+    pol: OppPolicy, ex: PolicyExtraction, bounds: list[tuple[int, int]], learned: Sequence[Label] = ()
+) -> list[dict[str, set]]:
+    """Per OPP-115 segment: practice types, and the DPV classes of data and purposes tied to a practice.
+
+    With a learned model's labels, a label in mode 'learned' takes the classifier's decision instead of the
+    rules' (its members are dropped, its inferred class kept); in mode 'union' the inferred class is added.
+    """
+    out: list[dict[str, set]] = [{"practices": set(), "data": set(), "purposes": set()} for _ in bounds]
+    inferred: list[set[tuple[str, str]]] = [set() for _ in bounds]
     for res in ex.results:
-        k = bisect.bisect_right(starts, res.segment.start) - 1
-        if k < 0 or res.segment.start >= bounds[k][1]:
+        k = opp_segment_of(bounds, res.segment.start)
+        if k is None:
             continue
         slot = out[k]
         slot["practices"].update(p.type for p in res.practices)
         linked = {r.entity for r in res.relations}
         slot["data"].update(d.concept for i, d in enumerate(res.data) if f"data:{i}" in linked and d.concept)
         slot["purposes"].update(p.concept for i, p in enumerate(res.purposes) if f"purpose:{i}" in linked and p.concept)
+        inferred[k].update((c.kind, c.concept) for c in res.inferred)
+    pool = {"practice": "practices", "data": "data", "purpose": "purposes"}
+    for slot, inf in zip(out, inferred, strict=True):
+        for lab in learned:
+            target = slot[pool[lab.kind]]
+            if lab.mode == "learned":
+                target -= {PracticeType(m) for m in lab.members} if lab.kind == "practice" else set(lab.members)
+            if lab.mode != "rules" and (lab.kind, lab.concept) in inf:
+                target.add(PracticeType(lab.concept) if lab.kind == "practice" else lab.concept)
     return out
 
 
@@ -310,6 +332,7 @@ def evaluate_opp115(
     mapping: Mapping | None = None,
     split_file: Path = SPLIT_FILE,
     progress: Callable[[str], None] | None = None,
+    learned: LearnedModel | None = None,
     **backend_options: object,
 ) -> Opp115Result:
     """Run a backend over the OPP-115 policies of ``split`` (one of SPLITS) and score it."""
@@ -344,7 +367,9 @@ def evaluate_opp115(
         text, bounds = pol.text_and_offsets()
         policy = Policy(site_for(pol), text, f"opp115-{pol.policy_id}.txt", "text/plain")
         ex = extract(policy, backend)
-        preds = predictions(pol, ex, bounds)
+        if learned is not None:
+            learned.annotate(ex)
+        preds = predictions(pol, ex, bounds, learned.labels if learned else ())
         g_cat = pol.gold(lambda a: [a.category.lower()] if a.category.lower() in cat_types else [])
 
         def attr_gold(attribute: str, pol: OppPolicy = pol) -> list[set[str]]:
