@@ -31,7 +31,7 @@ FEATURES: dict[str, dict[str, Any]] = {
     "context": {"ngram_range": [1, 1], "min_df": 2, "sublinear_tf": True, "max_features": 20000},
     "rules": {"token_pattern": r"\S+", "lowercase": False, "use_idf": False, "binary": True, "norm": None},
 }
-C = 4.0  # inverse regularisation of every per-label logistic regression
+C = 1.0  # inverse regularisation of every per-label logistic regression
 
 
 @dataclass(frozen=True)
