@@ -119,7 +119,7 @@ def test_a_changed_model_file_or_manifest_is_refused(model_dir: Path, tmp_path: 
     (bad / MANIFEST).write_text(json.dumps(man))
     with pytest.raises(ModelError, match="model digest"):
         load_model(bad)
-    with pytest.raises(ModelError, match="no manifest.json"):
+    with pytest.raises(ModelError, match=r"no manifest\.json"):
         load_model(tmp_path)
 
 
@@ -166,7 +166,8 @@ def test_learned_mode_replaces_the_rule_decision_for_its_label() -> None:
     res.inferred.append(InferredClass("data", str(PD.Contact), 0.9, "sha256:0"))
 
     class Ex:
-        results = [res]
+        def __init__(self) -> None:
+            self.results = [res]
 
     pol = opp115.OppPolicy("1", "x.com", [text[:-1]])
     tp = ("third-party-collection-use", "third-party-sharing-disclosure")

@@ -23,6 +23,7 @@ from pp_graph.evaluate.opp115 import (
     DEV_FILE,
     PURPOSE_ATTRIBUTE,
     SPLIT_FILE,
+    Annotation,
     Mapping,
     OppPolicy,
     load_corpus,
@@ -64,6 +65,13 @@ class Prepared:
     rules: list[set[str]]
 
 
+def _attribute_labels(mapping: Mapping, attr: str) -> Callable[[Annotation], list[str]]:
+    def labs(a: Annotation) -> list[str]:
+        return [t for k, v in a.values if k == attr and (t := mapping.target(k, v)) is not None]
+
+    return labs
+
+
 def prepare(pol: OppPolicy, mapping: Mapping, labels: list[Label], backend: Any) -> Prepared:
     from pp_graph.extract.pipeline import extract
     from pp_graph.vocab.dpv import vocabulary
@@ -75,8 +83,7 @@ def prepare(pol: OppPolicy, mapping: Mapping, labels: list[Label], backend: Any)
     g_cat = pol.gold(lambda a: [a.category.lower()] if a.category.lower() in cats else [])
     gold = [set(g) for g in g_cat]
     for attr in (DATA_ATTRIBUTE, PURPOSE_ATTRIBUTE):
-        g = pol.gold(lambda a, attr=attr: [t for k, v in a.values if k == attr and (t := mapping.target(k, v))])
-        for k, labs in enumerate(g):
+        for k, labs in enumerate(pol.gold(_attribute_labels(mapping, attr))):
             gold[k] |= labs
     anc = vocabulary().ancestors
     data_labels, purpose_labels = mapping.labels(DATA_ATTRIBUTE), mapping.labels(PURPOSE_ATTRIBUTE)
