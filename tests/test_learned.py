@@ -203,3 +203,20 @@ def test_cli_train_and_convert_with_model(model_dir: Path, synthetic: Path, tmp_
     assert "ppg:InferredClass" in (tmp_path / "o" / "example.com.trig").read_text()
     res = CliRunner().invoke(main, ["convert", str(tmp_path / "p"), "-o", str(tmp_path / "o0")])
     assert "InferredClass" not in (tmp_path / "o0" / "example.com.trig").read_text()
+
+
+def test_a_label_with_too_little_dev_gold_keeps_the_rules(model_dir: Path) -> None:
+    from pp_graph.evaluate.learn_opp115 import MIN_DEV_SUPPORT, Prepared, choose
+    from pp_graph.extract.learned.features import Unit
+
+    model = load_model(model_dir)
+    keep = Unit("Your records are kept for 9 months and then erased from our systems.", " | ", "NONE")
+    other = Unit("We may share your email with advertising networks that show you ads.", " | ", "NONE")
+
+    def dev(n: int) -> list[Prepared]:
+        # n retention segments the rules miss and the classifier finds, among as many others
+        return [Prepared(str(i), [keep, other], [0, 1], [{"data retention"}, set()], [set(), set()]) for i in range(n)]
+
+    assert choose(model, dev(MIN_DEV_SUPPORT))["data retention"]["mode"] != "rules"
+    rare = choose(model, dev(MIN_DEV_SUPPORT - 1))["data retention"]
+    assert rare["mode"] == "rules" and rare["dev_support"] == MIN_DEV_SUPPORT - 1

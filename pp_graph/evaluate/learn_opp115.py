@@ -39,6 +39,9 @@ from pp_graph.extract.learned.model import Label, LearnedModel
 from pp_graph.model import Policy
 from pp_graph.vocab.dpv import expand
 
+# A label with fewer gold segments on dev keeps the rules: a threshold fitted to one or two segments is noise
+# (with one dev segment of survey data the classifier was let loose at a threshold of 0.075).
+MIN_DEV_SUPPORT = 5
 THRESHOLDS = tuple(round(0.05 + 0.025 * i, 3) for i in range(37))  # 0.05 … 0.95
 
 
@@ -122,7 +125,9 @@ def _f1(tp: int, fp: int, fn: int) -> float:
 
 
 def choose(model: LearnedModel, dev: list[Prepared]) -> dict[str, dict[str, Any]]:
-    """Per label, the mode and threshold with the best F1 on dev (ties: the simpler mode, the higher threshold)."""
+    """Per label, the mode and threshold with the best F1 on dev (ties: the simpler mode, the higher threshold).
+
+    Labels with fewer than MIN_DEV_SUPPORT gold segments on dev keep the rules."""
     scores = np.vstack([segment_scores(model, p) for p in dev])
     gold = [g for p in dev for g in p.gold]
     rules = [r for p in dev for r in p.rules]
@@ -131,7 +136,7 @@ def choose(model: LearnedModel, dev: list[Prepared]) -> dict[str, dict[str, Any]
         g = np.array([lab.name in s for s in gold])
         r = np.array([lab.name in s for s in rules])
         best = ("rules", 0.5, _f1(int((g & r).sum()), int((~g & r).sum()), int((g & ~r).sum())))
-        for mode in ("union", "learned"):
+        for mode in ("union", "learned") if g.sum() >= MIN_DEV_SUPPORT else ():
             for t in sorted(THRESHOLDS, reverse=True):
                 pred = (scores[:, j] >= t) | (r if mode == "union" else False)
                 f = _f1(int((g & pred).sum()), int((~g & pred).sum()), int((g & ~pred).sum()))
