@@ -220,3 +220,25 @@ def test_a_label_with_too_little_dev_gold_keeps_the_rules(model_dir: Path) -> No
     assert choose(model, dev(MIN_DEV_SUPPORT))["data retention"]["mode"] != "rules"
     rare = choose(model, dev(MIN_DEV_SUPPORT - 1))["data retention"]
     assert rare["mode"] == "rules" and rare["dev_support"] == MIN_DEV_SUPPORT - 1
+
+
+def test_queries_count_inferred_classes_apart_from_mentions(model_dir: Path, tmp_path: Path) -> None:
+    from pp_graph.graph.serialize import serialize
+    from pp_graph.query.runner import run_query
+    from pp_graph.store.embedded import open_store
+
+    policy = policy_from_text(TEXT, "example-notes.example")
+    files = {}
+    for name, learned in (("plain", None), ("learned", load_model(model_dir))):
+        conv = convert_policy(policy, learned=learned)
+        files[name] = tmp_path / f"{name}.trig"
+        files[name].write_text(serialize(conv.dataset, conv.graph, "trig"))
+        if learned:
+            n_inferred = sum(len(r.inferred) for r in conv.extraction.results)
+    plain, learned_store = open_store([files["plain"]]), open_store([files["learned"]])
+    assert run_query(plain, "inferred-classes", {}) == []
+    rows = run_query(learned_store, "inferred-classes", {})
+    assert sum(r["lines"] for r in rows) == n_inferred > 0
+    # The mention counts are those of the rules alone.
+    for name in ("top-data-classes", "top-purposes"):
+        assert run_query(learned_store, name, {}) == run_query(plain, name, {})
