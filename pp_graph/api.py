@@ -6,7 +6,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rdflib import Dataset, URIRef
 
@@ -15,6 +15,9 @@ from pp_graph.extract.registry import Backend, get_backend
 from pp_graph.graph.build import build_graph
 from pp_graph.load.sources import load_policy, policy_from_text
 from pp_graph.model import Policy, PolicyExtraction
+
+if TYPE_CHECKING:
+    from pp_graph.extract.learned.model import LearnedModel
 
 
 @dataclass
@@ -83,10 +86,15 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
     )
 
 
-def convert_policy(policy: Policy, backend: Backend | str = "offline", **options: Any) -> Conversion:
+def convert_policy(
+    policy: Policy, backend: Backend | str = "offline", learned: LearnedModel | None = None, **options: Any
+) -> Conversion:
+    """Extract and build one policy's graph; ``learned`` adds a trained model's classes beside the backend's."""
     t0 = time.perf_counter()
     be = get_backend(backend, **options) if isinstance(backend, str) else backend
     ex = extract(policy, be)  # the pipeline has already dropped every ungrounded item
+    if learned is not None:
+        learned.annotate(ex)
     ds, name = build_graph(ex)
     triples = len(ds.graph(name))
     return Conversion(ds, name, ex, report_for(ex, triples, time.perf_counter() - t0))

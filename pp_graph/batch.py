@@ -115,19 +115,22 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
 
 _BACKEND: Any = None
-_BACKEND_KEY: tuple[str, str] | None = None  # what _BACKEND was made from (a Dask worker is reused across batches)
+_LEARNED: Any = None  # the learned layer (convert --model DIR with the offline backend), or None
+_BACKEND_KEY: tuple[str, str, str | None] | None = None  # what they were made from (a Dask worker is reused)
 
 
-def backend_key() -> tuple[str, str] | None:
+def backend_key() -> tuple[str, str, str | None] | None:
     return _BACKEND_KEY
 
 
-def _init_worker(backend: str, options: dict[str, Any]) -> None:
-    global _BACKEND, _BACKEND_KEY
+def _init_worker(backend: str, options: dict[str, Any], learned: str | None = None) -> None:
+    global _BACKEND, _LEARNED, _BACKEND_KEY
+    from pp_graph.extract.learned.model import load_model
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
-    _BACKEND_KEY = (backend, repr(sorted(options.items())))
+    _LEARNED = load_model(Path(learned)) if learned else None
+    _BACKEND_KEY = (backend, repr(sorted(options.items())), learned)
 
 
 def _convert_one(
@@ -144,7 +147,7 @@ def _convert_one(
     src = Path(path)
     try:
         policy = load_policy(src, site=site, valid_from=valid_from)
-        conv = convert_policy(policy, _BACKEND)
+        conv = convert_policy(policy, _BACKEND, learned=_LEARNED)
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
@@ -203,7 +206,14 @@ def convert_batch(
 ) -> BatchReport:
     """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file."""
     t0 = time.perf_counter()
-    options = options or {}
+    options = dict(options or {})
+    learned = options.pop("learned", None)
+    decisive = options
+    if learned:
+        from pp_graph.extract.learned.model import load_model
+
+        # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
+        decisive = {**options, "learned": load_model(Path(learned)).digest}
     inputs = list(inputs)
     if site:
         files, skipped = discover(inputs), list[Path]()
@@ -215,7 +225,7 @@ def convert_batch(
         files, skipped = policy_files(inputs)
     if on_total:
         on_total(len(files) + len(skipped))
-    settings = settings_digest(backend, options, fmt)
+    settings = settings_digest(backend, decisive, fmt)
     results = [FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped") for f in skipped]
     todo: list[tuple[Path, str]] = []
     claimed: dict[str, Path] = {}
@@ -262,20 +272,23 @@ def convert_batch(
                 valid_from=valid_from,
                 backend=backend,
                 options=options,
+                learned=learned,
                 on_done=on_done,
             )
         )
     elif executor != "process":
         raise ConfigError(f"--executor {executor!r}: one of process, dask")
     elif jobs <= 1 or len(todo) <= 1:
-        _init_worker(backend, options)
+        _init_worker(backend, options, learned)
         for f, digest in todo:
             r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings, valid_from)
             results.append(r)
             if on_done:
                 on_done(r)
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(backend, options)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, initializer=_init_worker, initargs=(backend, options, learned)
+        ) as pool:
             # Largest first keeps the workers busy to the end.
             ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
             pending: set[Future[FileResult]] = {

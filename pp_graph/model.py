@@ -166,6 +166,16 @@ class Relation:
     entity: str  # "data:3", "purpose:0", "party:1", "attr:2"
 
 
+@dataclass(frozen=True, slots=True)
+class InferredClass:
+    """A class a trained classifier gave a whole segment: no span, so not a mention (see pp_graph.extract.learned)."""
+
+    kind: str  # "practice" | "data" | "purpose"
+    concept: str  # a PracticeType value for practices, a DPV IRI for data and purposes
+    score: float  # the classifier's probability, rounded
+    model: str  # digest of the model that decided it
+
+
 @dataclass(slots=True)
 class SegmentExtraction:
     """Everything the stages found in one segment."""
@@ -178,6 +188,7 @@ class SegmentExtraction:
     attributes: list[AttributeMention] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     rejected: dict[str, int] = field(default_factory=dict)  # stage → items rejected (ungrounded, unknown label…)
+    inferred: list[InferredClass] = field(default_factory=list)  # only with a learned model (convert --model DIR)
 
     def reject(self, stage: str, n: int = 1) -> None:
         self.rejected[stage] = self.rejected.get(stage, 0) + n

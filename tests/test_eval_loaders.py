@@ -170,3 +170,25 @@ def test_cli_evaluate_opp115_prints_and_writes_the_interval(tmp_path):
     iv = cat["macro_f1_interval"]
     assert iv["unit"] == "policy" and iv["units"] == 65 and iv["resamples"] == 1000
     assert iv["low"] <= cat["macro_f1"] <= iv["high"]
+
+
+def test_dev_subset_is_fixed_by_its_seeded_rule_and_inside_train():
+    split = opp115.load_split()
+    train = [p for p, s in split.items() if s == "train"]
+    dev = opp115.load_dev()
+    assert len(dev) == opp115.DEV_SIZE
+    assert dev == opp115.dev_order(train)[: opp115.DEV_SIZE]
+    assert opp115.split_ids("dev") == set(dev)
+    assert opp115.split_ids("fit") == set(train) - set(dev)
+    assert not opp115.split_ids("dev") & opp115.split_ids("test")
+
+
+def test_dev_file_naming_a_test_policy_is_rejected(tmp_path):
+    split = opp115.load_split()
+    test_id = next(p for p, s in split.items() if s == "test")
+    bad = tmp_path / "dev.tsv"
+    bad.write_text(f"{test_id}\tx.com\n")
+    with pytest.raises(DataFileError, match="not in the train split"):
+        opp115.load_dev(bad)
+    with pytest.raises(InputError, match="unknown split"):
+        opp115.split_ids("validation")

@@ -87,7 +87,11 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Pat
     "Files named <domain>/<YYYYMMDDTHHMMSSZ>.md are dated by their name.",
 )
 @click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
-@click.option("--model", help="LLM model name (llm backend).")
+@click.option(
+    "--model",
+    help="llm backend: the LLM model name. offline backend: a learned-model folder from `pp-graph train` "
+    "(its classes are added beside the rules as inferred evidence).",
+)
 @click.option(
     "--config",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -140,9 +144,17 @@ def convert(
     from pp_graph.batch import convert_batch
     from pp_graph.load.versions import parse_date
 
+    learned = model if backend == "offline" else None
     options = _backend_options(
-        model, config, extra, prefilter=prefilter, budget=budget, no_cache=True if no_cache else None
+        None if learned else model,
+        config,
+        extra,
+        prefilter=prefilter,
+        budget=budget,
+        no_cache=True if no_cache else None,
     )
+    if learned:
+        options["learned"] = learned
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=None, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
 

@@ -25,7 +25,11 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 
     def deco(fn: F) -> F:
         fn = click.option("--json", "json_out", type=click.Path(path_type=Path, dir_okay=False), help=json_help)(fn)
-        fn = click.option("--model", default=None, help="Model name for the llm backend.")(fn)
+        fn = click.option(
+            "--model",
+            default=None,
+            help="llm backend: the model name. offline backend: a learned-model folder from `pp-graph train`.",
+        )(fn)
         return click.option("--backend", type=click.Choice(sorted(BACKENDS)), default="offline", show_default=True)(fn)
 
     return deco
@@ -35,10 +39,11 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 @click.argument("root", type=click.Path(path_type=Path, file_okay=False))
 @click.option(
     "--split",
-    type=click.Choice(["train", "test", "all"]),
+    type=click.Choice(["train", "test", "all", "dev", "fit"]),
     default="test",
     show_default=True,
-    help="Policies of the fixed split in data/opp115-split.tsv.",
+    help="Policies of the fixed split in data/opp115-split.tsv; dev = the development subset of train "
+    "(data/opp115-dev.tsv), fit = train without dev.",
 )
 @_scoring_options("Also write the scores (with per-label rows) as JSON.")
 @handle_errors
@@ -47,8 +52,14 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
     from pp_graph.evaluate.opp115 import evaluate_opp115
     from pp_graph.evaluate.report import interval_line, label_table, write_json
 
-    res = evaluate_opp115(root, backend, split, **_options(model))
-    click.echo(f"OPP-115 {split} split: {res.policies} policies, backend {backend}, {res.seconds:.1f} s")
+    learned = None
+    if model and backend == "offline":
+        from pp_graph.extract.learned.model import load_model
+
+        learned, model = load_model(Path(model)), None
+    res = evaluate_opp115(root, backend, split, learned=learned, **_options(model))
+    config = f"backend {backend}" + (f" + learned model {learned.digest}" if learned else "")
+    click.echo(f"OPP-115 {split} split: {res.policies} policies, {config}, {res.seconds:.1f} s")
     click.echo(label_table(res.tasks(), per_label="practice categories"))
     interval = res.category_interval()
     click.echo(interval_line("practice categories macro-F1", interval))
@@ -60,6 +71,7 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
                 "split": split,
                 "backend": backend,
                 "model": model,
+                "learned_model": learned.digest if learned else None,
                 "policies": res.policies,
                 "tasks": {
                     k: v.summary() | ({"macro_f1_interval": interval.summary()} if v is res.categories else {})

@@ -19,18 +19,24 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.evaluate.metrics import PRF, Interval, LabelScores, bootstrap_macro_f1, name_labels
+from pp_graph.extract.learned.model import Label, LearnedModel
 from pp_graph.model import Policy, PolicyExtraction, PracticeType
 from pp_graph.resources import DATA
 
 MAPPING_FILE = DATA / "opp115-dpv-mapping.tsv"
 SPLIT_FILE = DATA / "opp115-split.tsv"
+DEV_FILE = DATA / "opp115-dev.tsv"
+DEV_SIZE = 20
+# 'dev' is the fixed development subset of train (thresholds and combinations are chosen on it); 'fit' is
+# train without dev (what a learner fits on before its thresholds are chosen).
+SPLITS = ("train", "test", "all", "dev", "fit")
 MIN_AGREEMENT = 2  # of 3 annotators
 TRAIN_SIZE = 65
 
@@ -157,6 +163,37 @@ def load_split(path: Path = SPLIT_FILE) -> dict[str, str]:
     return out
 
 
+def load_dev(path: Path = DEV_FILE, split_file: Path = SPLIT_FILE) -> list[str]:
+    """The fixed development subset (policy ids in file order); every id must be a train policy."""
+    splits = load_split(split_file)
+    out: list[str] = []
+    for n, parts, line in tsv_lines(path):
+        if len(parts) != 2 or not parts[0].strip():
+            raise DataFileError(f"{path.name}:{n}: expected policy_id, site; got {line!r}")
+        if splits.get(parts[0]) != "train":
+            raise DataFileError(f"{path.name}:{n}: policy {parts[0]} is not in the train split")
+        out.append(parts[0])
+    return out
+
+
+def dev_order(train_ids: Iterable[str]) -> list[str]:
+    """The seeded rule the dev subset was drawn by: train ids sorted by sha256('opp115-dev:' + id)."""
+    return sorted(train_ids, key=lambda p: hashlib.sha256(f"opp115-dev:{p}".encode()).hexdigest())
+
+
+def split_ids(split: str, split_file: Path = SPLIT_FILE, dev_file: Path = DEV_FILE) -> set[str]:
+    """Policy ids of one of SPLITS."""
+    if split not in SPLITS:
+        raise InputError("--split", f"unknown split {split!r}; use one of {', '.join(SPLITS)}")
+    splits = load_split(split_file)
+    if split == "all":
+        return set(splits)
+    if split in ("train", "test"):
+        return {p for p, s in splits.items() if s == split}
+    dev = set(load_dev(dev_file, split_file))
+    return dev if split == "dev" else {p for p, s in splits.items() if s == "train"} - dev
+
+
 def split_order(policy_ids: Iterable[str]) -> list[str]:
     """The deterministic order the split file was made from: sorted by sha256('opp115:' + id)."""
     return sorted(policy_ids, key=lambda p: hashlib.sha256(f"opp115:{p}".encode()).hexdigest())
@@ -249,21 +286,42 @@ def site_for(pol: OppPolicy) -> str:
         return f"opp115-{pol.policy_id}.example"
 
 
-def predictions(pol: OppPolicy, ex: PolicyExtraction, bounds: list[tuple[int, int]]) -> list[dict[str, set]]:
-    """Per OPP-115 segment: practice types, and the DPV classes of data and purposes tied to a practice."""
-    out: list[dict[str, set]] = [{"practices": set(), "data": set(), "purposes": set()} for _ in bounds]
-    starts = [b[0] for b in bounds]
+def opp_segment_of(bounds: list[tuple[int, int]], start: int) -> int | None:
+    """The OPP-115 segment a pp-graph segment starting at ``start`` lies in (None: between segments)."""
     import bisect
 
+    k = bisect.bisect_right([b[0] for b in bounds], start) - 1
+    return None if k < 0 or start >= bounds[k][1] else k
+
+
+def predictions(
+    pol: OppPolicy, ex: PolicyExtraction, bounds: list[tuple[int, int]], learned: Sequence[Label] = ()
+) -> list[dict[str, set]]:
+    """Per OPP-115 segment: practice types, and the DPV classes of data and purposes tied to a practice.
+
+    With a learned model's labels, a label in mode 'learned' takes the classifier's decision instead of the
+    rules' (its members are dropped, its inferred class kept); in mode 'union' the inferred class is added.
+    """
+    out: list[dict[str, set]] = [{"practices": set(), "data": set(), "purposes": set()} for _ in bounds]
+    inferred: list[set[tuple[str, str]]] = [set() for _ in bounds]
     for res in ex.results:
-        k = bisect.bisect_right(starts, res.segment.start) - 1
-        if k < 0 or res.segment.start >= bounds[k][1]:
+        k = opp_segment_of(bounds, res.segment.start)
+        if k is None:
             continue
         slot = out[k]
         slot["practices"].update(p.type for p in res.practices)
         linked = {r.entity for r in res.relations}
         slot["data"].update(d.concept for i, d in enumerate(res.data) if f"data:{i}" in linked and d.concept)
         slot["purposes"].update(p.concept for i, p in enumerate(res.purposes) if f"purpose:{i}" in linked and p.concept)
+        inferred[k].update((c.kind, c.concept) for c in res.inferred)
+    pool = {"practice": "practices", "data": "data", "purpose": "purposes"}
+    for slot, inf in zip(out, inferred, strict=True):
+        for lab in learned:
+            target = slot[pool[lab.kind]]
+            if lab.mode == "learned":
+                target -= {PracticeType(m) for m in lab.members} if lab.kind == "practice" else set(lab.members)
+            if lab.mode != "rules" and (lab.kind, lab.concept) in inf:
+                target.add(PracticeType(lab.concept) if lab.kind == "practice" else lab.concept)
     return out
 
 
@@ -274,20 +332,18 @@ def evaluate_opp115(
     mapping: Mapping | None = None,
     split_file: Path = SPLIT_FILE,
     progress: Callable[[str], None] | None = None,
+    learned: LearnedModel | None = None,
     **backend_options: object,
 ) -> Opp115Result:
-    """Run a backend over the OPP-115 policies of ``split`` ('train', 'test' or 'all') and score it."""
+    """Run a backend over the OPP-115 policies of ``split`` (one of SPLITS) and score it."""
     import time
 
     from pp_graph.extract.pipeline import extract
     from pp_graph.extract.registry import get_backend
     from pp_graph.vocab.dpv import vocabulary
 
-    if split not in ("train", "test", "all"):
-        raise InputError("--split", f"unknown split {split!r}; use train, test or all")
     mapping = mapping or load_mapping()
-    splits = load_split(split_file)
-    ids = set(splits) if split == "all" else {p for p, s in splits.items() if s == split}
+    ids = split_ids(split, split_file)
     corpus = load_corpus(root, ids)
     if not corpus:
         raise InputError(str(root.name or root), f"no OPP-115 policies of the {split} split found")
@@ -311,7 +367,9 @@ def evaluate_opp115(
         text, bounds = pol.text_and_offsets()
         policy = Policy(site_for(pol), text, f"opp115-{pol.policy_id}.txt", "text/plain")
         ex = extract(policy, backend)
-        preds = predictions(pol, ex, bounds)
+        if learned is not None:
+            learned.annotate(ex)
+        preds = predictions(pol, ex, bounds, learned.labels if learned else ())
         g_cat = pol.gold(lambda a: [a.category.lower()] if a.category.lower() in cat_types else [])
 
         def attr_gold(attribute: str, pol: OppPolicy = pol) -> list[set[str]]:

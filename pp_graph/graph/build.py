@@ -9,6 +9,11 @@ Shape of a policy graph (named by the policy IRI):
       ppg:evidence <mention> … ; prov:wasGeneratedBy <extraction activity> .
   <mention> a ppg:Mention ; ppg:start 10 ; ppg:end 23 ; ppg:anchorText "email address" ; ppg:denotes pd:EmailAddress .
   <text> a pr2g:Text ; pr2g:value "…line…" ; ppg:start ; ppg:end ; ppg:segmentIndex ; ppg:headingPath "A › B" .
+With a learned model only (convert --model DIR), a class a classifier gave a whole line, which has no span:
+  <policy> ppg:hasInferredClass <inferred> .
+  <inferred> a ppg:InferredClass ; ppg:inferredKind "data" ; ppg:inferredClass pd:… ; ppg:onText <text> ;
+      ppg:start ; ppg:end (the line) ; ppg:score 0.87 ; ppg:modelDigest "sha256:…" ; prov:wasGeneratedBy <run> .
+It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions leave it out.
 """
 
 from __future__ import annotations
@@ -148,17 +153,11 @@ class _Builder:
             elif a.kind == AttributeKind.LEGAL_BASIS and a.concept:
                 self.add(pol, PPG.statesLegalBasis, URIRef(a.concept))
                 self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
+        if res.inferred:
+            self.inferred(res)
         if not res.practices:
             return
-        text = child(pol, "text", seg.index)
-        self.add(text, RDF.type, PR2G.Text)
-        self.add(text, PR2G.value, Literal(seg.text))
-        self.add(text, PPG.start, Literal(seg.start, datatype=XSD.integer))
-        self.add(text, PPG.end, Literal(seg.end, datatype=XSD.integer))
-        self.add(text, PPG.segmentIndex, Literal(seg.index, datatype=XSD.integer))
-        if seg.heading_path:
-            self.add(text, PPG.headingPath, Literal(" › ".join(seg.heading_path)))
-
+        text = self.text_node(res)
         for pi, pr in enumerate(res.practices):
             node = child(pol, "practice", f"{seg.index}-{pi}")
             self.add(pol, PR2G.hasDataPractice, node)
@@ -172,6 +171,40 @@ class _Builder:
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
+
+    def text_node(self, res: SegmentExtraction) -> URIRef:
+        seg = res.segment
+        text = child(self.policy, "text", seg.index)
+        self.add(text, RDF.type, PR2G.Text)
+        self.add(text, PR2G.value, Literal(seg.text))
+        self.add(text, PPG.start, Literal(seg.start, datatype=XSD.integer))
+        self.add(text, PPG.end, Literal(seg.end, datatype=XSD.integer))
+        self.add(text, PPG.segmentIndex, Literal(seg.index, datatype=XSD.integer))
+        if seg.heading_path:
+            self.add(text, PPG.headingPath, Literal(" › ".join(seg.heading_path)))
+        return text
+
+    def inferred(self, res: SegmentExtraction) -> None:
+        """Classifier decisions on a whole line: evidence of their own kind, beside (not among) the mentions."""
+        seg, text = res.segment, self.text_node(res)
+        for c in res.inferred:
+            cls = PRACTICE_CLASS[PracticeType(c.concept)] if c.kind == "practice" else URIRef(c.concept)
+            node = child(self.policy, "inferred", f"{seg.index}-{c.kind}-{slug(compact(c.concept))}")
+            run = child(self.policy, "learned", slug(c.model))
+            self.add(run, RDF.type, PROV.Activity)
+            self.add(run, PPG.extractor, Literal("learned"))
+            self.add(run, PPG.model, Literal(c.model))
+            self.add(run, PPG.promptVersion, Literal(c.model))
+            self.add(self.policy, PPG.hasInferredClass, node)
+            self.add(node, RDF.type, PPG.InferredClass)
+            self.add(node, PPG.inferredKind, Literal(c.kind))
+            self.add(node, PPG.inferredClass, cls)
+            self.add(node, PPG.onText, text)
+            self.add(node, PPG.start, Literal(seg.start, datatype=XSD.integer))
+            self.add(node, PPG.end, Literal(seg.end, datatype=XSD.integer))
+            self.add(node, PPG.score, Literal(f"{c.score:.4f}", datatype=XSD.decimal))
+            self.add(node, PPG.modelDigest, Literal(c.model))
+            self.add(node, PROV.wasGeneratedBy, run)
 
     def relation(self, node: URIRef, res: SegmentExtraction, role: Role, ref: str) -> None:
         kind, _, idx = ref.partition(":")

@@ -28,12 +28,13 @@ def convert_remote(
     valid_from: str | None,
     backend: str,
     options: dict[str, Any],
+    learned: str | None = None,
 ) -> tuple[Any, dict[str, bytes]]:
     """On a worker: convert one policy given as bytes; (its FileResult, output file name → bytes)."""
     from pp_graph import batch
 
-    if batch.backend_key() != (backend, repr(sorted(options.items()))):
-        batch._init_worker(backend, options)
+    if batch.backend_key() != (backend, repr(sorted(options.items())), learned):
+        batch._init_worker(backend, options, learned)
     with tempfile.TemporaryDirectory(prefix="pp-graph-task-") as tmp:
         src = Path(tmp) / "in" / rel
         src.parent.mkdir(parents=True)
@@ -57,6 +58,7 @@ def run_on_dask(
     backend: str,
     options: dict[str, Any],
     on_done: Callable[[Any], None] | None,
+    learned: str | None = None,
 ) -> list[Any]:
     """Every (file, digest) of ``todo`` as a task on the cluster at ``scheduler``; results as they finish."""
     try:
@@ -86,6 +88,7 @@ def run_on_dask(
                     valid_from,
                     backend,
                     options,
+                    learned,  # a model folder: every worker must see it at this path
                     key=f"pp-graph-convert-{digest[:16]}-{settings}-{fmt}",
                     retries=2,
                 )

@@ -1,0 +1,42 @@
+"""pp-graph train opp115: fit the learned layer that `convert --model DIR` uses beside the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pp_graph.cli.common import emit, format_option, handle_errors
+
+train = click.Group("train", help="Train the learned layer on annotated policies (the model stays yours).")
+
+
+@train.command("opp115")
+@click.argument("root", type=click.Path(path_type=Path, file_okay=False))
+@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True)
+@click.option(
+    "--refit/--no-refit",
+    default=True,
+    show_default=True,
+    help="After choosing thresholds on the dev subset, fit the weights again on the whole train split.",
+)
+@format_option()
+@handle_errors
+def opp115_cmd(root: Path, out_dir: Path, refit: bool, fmt: str) -> None:
+    """Train on the OPP-115 train split (ROOT holds sanitized_policies/ and annotations/); never reads test."""
+    from pp_graph.evaluate.learn_opp115 import train_opp115
+
+    man = train_opp115(root, out_dir, refit=refit)
+    rows = [
+        {"label": name, **{k: c[k] for k in ("mode", "threshold", "dev_f1", "dev_support")}}
+        for name, c in man["dev_choices"].items()
+    ]
+    emit(rows, fmt)
+    if fmt == "table":
+        click.echo(
+            f"\nmodel {man['model_digest']} → {out_dir} ({man['dataset']['policies']} train policies, "
+            f"{man['train_seconds']} s); OPP-115 is licensed for research only: do not share this model"
+        )
+
+
+commands = [train]
