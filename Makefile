@@ -33,8 +33,11 @@ bench: $(STAMP)
 	@failed=""; for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || failed="$$failed $$b"; done; \
 	if [ -n "$$failed" ]; then echo "targets missed or errors in:$$failed"; exit 1; fi
 
+# OPP-115 (rules, then rules + a learned layer trained here) and mention precision on the labelled corpus sample.
 eval: $(STAMP)
-	$(BIN)/python benchmarks/eval_opp115.py
+	@failed=""; for e in benchmarks/eval_opp115.py benchmarks/eval_dpv_sample.py; do echo "== $$e"; \
+	$(BIN)/python $$e || failed="$$failed $$e"; done; \
+	if [ -n "$$failed" ]; then echo "targets missed or errors in:$$failed"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) outputs/demo .pytest_cache .mypy_cache .ruff_cache
