@@ -1,0 +1,85 @@
+"""What a tool returned, split into facts: JSON leaves, sentences of long strings, detected personal-data spans.
+
+A short leaf ("card_number": "4111 …") is one fact; a long one (an e-mail body, a note) is split into sentences,
+each a fact; every personal-data span ``risk.detect`` finds is a fact of its own with its category. Leaves too
+short or too generic to identify anything ("ok", "pending", 42) are not facts: matching them would flag every
+argument that happens to contain a common word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from pp_graph.audit.model import Fact
+from pp_graph.audit.text import content_tokens, key_words, kinds_named, normalise, sentences
+from pp_graph.risk.detect import detect
+
+SHORT_LEAF = 160  # characters: a leaf at most this long and of one sentence is a single fact
+MIN_NORM = 4  # normalised characters a fact of unknown kind needs
+MIN_KNOWN = 3  # …and one whose key or detection gives its category
+MIN_SENTENCE_TOKENS = 3  # content words a sentence fact needs
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def leaves(value: Any, path: str = "$", keys: tuple[str, ...] = ()) -> Iterator[tuple[str, tuple[str, ...], str]]:
+    """(JSON path, keys on the path, text) for every string and number leaf (booleans and null skipped)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            ks = str(k)
+            sub = f"{path}.{ks}" if _IDENT.match(ks) else f"{path}[{ks!r}]"
+            yield from leaves(v, sub, (*keys, ks))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from leaves(v, f"{path}[{i}]", keys)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, str | int | float):
+        yield path, keys, str(value)
+
+
+def _fact(
+    step: int, path: str, start: int, end: int, unit: str, kind: str | None, keys: tuple[str, ...], text: str
+) -> Fact:
+    norm = normalise(text).text
+    return Fact(step, path, start, end, unit, kind, keys, text, norm, frozenset(content_tokens(norm)))
+
+
+def _identifying(norm: str, tokens: frozenset[str], kind: str | None) -> bool:
+    if kind is not None:
+        return len(norm) >= MIN_KNOWN  # a three-digit CVV under a "cvv" key is still card data
+    if len(norm) < MIN_NORM:
+        return False
+    return sum(c.isdigit() for c in norm) >= 4 or len(tokens) >= 2
+
+
+def facts_of(step: int, result: Any) -> list[Fact]:
+    """Every fact in one tool result, in document order."""
+    out: list[Fact] = []
+    for path, keys, text in leaves(result):
+        kw = tuple(w for k in keys for w in key_words(k))
+        key_kind = next(iter(kinds_named(keys[-1])), None) if keys else None
+        found = detect(text)
+        whole = next((d for d in found if (d.end - d.start) >= 0.6 * len(text.strip())), None)
+        spans = sentences(text)
+        leaf_mode = len(text) <= SHORT_LEAF and len(spans) <= 1
+        if leaf_mode:
+            kind = whole.category if whole else key_kind
+            f = _fact(step, path, 0, len(text), "leaf", kind, kw, text)
+            if _identifying(f.norm, f.tokens, kind):
+                out.append(f)
+        else:
+            for s, e in spans:
+                sub = text[s:e]
+                named = kinds_named(sub)
+                f = _fact(step, path, s, e, "sentence", named[0] if named else key_kind, kw, sub)
+                if len(f.tokens) >= MIN_SENTENCE_TOKENS:
+                    out.append(f)
+        for d in found:
+            if leaf_mode and d is whole:
+                continue  # the leaf fact already carries this category
+            f = _fact(step, path, d.start, d.end, "pii", d.category, kw, text[d.start : d.end])
+            if len(f.norm) >= MIN_NORM:
+                out.append(f)
+    return out
