@@ -66,11 +66,13 @@ class Auditor:
         sink = self.sinks.get(flow.sink_tool)
         site = step.site or (sink.site if sink else None)
         purposes = (sink.purpose,) if sink and sink.purpose else ()
-        recipients = (step.recipient,) if step.recipient else ()
+        recipient = step.recipient or (sink.recipient if sink else None)
+        recipients = (recipient,) if recipient else ()
         kind = compact(flow.kind) if flow.kind else GENERIC
         key = (site, kind, purposes, recipients)
         rec = self._decisions.get(key)
         if rec is None:
+            # Only categories and the site go to the engine: the decision cannot hold the value.
             d = self.engine.decide(ActionContext(site=site, data=(kind,), purposes=purposes, recipients=recipients))
             rec = {
                 "decision": d.decision,

@@ -52,6 +52,7 @@ class SinkSpec:
     purpose: str | None = None
     site: str | None = None
     source: str = "schema"  # contract | schema
+    recipient: str | None = None  # recipient kind for the risk engine (social_media, service_provider, …)
     result: Any = field(default=None, compare=False)  # the tool's result schema (for the call graph)
     parameters: Any = field(default=None, compare=False)
 
@@ -183,6 +184,11 @@ def read_tools(path: Path) -> dict[str, SinkSpec]:
         params = t.get("parameters")
         result = t.get("result", t.get("returns"))
         out[name] = SinkSpec(
-            name, _schema_fields(tw, params), site=_str(tw, t, "site"), result=result, parameters=params
+            name,
+            _schema_fields(tw, params),
+            site=_str(tw, t, "site"),
+            recipient=_str(tw, t, "recipient"),
+            result=result,
+            parameters=params,
         )
     return out

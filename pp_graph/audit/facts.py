@@ -40,9 +40,8 @@ def leaves(value: Any, path: str = "$", keys: tuple[str, ...] = ()) -> Iterator[
 
 
 def _fact(
-    step: int, path: str, start: int, end: int, unit: str, kind: str | None, keys: tuple[str, ...], text: str
+    step: int, path: str, start: int, end: int, unit: str, kind: str | None, keys: tuple[str, ...], text: str, norm: str
 ) -> Fact:
-    norm = normalise(text).text
     return Fact(step, path, start, end, unit, kind, keys, text, norm, frozenset(content_tokens(norm)))
 
 
@@ -66,20 +65,23 @@ def facts_of(step: int, result: Any) -> list[Fact]:
         leaf_mode = len(text) <= SHORT_LEAF and len(spans) <= 1
         if leaf_mode:
             kind = whole.category if whole else key_kind
-            f = _fact(step, path, 0, len(text), "leaf", kind, kw, text)
+            f = _fact(step, path, 0, len(text), "leaf", kind, kw, text, normalise(text).text)
             if _identifying(f.norm, f.tokens, kind):
                 out.append(f)
         else:
+            whole_norm = normalise(text)
             for s, e in spans:
                 sub = text[s:e]
                 named = kinds_named(sub)
-                f = _fact(step, path, s, e, "sentence", named[0] if named else key_kind, kw, sub)
+                kind = named[0] if named else key_kind
+                f = _fact(step, path, s, e, "sentence", kind, kw, sub, whole_norm.slice(s, e))
                 if len(f.tokens) >= MIN_SENTENCE_TOKENS:
                     out.append(f)
         for d in found:
             if leaf_mode and d is whole:
                 continue  # the leaf fact already carries this category
-            f = _fact(step, path, d.start, d.end, "pii", d.category, kw, text[d.start : d.end])
+            sub = text[d.start : d.end]
+            f = _fact(step, path, d.start, d.end, "pii", d.category, kw, sub, normalise(sub).text)
             if len(f.norm) >= MIN_NORM:
                 out.append(f)
     return out

@@ -20,10 +20,11 @@ from pp_graph.audit.model import Fact, Flow, Trace
 from pp_graph.audit.text import Normalised, content_tokens, normalise, sentences
 from pp_graph.vocab.dpv import PD
 
-FUZZY_MIN = 80.0  # token-set ratio (0-100) a reworded sentence needs
-FUZZY_SHARED = 3  # content words it must share with the fact
+FUZZY_MIN = 60.0  # token-set ratio (0-100) a reworded sentence needs (tuned on PrivacyLens, see bench_audit)
+FUZZY_SHARED = 2  # content words it must share with the fact
 FUZZY_COVER = 0.5  # …and those must be at least this share of the shorter side's content words
 EMAIL = PD + "EmailAddress"
+MAX_HITS = 20  # occurrences of one fact reported per sink leaf
 
 
 @dataclass
@@ -38,25 +39,34 @@ def _boundary(s: str, i: int, j: int) -> bool:
     return (i == 0 or s[i - 1] == " ") and (j == len(s) or s[j] == " ")
 
 
-def _exact(fact: Fact, text: str) -> tuple[int, int] | None:
+def _exact(fact: Fact, text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    if not fact.text.strip():
+        return out
     i = text.find(fact.text)
-    return (i, i + len(fact.text)) if i >= 0 and fact.text.strip() else None
+    while i >= 0 and len(out) < MAX_HITS:
+        out.append((i, i + len(fact.text)))
+        i = text.find(fact.text, i + len(fact.text))
+    return out
 
 
-def _normalised(fact: Fact, ns: Normalised) -> tuple[int, int] | None:
+def _normalised(fact: Fact, ns: Normalised) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
     start = 0
     digits = fact.norm.isdigit() and len(fact.norm) >= 7  # card and phone digits may sit inside a longer run
-    while (i := ns.text.find(fact.norm, start)) >= 0:
+    while len(out) < MAX_HITS and (i := ns.text.find(fact.norm, start)) >= 0:
         j = i + len(fact.norm)
         if digits or _boundary(ns.text, i, j):
-            return ns.span(i, j)
-        start = i + 1
-    return None
+            out.append(ns.span(i, j))
+            start = j
+        else:
+            start = i + 1
+    return out
 
 
-def _email(fact: Fact, text: str) -> tuple[int, int] | None:
+def _email(fact: Fact, text: str) -> list[tuple[int, int]]:
     if fact.kind != EMAIL or "@" not in fact.text:
-        return None
+        return []
     local, _, host = fact.text.strip().lower().partition("@")
     sep = r"\s*(?:\.|\bdot\b)\s*"
     rx = (
@@ -64,8 +74,16 @@ def _email(fact: Fact, text: str) -> tuple[int, int] | None:
         + r"\s*(?:@|\bat\b|\[at\]|\(at\))\s*"
         + sep.join(re.escape(p) for p in host.split("."))
     )
-    m = re.search(rx, text, re.IGNORECASE)
-    return (m.start(), m.end()) if m else None
+    return [(m.start(), m.end()) for m in re.finditer(rx, text, re.IGNORECASE)][:MAX_HITS]
+
+
+def _matches(fact: Fact, text: str, ns: Normalised) -> list[tuple[tuple[int, int], str]]:
+    """Every occurrence of the fact: exact ones, then reformatted (normalised, e-mail) ones elsewhere."""
+    out = [(sp, "exact") for sp in _exact(fact, text)]
+    for how, find in (("normalised", _normalised), ("email", None)):
+        spans = _normalised(fact, ns) if find else _email(fact, text)
+        out.extend((sp, how) for sp in spans if not any(a < sp[1] and sp[0] < b for (a, b), _ in out))
+    return out
 
 
 def _units(text: str) -> list[_Unit]:
@@ -76,14 +94,14 @@ def _units(text: str) -> list[_Unit]:
     return out
 
 
-def _fuzzy(facts: list[Fact], units: list[_Unit]) -> dict[int, tuple[tuple[int, int], float]]:
-    """Best reworded match per fact index: (sink span, score)."""
+def _fuzzy(facts: list[Fact], units: list[_Unit]) -> list[tuple[int, tuple[int, int], float]]:
+    """Reworded matches: (fact index, sink sentence span, score), for every sink sentence a fact passes in."""
     index: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
         if len(f.tokens) >= FUZZY_SHARED:
             for t in f.tokens:
                 index.setdefault(t, []).append(i)
-    best: dict[int, tuple[tuple[int, int], float]] = {}
+    out: list[tuple[int, tuple[int, int], float]] = []
     for u in units:
         if len(u.tokens) < FUZZY_SHARED:
             continue
@@ -93,9 +111,9 @@ def _fuzzy(facts: list[Fact], units: list[_Unit]) -> dict[int, tuple[tuple[int, 
             if n < FUZZY_SHARED or n < FUZZY_COVER * min(len(u.tokens), len(f.tokens)):
                 continue
             score = fuzz.token_set_ratio(u.norm, f.norm)
-            if score >= FUZZY_MIN and score > best.get(i, ((0, 0), 0.0))[1]:
-                best[i] = ((u.start, u.end), score)
-    return best
+            if score >= FUZZY_MIN:
+                out.append((i, (u.start, u.end), score))
+    return out
 
 
 def track(trace: Trace, facts: list[Fact]) -> list[tuple[Flow, Fact, str]]:
@@ -110,20 +128,17 @@ def track(trace: Trace, facts: list[Fact]) -> list[tuple[Flow, Fact, str]]:
             continue
         for path, _keys, text in leaves(step.args, "$"):
             ns = normalise(text)
-            hit: dict[int, tuple[tuple[int, int], str, float]] = {}
+            hits: list[tuple[int, tuple[int, int], str, float]] = []
+            matched: set[int] = set()
             for i, f in enumerate(earlier):
-                if (span := _exact(f, text)) is not None:
-                    hit[i] = (span, "exact", 1.0)
-                elif (span := _normalised(f, ns)) is not None:
-                    hit[i] = (span, "normalised", 1.0)
-                elif (span := _email(f, text)) is not None:
-                    hit[i] = (span, "email", 1.0)
-            rest = [f for i, f in enumerate(earlier) if i not in hit]
-            back = [i for i in range(len(earlier)) if i not in hit]
-            for k, (span, score) in _fuzzy(rest, _units(text)).items():
-                hit[back[k]] = (span, "fuzzy", score / 100.0)
-            for i in sorted(hit):
-                f, (span, how, score) = earlier[i], hit[i]
+                for span, how in _matches(f, text, ns):
+                    hits.append((i, span, how, 1.0))
+                    matched.add(i)
+            back = [i for i in range(len(earlier)) if i not in matched]
+            for k, span, score in _fuzzy([earlier[i] for i in back], _units(text)):
+                hits.append((back[k], span, "fuzzy", score / 100.0))
+            for i, span, how, score in sorted(hits, key=lambda h: (h[0], h[1])):
+                f = earlier[i]
                 flow = Flow(f.step, f.path, (f.start, f.end), j, step.tool, path, span, f.unit, how, score, f.kind)
                 flows.append((flow, f, text))
     return flows

@@ -9,6 +9,7 @@ of the original character it came from, so matches are reported in the original 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 
@@ -18,8 +19,9 @@ from pp_graph.resources import DATA
 from pp_graph.risk.tables import _concept
 from pp_graph.vocab.dpv import PERSONAL_DATA, vocabulary
 
-_NUMBER = re.compile(r"\d(?:[\d,.\-/() ]*\d)?")
-_TRAILING_ZEROS = re.compile(r"[.,]0+$")
+# A number (its separators inside) or a run of letters and digits; everything else separates tokens.
+_TOKEN = re.compile(r"[0-9](?:[0-9,.\-/() ]*[0-9])?|[^\W_]+")
+_DECIMAL_ZEROS = re.compile(r"(?:\.[0-9]*?|,[0-9]??)(0+)$")  # zeros ending a decimal part (not "3,000")
 _ABBREV = re.compile(r"(?i)(?:^|\s)(?:mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|e\.g|i\.e|no|approx)\.$")
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -30,6 +32,11 @@ class Normalised:
     offsets: tuple[int, ...]  # offsets[i]: where normalised char i came from in the original
     end: int  # length of the original
 
+    def slice(self, start: int, end: int) -> str:
+        """The normalised text of the original slice [start, end)."""
+        i, j = bisect_left(self.offsets, start), bisect_left(self.offsets, end)
+        return self.text[i:j].strip()
+
     def span(self, start: int, stop: int) -> tuple[int, int]:
         """Original (start, end) of the normalised slice [start, stop)."""
         return self.offsets[start], self.offsets[stop - 1] + 1
@@ -38,34 +45,23 @@ class Normalised:
 def normalise(text: str) -> Normalised:
     out: list[str] = []
     offs: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch.isdigit():
-            m = _NUMBER.match(text, i)
-            assert m is not None
-            tok = m.group(0)
-            zeros = _TRAILING_ZEROS.search(tok)
-            if zeros and "," not in tok[zeros.start() + 1 :]:
-                tok = tok[: zeros.start()]
+    for m in _TOKEN.finditer(text):
+        tok, at = m.group(0), m.start()
+        if out:
+            out.append(" ")
+            offs.append(at - 1)
+        if "0" <= tok[0] <= "9":
+            zeros = _DECIMAL_ZEROS.search(tok)
+            if zeros and not re.search(r",[0-9]{3}$", tok):
+                tok = tok[: zeros.start(1)]  # 1,250.00 → 1250 and 12.50 → 125, as 12.5 is
             for j, c in enumerate(tok):
-                if c.isdigit():
+                if "0" <= c <= "9":
                     out.append(c)
-                    offs.append(i + j)
-            i = m.end()
-        elif ch.isalnum():
-            out.append(ch.lower())
-            offs.append(i)
-            i += 1
+                    offs.append(at + j)
         else:
-            if out and out[-1] != " ":
-                out.append(" ")
-                offs.append(i)
-            i += 1
-    while out and out[-1] == " ":
-        out.pop()
-        offs.pop()
-    return Normalised("".join(out), tuple(offs), n)
+            out.append(tok.lower())
+            offs.extend(range(at, at + len(tok)))
+    return Normalised("".join(out), tuple(offs), len(text))
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -104,6 +100,7 @@ def stopwords() -> frozenset[str]:
     return frozenset(words)
 
 
+@cache
 def stem(word: str) -> str:
     """A crude plural/tense fold so 'cases'/'case' and 'charged'/'charge' meet; enough for overlap counts."""
     for suf in ("ies", "ing", "ed", "es", "s"):

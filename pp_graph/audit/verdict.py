@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from pp_graph.audit.contracts import SinkSpec
 from pp_graph.audit.model import INTENDED, NECESSARY, OVER_EXPOSED, Fact, Flow
-from pp_graph.audit.text import content_tokens, kinds_named, normalise
+from pp_graph.audit.text import content_tokens, kinds_named, normalise, sentences
 from pp_graph.vocab.dpv import compact
 
+ID_FIELD = 64  # characters: a required field without a category longer than this is free text
 FILLS = 0.8  # share of a field's text a fact must cover to fill it
 WORDS_FROM_INSTRUCTION = 0.6  # share of a sink sentence's content words that must be the instruction's
 
@@ -41,7 +42,8 @@ def intent(flow: Flow, fact: Fact, instr: Instruction, sink_text: str) -> str | 
     """Why the instruction asks for this flow, or None."""
     if len(fact.norm) >= 3 and f" {fact.norm} " in instr.norm:
         return "the instruction names this value"
-    if fact.kind and fact.kind in instr.kinds:
+    if fact.kind and fact.unit != "sentence" and fact.kind in instr.kinds:
+        # A value's category is what a user names ("my phone number"); a sentence's is a keyword guess.
         return f"the instruction asks for {compact(fact.kind)}"
     for k in fact.keys[-2:]:
         if k in instr.tokens:
@@ -64,10 +66,13 @@ def necessity(flow: Flow, sink: SinkSpec | None, sink_text: str) -> str | None:
     if spec is None or not spec.required:
         return None
     s, e = flow.sink_span
+    if spec.category:
+        if flow.kind != spec.category:
+            return None
+    elif len(sink_text) > ID_FIELD or len(sentences(sink_text)) > 1:
+        return None  # a free-text field (a body, a post) requires some text, not this fact
     if (e - s) < FILLS * len(sink_text.strip()):
-        return None  # a fact inside a free-text field is not what the field requires
-    if spec.category and flow.kind != spec.category:
-        return None
+        return None  # the fact is only part of what the field holds
     how = "contract" if sink.source == "contract" else "JSON schema"
     what = f" ({compact(spec.category)})" if spec.category else ""
     return f"the {how} of {sink.name} requires field {name!r}{what}"
