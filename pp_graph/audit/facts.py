@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from pp_graph.audit.model import Fact
-from pp_graph.audit.text import content_tokens, key_words, kinds_named, normalise, sentences
+from pp_graph.audit.text import content_tokens, date_forms, key_words, kinds_named, normalise, sentences
 from pp_graph.risk.detect import detect
+from pp_graph.vocab.dpv import PD
 
+PHONE = PD + "TelephoneNumber"
 SHORT_LEAF = 160  # characters: a leaf at most this long and of one sentence is a single fact
 MIN_NORM = 4  # normalised characters a fact of unknown kind needs
 MIN_KNOWN = 3  # …and one whose key or detection gives its category
@@ -42,7 +44,10 @@ def leaves(value: Any, path: str = "$", keys: tuple[str, ...] = ()) -> Iterator[
 def _fact(
     step: int, path: str, start: int, end: int, unit: str, kind: str | None, keys: tuple[str, ...], text: str, norm: str
 ) -> Fact:
-    return Fact(step, path, start, end, unit, kind, keys, text, norm, frozenset(content_tokens(norm)))
+    alts = date_forms(text)
+    if kind == PHONE and norm.isdigit() and len(norm) > 10:
+        alts = (norm[-10:],)  # +1 415 555 0137 is (415) 555-0137 at home
+    return Fact(step, path, start, end, unit, kind, keys, text, norm, frozenset(content_tokens(norm)), alts)
 
 
 def _identifying(norm: str, tokens: frozenset[str], kind: str | None) -> bool:
@@ -57,7 +62,7 @@ def facts_of(step: int, result: Any) -> list[Fact]:
     """Every fact in one tool result, in document order."""
     out: list[Fact] = []
     for path, keys, text in leaves(result):
-        kw = tuple(w for k in keys for w in key_words(k))
+        kw = tuple(key_words(keys[-1])) if keys else ()
         key_kind = next(iter(kinds_named(keys[-1])), None) if keys else None
         found = detect(text)
         whole = next((d for d in found if (d.end - d.start) >= 0.6 * len(text.strip())), None)

@@ -76,10 +76,11 @@ class Fact:
     end: int
     unit: str  # leaf | sentence | pii
     kind: str | None  # pd: IRI when known
-    keys: tuple[str, ...]  # content words of the keys on the path (for intent)
+    keys: tuple[str, ...]  # content words of the leaf's own key (for intent)
     text: str = field(repr=False)  # the value itself: used for matching, never written out
     norm: str = field(repr=False)
     tokens: frozenset[str] = field(repr=False)
+    alts: tuple[str, ...] = field(default=(), repr=False)  # other normalised spellings (a date's other orders)
 
 
 @dataclass

@@ -24,6 +24,7 @@ FUZZY_MIN = 60.0  # token-set ratio (0-100) a reworded sentence needs (tuned on 
 FUZZY_SHARED = 2  # content words it must share with the fact
 FUZZY_COVER = 0.5  # …and those must be at least this share of the shorter side's content words
 EMAIL = PD + "EmailAddress"
+FUZZY_PROSE = 4  # content words a leaf needs to be matched as prose
 MAX_HITS = 20  # occurrences of one fact reported per sink leaf
 
 
@@ -52,15 +53,16 @@ def _exact(fact: Fact, text: str) -> list[tuple[int, int]]:
 
 def _normalised(fact: Fact, ns: Normalised) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
-    start = 0
-    digits = fact.norm.isdigit() and len(fact.norm) >= 7  # card and phone digits may sit inside a longer run
-    while len(out) < MAX_HITS and (i := ns.text.find(fact.norm, start)) >= 0:
-        j = i + len(fact.norm)
-        if digits or _boundary(ns.text, i, j):
-            out.append(ns.span(i, j))
-            start = j
-        else:
-            start = i + 1
+    for form in (fact.norm, *fact.alts):
+        start = 0
+        digits = form.isdigit() and len(form) >= 7  # card and phone digits may sit inside a longer run
+        while len(out) < MAX_HITS and (i := ns.text.find(form, start)) >= 0:
+            j = i + len(form)
+            if digits or _boundary(ns.text, i, j):
+                out.append(ns.span(i, j))
+                start = j
+            else:
+                start = i + 1
     return out
 
 
@@ -86,6 +88,21 @@ def _matches(fact: Fact, text: str, ns: Normalised) -> list[tuple[tuple[int, int
     return out
 
 
+def _outer(
+    hits: list[tuple[int, tuple[int, int], str, float]], facts: list[Fact]
+) -> list[tuple[int, tuple[int, int], str, float]]:
+    """Hits in fact order without those a larger value hit covers (a name inside a copied e-mail address)."""
+    values = [(sp, i) for i, sp, how, _ in hits if how != "fuzzy" and facts[i].unit != "sentence"]
+    out = []
+    for h in sorted(hits, key=lambda h: (h[0], h[1])):
+        i, (s, e), how, _ = h
+        inner = facts[i].unit != "sentence" and how != "fuzzy"
+        if inner and any(a <= s and e <= b and (b - a) > (e - s) for (a, b), k in values if k != i):
+            continue
+        out.append(h)
+    return out
+
+
 def _units(text: str) -> list[_Unit]:
     out = []
     for s, e in sentences(text) or [(0, len(text))]:
@@ -98,7 +115,9 @@ def _fuzzy(facts: list[Fact], units: list[_Unit]) -> list[tuple[int, tuple[int, 
     """Reworded matches: (fact index, sink sentence span, score), for every sink sentence a fact passes in."""
     index: dict[str, list[int]] = {}
     for i, f in enumerate(facts):
-        if len(f.tokens) >= FUZZY_SHARED:
+        # Values (PII spans, short leaves, known kinds) must match as values; only prose may be reworded.
+        prose = f.unit == "sentence" or (f.unit == "leaf" and f.kind is None and len(f.tokens) >= FUZZY_PROSE)
+        if prose and len(f.tokens) >= FUZZY_SHARED:
             for t in f.tokens:
                 index.setdefault(t, []).append(i)
     out: list[tuple[int, tuple[int, int], float]] = []
@@ -137,7 +156,7 @@ def track(trace: Trace, facts: list[Fact]) -> list[tuple[Flow, Fact, str]]:
             back = [i for i in range(len(earlier)) if i not in matched]
             for k, span, score in _fuzzy([earlier[i] for i in back], _units(text)):
                 hits.append((back[k], span, "fuzzy", score / 100.0))
-            for i, span, how, score in sorted(hits, key=lambda h: (h[0], h[1])):
+            for i, span, how, score in _outer(hits, earlier):
                 f = earlier[i]
                 flow = Flow(f.step, f.path, (f.start, f.end), j, step.tool, path, span, f.unit, how, score, f.kind)
                 flows.append((flow, f, text))

@@ -64,6 +64,30 @@ def normalise(text: str) -> Normalised:
     return Normalised("".join(out), tuple(offs), len(text))
 
 
+_ISO_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][0-9:.]+Z?)?\s*")
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+
+
+def date_forms(text: str) -> tuple[str, ...]:
+    """Other normalised spellings of an ISO date (2025-03-14): 14/03/2025, 03/14/2025, 14 March 2025, Mar 14 2025."""
+    m = _ISO_DATE.fullmatch(text)
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return ()
+    y, mo, d = m.group(1), int(m.group(2)), int(m.group(3))
+    name = _MONTH_NAMES[mo - 1]
+    forms = {
+        f"{d:02d}{mo:02d}{y}",
+        f"{mo:02d}{d:02d}{y}",
+        f"{d}{mo}{y}",
+        f"{mo}{d}{y}",
+        f"{d} {name} {y}",
+        f"{name} {d} {y}",
+        f"{d} {name[:3]} {y}",
+        f"{name[:3]} {d} {y}",
+    }
+    return tuple(sorted(forms))
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans (trimmed) of ``text``: split at . ! ? ; and line breaks, but not inside numbers or e-mails."""
     spans: list[tuple[int, int]] = []
