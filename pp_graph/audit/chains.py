@@ -85,7 +85,7 @@ def call_graph(tools: Mapping[str, SinkSpec]) -> list[dict[str, Any]]:
                     "top_category": compact(top),
                     "categories": ", ".join(compact(c) for c in cats),
                     "fields": len(pairs),
-                    "flows": ", ".join(f"{o.path}→{i.path}" for o, i in pairs[:4]) + (" …" if len(pairs) > 4 else ""),
+                    "flows": ", ".join(f"{o.path}→{i.path}" for o, i in pairs),
                 }
             )
     rows.sort(key=lambda r: (-r["sensitivity"], -r["fields"], r["source"], r["sink"]))

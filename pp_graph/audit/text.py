@@ -19,8 +19,9 @@ from pp_graph.resources import DATA
 from pp_graph.risk.tables import _concept
 from pp_graph.vocab.dpv import PERSONAL_DATA, vocabulary
 
-# A number (its separators inside) or a run of letters and digits; everything else separates tokens.
-_TOKEN = re.compile(r"[0-9](?:[0-9,.\-/() ]*[0-9])?|[^\W_]+")
+# A number (one separator between its digit groups: 4,870.00, 4539 1488, (415) 555-0137) or a run of letters and
+# digits; everything else separates tokens ("March 14, 2025" is three).
+_TOKEN = re.compile(r"[0-9]+(?:(?:[,.\-/]|\)? )[0-9]+)*|[^\W_]+")
 _DECIMAL_ZEROS = re.compile(r"(?:\.[0-9]*?|,[0-9]??)(0+)$")  # zeros ending a decimal part (not "3,000")
 _ABBREV = re.compile(r"(?i)(?:^|\s)(?:mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|e\.g|i\.e|no|approx)\.$")
 _WORD = re.compile(r"[a-z0-9]+")

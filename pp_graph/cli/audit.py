@@ -62,9 +62,9 @@ def _sink_options(fn: Any) -> Any:
         help="LLM committee member (repeatable; majority vote; may only add over-exposed verdicts).",
     )(fn)
     fn = click.option("--llm-base-url", help="Committee: base URL of the OpenAI-compatible server.")(fn)
-    fn = click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Committee: API key variable.")(
-        fn
-    )
+    fn = click.option(
+        "--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Committee: API key variable."
+    )(fn)
     return fn
 
 
@@ -197,7 +197,7 @@ def traces_cmd(
 @click.option(
     "--actions",
     type=click.File("r"),
-    help="JSON Lines {\"name\": case, \"args\": {...}}: the sink call an agent made per case (appended as the last step).",
+    help='JSON Lines {"name": case, "args": {...}}: the sink call an agent made per case (appended as the last step).',
 )
 @_graph_option
 @_sink_options
@@ -233,7 +233,7 @@ def _actions(stream: IO[str]) -> dict[str, Any]:
         except ValueError as e:
             raise CLIError(f"--actions line {n}: invalid JSON: {e}") from e
         if not isinstance(obj, dict) or not isinstance(obj.get("name"), str) or "args" not in obj:
-            raise CLIError(f"--actions line {n}: expected {{\"name\": \"mainN\", \"args\": {{...}}}}")
+            raise CLIError(f'--actions line {n}: expected {{"name": "mainN", "args": {{...}}}}')
         out[obj["name"]] = obj["args"]
     return out
 
