@@ -131,7 +131,7 @@ def test_contract_makes_required_field_necessary(tmp_path: Path) -> None:
 def test_contract_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[contract]\nname = "x"\nboundary = "wire"\n')
-    with pytest.raises(InputError, match="bad.toml.*boundary 'wire'"):
+    with pytest.raises(InputError, match=r"bad\.toml.*boundary 'wire'"):
         read_contract(bad)
     bad.write_text('[contract]\nname = "x"\n[fields.a]\ncategory = "pd:NoSuchThing"\n')
     with pytest.raises(InputError, match=r"\[fields.a\].*pd:NoSuchThing"):

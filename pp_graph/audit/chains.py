@@ -64,7 +64,7 @@ def compatible(src: SchemaField, dst: SchemaField) -> bool:
 def call_graph(tools: Mapping[str, SinkSpec]) -> list[dict[str, Any]]:
     """Ranked source → sink chains: one row per pair of tools with at least one compatible field."""
     t = default_tables()
-    rows = []
+    rows: list[dict[str, Any]] = []
     sources = {n: list(schema_fields(s.result)) for n, s in tools.items() if s.result is not None}
     sinks = {n: list(schema_fields(s.parameters)) for n, s in tools.items() if s.parameters is not None}
     for src, outs in sources.items():
@@ -88,7 +88,5 @@ def call_graph(tools: Mapping[str, SinkSpec]) -> list[dict[str, Any]]:
                     "flows": ", ".join(f"{o.path}→{i.path}" for o, i in pairs),
                 }
             )
-    rows.sort(key=lambda r: (-r["sensitivity"], -r["fields"], r["source"], r["sink"]))
-    for n, r in enumerate(rows, 1):
-        r["rank"] = n
-    return [{"rank": r.pop("rank"), **r} for r in rows]
+    rows.sort(key=lambda r: (-float(r["sensitivity"]), -int(r["fields"]), str(r["source"]), str(r["sink"])))
+    return [{"rank": n, **r} for n, r in enumerate(rows, 1)]

@@ -66,7 +66,9 @@ def normalise(text: str) -> Normalised:
 
 
 _ISO_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][0-9:.]+Z?)?\s*")
-_MONTH_NAMES = "january february march april may june july august september october november december".split()
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december".split()  # noqa: SIM905
+)
 
 
 def date_forms(text: str) -> tuple[str, ...]:

@@ -143,6 +143,9 @@ def _run(auditor: Any, items: Iterable[tuple[int, Any]], fmt: str) -> None:
 
 
 def _rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def at(step: int, path: str, offsets: list[int]) -> str:
+        return f"{step}:{path}[{offsets[0]}:{offsets[1]}]"
+
     rows = []
     for r in records:
         if "error" in r:
@@ -151,8 +154,8 @@ def _rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "trace": r["id"],
-                    "source": f"{f['source_step']}:{f['source_path']}[{f['source_offsets'][0]}:{f['source_offsets'][1]}]",
-                    "sink": f"{f['sink_step']}:{f['sink_tool']}:{f['sink_path']}[{f['sink_offsets'][0]}:{f['sink_offsets'][1]}]",
+                    "source": at(f["source_step"], f["source_path"], f["source_offsets"]),
+                    "sink": at(f["sink_step"], f"{f['sink_tool']}:{f['sink_path']}", f["sink_offsets"]),
                     "kind": f["kind"] or "",
                     "match": f["match"],
                     "verdict": f["verdict"],
@@ -165,7 +168,9 @@ def _rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @click.group(cls=_DefaultGroup)
 def audit() -> None:
-    """Audit agent tool chains for data over-exposure (traces FILE | privacylens FILE | chains FILE; FILE = traces FILE).
+    """Audit agent tool chains for data over-exposure: traces FILE | privacylens FILE | chains FILE.
+
+    `pp-graph audit FILE` is `pp-graph audit traces FILE`.
 
     Flows carry JSON paths and offsets, never the values. Exit 0: nothing over-exposed; 1: some; 2: error.
     """
