@@ -59,7 +59,7 @@ def by_path(flows: list[Any]) -> dict[str, Any]:
 
 def test_transaction_log_card_flagged_payment_date_not() -> None:
     body = f"Paid on 2025-03-14. Log: amount 4,870.00, card {CARD}, cvv 512, payee Northwind Traders."
-    t = trace("Email the auditor the payment date of the Northwind invoice.", LOG, {"to": "a@b.example", "body": body})
+    t = trace("Email the auditor the payment date of the Northwind Traders invoice.", LOG, {"to": "a@b.example", "body": body})
     flows = by_path(Auditor().flows(t))
     card = flows["$.transactions[0].card_number"]
     assert card.verdict == OVER_EXPOSED and card.kind is not None and card.kind.endswith("#PaymentCardNumber")
@@ -67,7 +67,7 @@ def test_transaction_log_card_flagged_payment_date_not() -> None:
     assert flows["$.transactions[0].cvv"].verdict == OVER_EXPOSED
     assert flows["$.transactions[0].payment_date"].verdict == INTENDED
     assert flows["$.transactions[0].amount"].verdict == OVER_EXPOSED
-    assert flows["$.transactions[0].payee"].verdict == INTENDED  # the instruction names "Northwind"
+    assert flows["$.transactions[0].payee"].verdict == INTENDED  # the instruction names the payee
     # offsets point at the value in the sink, the path at the leaf in the source
     assert body[slice(*card.sink_span)] == CARD and card.source_span == (0, len(CARD))
 

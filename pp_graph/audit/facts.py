@@ -22,6 +22,8 @@ SHORT_LEAF = 160  # characters: a leaf at most this long and of one sentence is 
 MIN_NORM = 4  # normalised characters a fact of unknown kind needs
 MIN_KNOWN = 3  # …and one whose key or detection gives its category
 MIN_SENTENCE_TOKENS = 3  # content words a sentence fact needs
+# An identifier inside a longer text: letters and digits mixed, six characters or more (TechE325235, INV-2291).
+_ID_TOKEN = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{4,}[A-Za-z0-9](?![\w-])")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -58,6 +60,16 @@ def _identifying(norm: str, tokens: frozenset[str], kind: str | None) -> bool:
     return sum(c.isdigit() for c in norm) >= 4 or len(tokens) >= 2
 
 
+def _identifiers(step: int, path: str, kw: tuple[str, ...], text: str, taken: list[tuple[int, int]]) -> list[Fact]:
+    """Identifiers inside a longer text (a whole-leaf identifier is the leaf fact), outside detected spans."""
+    out = []
+    for m in _ID_TOKEN.finditer(text):
+        if m.end() - m.start() < len(text.strip()) and all(m.end() <= a or m.start() >= b for a, b in taken):
+            sub = m.group(0)
+            out.append(_fact(step, path, m.start(), m.end(), "identifier", None, kw, sub, normalise(sub).text))
+    return out
+
+
 def facts_of(step: int, result: Any) -> list[Fact]:
     """Every fact in one tool result, in document order."""
     out: list[Fact] = []
@@ -82,6 +94,7 @@ def facts_of(step: int, result: Any) -> list[Fact]:
                 f = _fact(step, path, s, e, "sentence", kind, kw, sub, whole_norm.slice(s, e))
                 if len(f.tokens) >= MIN_SENTENCE_TOKENS:
                     out.append(f)
+        out.extend(_identifiers(step, path, kw, text, [(d.start, d.end) for d in found]))
         for d in found:
             if leaf_mode and d is whole:
                 continue  # the leaf fact already carries this category

@@ -74,7 +74,7 @@ class Fact:
     path: str  # JSON path of the leaf, e.g. $.transactions[0].card_number
     start: int  # offsets inside the leaf's text
     end: int
-    unit: str  # leaf | sentence | pii
+    unit: str  # leaf | sentence | pii | identifier
     kind: str | None  # pd: IRI when known
     keys: tuple[str, ...]  # content words of the leaf's own key (for intent)
     text: str = field(repr=False)  # the value itself: used for matching, never written out

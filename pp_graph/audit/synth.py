@@ -19,11 +19,8 @@ from typing import Any
 
 REWORDINGS = ("verbatim", "clauses", "case_punct", "numbers", "all")
 _CONNECTIVES = (", and ", ", but ", ", which ", ", ", " and ", " because ", " after ", " while ", " using ", " with ")
-_MONTHS = {  # May has no shorter form
-    m: m[:3]
-    for m in ("January", "February", "March", "April", "June", "July", "August", "September", "October")
-    + ("November", "December")  # noqa: RUF005
-}
+_FULL_MONTHS = "January February March April June July August September October November December"  # May is short
+_MONTHS = {m: m[:3] for m in _FULL_MONTHS.split()}
 _EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 
 

@@ -24,7 +24,7 @@ FUZZY_MIN = 60.0  # token-set ratio (0-100) a reworded sentence needs (tuned on 
 FUZZY_SHARED = 2  # content words it must share with the fact
 FUZZY_COVER = 0.5  # …and those must be at least this share of the shorter side's content words
 EMAIL = PD + "EmailAddress"
-FUZZY_PROSE = 4  # content words a leaf needs to be matched as prose
+FUZZY_PROSE = 2  # content words a leaf of unknown kind needs to be matched as reworded text
 MAX_HITS = 20  # occurrences of one fact reported per sink leaf
 
 

@@ -65,7 +65,7 @@ def normalise(text: str) -> Normalised:
     return Normalised("".join(out), tuple(offs), len(text))
 
 
-_ISO_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][0-9:.]+Z?)?\s*")
+_ISO_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][0-9:.]+(?:Z|[+-][0-9:]+)?)?\s*")
 _MONTH_NAMES = (
     "january february march april may june july august september october november december".split()  # noqa: SIM905
 )

@@ -42,9 +42,6 @@ def intent(flow: Flow, fact: Fact, instr: Instruction, sink_text: str) -> str | 
     """Why the instruction asks for this flow, or None."""
     if len(fact.norm) >= 3 and f" {fact.norm} " in instr.norm:
         return "the instruction names this value"
-    named = sum(t in instr.tokens for t in fact.tokens)
-    if fact.unit == "leaf" and fact.kind is None and fact.tokens and named * 2 >= len(fact.tokens):
-        return "the instruction names this value (in part)"  # "the Northwind invoice" → "Northwind Traders"
     if fact.kind and fact.unit != "sentence" and fact.kind in instr.kinds:
         # A value's category is what a user names ("my phone number"); a sentence's is a keyword guess.
         return f"the instruction asks for {compact(fact.kind)}"
