@@ -94,7 +94,12 @@ def main() -> int:
         minimal_clean += not flags
         minimal_fp += len(flags)
 
+    blind = [c for c in cases if not any(st.result is not None for st in case_trace(c).steps)]
     print(f"PrivacyLens: {len(cases)} cases, rewording seed {SEED}")
+    print(
+        f"  {len(blind)} cases have no observation (nothing to track from): "
+        f"{sum(len(c['trajectory']['sensitive_info_items']) for c in blind)} of their items cannot be found"
+    )
     print(f"{'rewording':<11} {'items':>6} {'recall':>7} {'changed':>8} {'recall(changed)':>16} {'precision':>10}")
     for kind, s in stats.items():
         rc = s["found"] / s["items"]

@@ -59,7 +59,9 @@ def by_path(flows: list[Any]) -> dict[str, Any]:
 
 def test_transaction_log_card_flagged_payment_date_not() -> None:
     body = f"Paid on 2025-03-14. Log: amount 4,870.00, card {CARD}, cvv 512, payee Northwind Traders."
-    t = trace("Email the auditor the payment date of the Northwind Traders invoice.", LOG, {"to": "a@b.example", "body": body})
+    t = trace(
+        "Email the auditor the payment date of the Northwind Traders invoice.", LOG, {"to": "a@b.example", "body": body}
+    )
     flows = by_path(Auditor().flows(t))
     card = flows["$.transactions[0].card_number"]
     assert card.verdict == OVER_EXPOSED and card.kind is not None and card.kind.endswith("#PaymentCardNumber")

@@ -24,6 +24,9 @@ from pp_graph.vocab.dpv import PERSONAL_DATA, vocabulary
 _TOKEN = re.compile(r"[0-9]+(?:(?:[,.\-/]|\)? )[0-9]+)*|[^\W_]+")
 _DECIMAL_ZEROS = re.compile(r"(?:\.[0-9]*?|,[0-9]??)(0+)$")  # zeros ending a decimal part (not "3,000")
 _ABBREV = re.compile(r"(?i)(?:^|\s)(?:mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|e\.g|i\.e|no|approx)\.$")
+_SENT_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
+_THOUSANDS_END = re.compile(r",[0-9]{3}$")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -53,7 +56,7 @@ def normalise(text: str) -> Normalised:
             offs.append(at - 1)
         if "0" <= tok[0] <= "9":
             zeros = _DECIMAL_ZEROS.search(tok)
-            if zeros and not re.search(r",[0-9]{3}$", tok):
+            if zeros and not _THOUSANDS_END.search(tok):
                 tok = tok[: zeros.start(1)]  # 1,250.00 → 1250 and 12.50 → 125, as 12.5 is
             for j, c in enumerate(tok):
                 if "0" <= c <= "9":
@@ -95,7 +98,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans (trimmed) of ``text``: split at . ! ? ; and line breaks, but not inside numbers or e-mails."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"[.!?;]+(?=\s|$)|\n+", text):
+    for m in _SENT_END.finditer(text):
         if m.group(0) == "." and _ABBREV.search(text, max(0, m.start() - 6), m.end()):
             continue  # "Mr. Smithson" is one sentence
         spans.append((start, m.end()))
@@ -158,7 +161,7 @@ def kind_terms() -> tuple[re.Pattern[str], dict[str, str]]:
 
 def kinds_named(text: str) -> list[str]:
     """pd: categories whose terms occur in ``text`` (any case; '_' and camelCase split), in order of appearance."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ").lower()
+    spaced = _CAMEL.sub(r"\1 \2", text).replace("_", " ").lower()
     rx, table = kind_terms()
     seen: list[str] = []
     for m in rx.finditer(spaced):
@@ -170,5 +173,5 @@ def kinds_named(text: str) -> list[str]:
 
 def key_words(key: str) -> list[str]:
     """Content words of a JSON key: 'cardNumber' / 'card_number' → ['card', 'number']."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ").lower()
+    spaced = _CAMEL.sub(r"\1 \2", key).replace("_", " ").replace("-", " ").lower()
     return content_tokens(spaced)

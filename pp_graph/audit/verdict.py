@@ -19,6 +19,7 @@ from pp_graph.audit.model import INTENDED, NECESSARY, OVER_EXPOSED, Fact, Flow
 from pp_graph.audit.text import content_tokens, kinds_named, normalise, sentences
 from pp_graph.vocab.dpv import compact
 
+_TOP_FIELD = re.compile(r"\$\.([A-Za-z_][A-Za-z0-9_]*)|\$\['([^']*)'\]")  # the argument a sink path is under
 ID_FIELD = 64  # characters: a required field without a category longer than this is free text
 FILLS = 0.8  # share of a field's text a fact must cover to fill it
 WORDS_FROM_INSTRUCTION = 0.6  # share of a sink sentence's content words that must be the instruction's
@@ -60,7 +61,7 @@ def necessity(flow: Flow, sink: SinkSpec | None, sink_text: str) -> str | None:
     """Why the sink needs this flow, or None."""
     if sink is None:
         return None
-    field = re.match(r"\$\.([A-Za-z_][A-Za-z0-9_]*)|\$\['([^']*)'\]", flow.sink_path)
+    field = _TOP_FIELD.match(flow.sink_path)
     name = (field.group(1) or field.group(2)) if field else None
     spec = sink.fields.get(name or "")
     if spec is None or not spec.required:
