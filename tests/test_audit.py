@@ -317,3 +317,36 @@ def test_full_privacylens_loads() -> None:
     assert len(cases) == 493
     traces = [case_trace(c) for c in cases]
     assert sum(1 for t in traces if any(s.result is not None for s in t.steps)) >= 480
+
+
+def test_over_exposed_flows_are_judged_against_the_sites_policy_graph(tmp_path: Path) -> None:
+    from test_risk_engine import SITES
+
+    from pp_graph.risk.engine import RiskEngine
+    from pp_graph.store.embedded import EmbeddedStore
+
+    (tmp_path / "ads.trig").write_text(SITES["ads.example"], encoding="utf-8")
+    store = EmbeddedStore()
+    store.load([tmp_path])
+    auditor = Auditor(RiskEngine(store))
+    result = {"contact": {"email": "kim@example.org", "phone": "+1 415 555 0137"}}
+    args = {"message": "Reach Kim at kim@example.org or (415) 555-0137."}
+    with_policy = by_path(auditor.flows(trace("Say hi to Kim.", result, args, site="ads.example")))
+    email = with_policy["$.contact.email"]
+    assert email.verdict == OVER_EXPOSED and email.risk is not None
+    assert email.risk["policy"] == "ads.example" and email.risk["policy_match"] != "no_policy"
+    assert email.risk["evidence"], "the decision cites the policy statements it matched"
+    without = by_path(auditor.flows(trace("Say hi to Kim.", result, args, site="nowhere.example")))
+    assert without["$.contact.email"].risk["policy_match"] == "no_policy"
+    # the CLI reads the same graph
+    line = json.dumps(
+        {
+            "id": "g",
+            "instruction": "Say hi to Kim.",
+            "steps": [{"tool": "crm.get", "result": result}, {"tool": "dm.send", "args": args, "site": "ads.example"}],
+        }
+    )
+    r = run("traces", "-", "--graph", str(tmp_path), "--format", "json", input=line + "\n")
+    assert r.exit_code == 1
+    flows = json.loads(r.stdout)[0]["flows"]
+    assert {f["risk"]["policy"] for f in flows} == {"ads.example"}

@@ -28,7 +28,7 @@ class _DefaultGroup(click.Group):
     """A group whose first argument may be a file: ``audit FILE`` runs ``audit traces FILE``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        first = next((a for a in args if not a.startswith("-")), None)
+        first = next((a for a in args if a == "-" or not a.startswith("-")), None)
         if first is not None and first not in self.commands and not {"-h", "--help"} & set(args):
             args = ["traces", *args]
         return super().parse_args(ctx, args)
