@@ -350,3 +350,21 @@ def test_over_exposed_flows_are_judged_against_the_sites_policy_graph(tmp_path: 
     assert r.exit_code == 1
     flows = json.loads(r.stdout)[0]["flows"]
     assert {f["risk"]["policy"] for f in flows} == {"ads.example"}
+
+
+def test_batched_detection_equals_per_leaf_detection() -> None:
+    from pp_graph.audit.facts import _detect_all
+    from pp_graph.risk.detect import detect
+
+    texts = [
+        "card 4539 1488 0343 6467",
+        "+1 415 555 0137",
+        "born on 1987-06-02",
+        "123",
+        "Main Street",
+        "mail dana@example.net about her diabetes",
+        "",
+        "nothing here",
+        "192.168.0.1 and 10 Downing Street",
+    ]
+    assert _detect_all(texts) == [detect(t) for t in texts]

@@ -103,10 +103,10 @@ def _outer(
     return out
 
 
-def _units(text: str) -> list[_Unit]:
+def _units(text: str, ns: Normalised) -> list[_Unit]:
     out = []
     for s, e in sentences(text) or [(0, len(text))]:
-        n = normalise(text[s:e]).text
+        n = ns.slice(s, e)
         out.append(_Unit(s, e, n, frozenset(content_tokens(n))))
     return out
 
@@ -154,7 +154,7 @@ def track(trace: Trace, facts: list[Fact]) -> list[tuple[Flow, Fact, str]]:
                     hits.append((i, span, how, 1.0))
                     matched.add(i)
             back = [i for i in range(len(earlier)) if i not in matched]
-            for k, span, score in _fuzzy([earlier[i] for i in back], _units(text)):
+            for k, span, score in _fuzzy([earlier[i] for i in back], _units(text, ns)):
                 hits.append((back[k], span, "fuzzy", score / 100.0))
             for i, span, how, score in _outer(hits, earlier):
                 f = earlier[i]
