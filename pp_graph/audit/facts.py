@@ -1,7 +1,8 @@
 """What a tool returned, split into facts: JSON leaves, sentences of long strings, detected personal-data spans.
 
 A short leaf ("card_number": "4111 …") is one fact; a long one (an e-mail body, a note) is split into sentences,
-each a fact; every personal-data span ``risk.detect`` finds is a fact of its own with its category. Leaves too
+each a fact; every personal-data span ``risk.detect`` finds is a fact of its own with its category, and so is an
+identifier inside a longer text (letters and digits mixed: TechE325235). Leaves too
 short or too generic to identify anything ("ok", "pending", 42) are not facts: matching them would flag every
 argument that happens to contain a common word.
 """

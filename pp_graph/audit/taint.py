@@ -1,10 +1,12 @@
 """Taint tracking: where facts from earlier tool results reappear in later tool arguments.
 
-Four ways to match, tried in order, the first that hits is recorded as the flow's ``match``:
-``exact`` (the value as it was), ``normalised`` (case, punctuation, whitespace and number separators folded;
-token boundaries respected), ``email`` (an address spelt "name at host dot com") and ``fuzzy`` (a sentence
-reworded: rapidfuzz's token-set ratio over the normalised text, with a floor on the content words shared, so a
-short greeting that happens to share two words is not a flow).
+Four ways to match, recorded as the flow's ``match``: ``exact`` (the value as it was), ``normalised`` (case,
+punctuation, whitespace and number separators folded, a date's other spellings, a phone number without its
+country code; token boundaries respected), ``email`` (an address spelt "name at host dot com") — each occurrence
+is a flow — and, for prose facts none of these found, ``fuzzy`` (a sentence reworded: rapidfuzz's token-set
+ratio over the normalised text, with floors on the content words shared, so a greeting that happens to share a
+word is not a flow). A value found inside a larger value that flowed (a name inside a copied e-mail address) is
+not a flow of its own.
 """
 
 from __future__ import annotations
@@ -82,8 +84,7 @@ def _email(fact: Fact, text: str) -> list[tuple[int, int]]:
 def _matches(fact: Fact, text: str, ns: Normalised) -> list[tuple[tuple[int, int], str]]:
     """Every occurrence of the fact: exact ones, then reformatted (normalised, e-mail) ones elsewhere."""
     out = [(sp, "exact") for sp in _exact(fact, text)]
-    for how, find in (("normalised", _normalised), ("email", None)):
-        spans = _normalised(fact, ns) if find else _email(fact, text)
+    for how, spans in (("normalised", _normalised(fact, ns)), ("email", _email(fact, text))):
         out.extend((sp, how) for sp in spans if not any(a < sp[1] and sp[0] < b for (a, b), _ in out))
     return out
 
@@ -136,7 +137,7 @@ def _fuzzy(facts: list[Fact], units: list[_Unit]) -> list[tuple[int, tuple[int, 
 
 
 def track(trace: Trace, facts: list[Fact]) -> list[tuple[Flow, Fact, str]]:
-    """Every flow of a fact into the arguments of a later step, one per (fact, sink leaf), in trace order.
+    """Every flow of a fact into the arguments of a later step, one per occurrence, in trace order.
 
     Each comes with its fact and the sink leaf's text, for the verdict; neither is ever written out.
     """
