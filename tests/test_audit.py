@@ -368,3 +368,21 @@ def test_batched_detection_equals_per_leaf_detection() -> None:
         "192.168.0.1 and 10 Downing Street",
     ]
     assert _detect_all(texts) == [detect(t) for t in texts]
+
+
+def test_cli_committee_options_reach_the_server() -> None:
+    line = json.dumps(
+        {
+            "id": "k",
+            "instruction": "Email the auditor the payment date.",
+            "steps": [{"tool": "bank.search", "result": LOG}, {"tool": "mail", "args": {"body": "Paid 2025-03-14."}}],
+        }
+    )
+    with _committee_server({"a": OVER_EXPOSED, "b": OVER_EXPOSED}) as srv:
+        r = run(
+            "-", "--committee", "a", "--committee", "b", "--llm-base-url", srv.base_url, "--format", "json", input=line
+        )
+        assert srv.count == 2
+    assert r.exit_code == 1
+    flow = json.loads(r.stdout)[0]["flows"][0]
+    assert flow["verdict"] == OVER_EXPOSED and flow["committee"]["votes"] == {OVER_EXPOSED: 2}
