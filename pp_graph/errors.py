@@ -52,5 +52,7 @@ class LedgerError(PlaneError):
 
 class ProofError(LedgerError):
     """A Merkle inclusion or consistency proof does not verify (or is malformed)."""
+
+
 class ModelError(PPGraphError):
     """A learned-model folder is missing, incomplete, or does not match its manifest."""

@@ -19,7 +19,7 @@ from pp_graph.audit.model import INTENDED, NECESSARY, OVER_EXPOSED, Trace
 from pp_graph.audit.privacylens import case_trace, load_cases, parse_trajectory
 from pp_graph.audit.synth import REWORDINGS, leaky_call, minimal_call, reword
 from pp_graph.cli import main
-from pp_graph.errors import InputError
+from pp_graph.errors import ContractError, InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "audit"
@@ -117,7 +117,7 @@ def test_contract_makes_required_field_necessary(tmp_path: Path) -> None:
     contract.write_text(
         '[contract]\nname = "ticket.create"\nboundary = "tool"\npurpose = "dpv:CustomerCare"\nsite = "zendesk.com"\n'
         '[fields.customer_email]\nclasses = ["personal"]\nrequired = true\ncategory = "pd:EmailAddress"\n'
-        "[fields.description]\nrequired = true\n"
+        '[fields.description]\nclasses = ["internal", "personal"]\nrequired = true\nfree_text = true\n'
     )
     sinks = read_contracts([tmp_path])
     assert sinks["ticket.create"].purpose and sinks["ticket.create"].site == "zendesk.com"
@@ -133,10 +133,13 @@ def test_contract_makes_required_field_necessary(tmp_path: Path) -> None:
 def test_contract_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[contract]\nname = "x"\nboundary = "wire"\n')
-    with pytest.raises(InputError, match=r"bad\.toml.*boundary 'wire'"):
+    with pytest.raises(ContractError, match=r"bad\.toml.*boundary.*'wire'"):
         read_contract(bad)
-    bad.write_text('[contract]\nname = "x"\n[fields.a]\ncategory = "pd:NoSuchThing"\n')
-    with pytest.raises(InputError, match=r"\[fields.a\].*pd:NoSuchThing"):
+    bad.write_text(
+        '[contract]\nname = "x"\nboundary = "tool"\npurpose = "dpv:CustomerCare"\n[fields.a]\nclasses = ["personal"]\n'
+        'category = "pd:NoSuchThing"\n'
+    )
+    with pytest.raises(ContractError, match=r"fields\.a\.category.*pd:NoSuchThing"):
         read_contract(bad)
 
 

@@ -1,7 +1,6 @@
 """What a sink needs: the data plane's contract files and tools' JSON-schema signatures.
 
-``read_contract`` reads the plane's contract format (TOML) and nothing more; the plane's own loader
-(pp_graph/plane/contracts.py, built separately) will replace it at merge::
+``read_contract`` reads a contract file with the data plane's loader (pp_graph/plane/contracts.py)::
 
     [contract]
     name = "ticket.create"          # tool or boundary name
@@ -20,14 +19,13 @@ schema>, "site"?, "description"?}`` (``returns`` is accepted for ``result``).
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import InputError, VocabularyError
-from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, vocabulary
+from pp_graph.vocab.dpv import PERSONAL_DATA, expand, vocabulary
 
 BOUNDARIES = ("context", "tool", "memory")
 CLASSES = ("public", "internal", "personal", "sensitive", "secret")
@@ -79,48 +77,21 @@ def _resolve(where: str, term: str, top: str, what: str) -> str:
 
 
 def read_contract(path: Path) -> SinkSpec:
-    """One contract file in the data plane's format (see the module docstring); InputError on any other shape."""
-    where = str(path.name)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise InputError(where, f"cannot be read ({e.strerror})") from e
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(where, f"not valid TOML: {e}") from e
-    head = doc.get("contract")
-    if not isinstance(head, dict):
-        raise InputError(where, "no [contract] table")
-    name = _str(f"{where}: [contract]", head, "name", required=True)
-    assert name is not None
-    boundary = _str(f"{where}: [contract]", head, "boundary") or "tool"
-    if boundary not in BOUNDARIES:
-        raise InputError(f"{where}: [contract]", f"boundary {boundary!r} is not one of {', '.join(BOUNDARIES)}")
-    purpose = _str(f"{where}: [contract]", head, "purpose")
-    fields_: dict[str, FieldSpec] = {}
-    for fname, spec in (doc.get("fields") or {}).items():
-        fw = f"{where}: [fields.{fname}]"
-        if not isinstance(spec, dict):
-            raise InputError(fw, "expected a table")
-        classes = spec.get("classes", [])
-        if not isinstance(classes, list) or any(c not in CLASSES for c in classes):
-            raise InputError(fw, f"'classes' must be a list of {', '.join(CLASSES)}")
-        req = spec.get("required", False)
-        if not isinstance(req, bool):
-            raise InputError(fw, "'required' must be true or false")
-        cat = _str(fw, spec, "category")
-        fields_[fname] = FieldSpec(
-            fname,
-            required=req,
-            category=_resolve(fw, cat, PERSONAL_DATA, "personal-data category") if cat else None,
-            classes=tuple(classes),
+    """One contract file, read by the data plane's own loader (one format, one set of checks)."""
+    from pp_graph.plane.contracts import load_contract
+
+    c = load_contract(path)
+    fields_ = {
+        n: FieldSpec(
+            n,
+            required=r.required,
+            category=expand(r.category) if r.category else None,
+            classes=tuple(sorted(x.value for x in r.classes)),
         )
-    return SinkSpec(
-        name,
-        fields_,
-        purpose=_resolve(f"{where}: [contract]", purpose, PURPOSE, "purpose") if purpose else None,
-        site=_str(f"{where}: [contract]", head, "site"),
-        source="contract",
-    )
+        for n, r in c.fields.items()
+    }
+    purpose = expand(c.purpose) if c.purpose else None
+    return SinkSpec(c.name, fields_, purpose=purpose, site=c.site, source="contract", recipient=c.recipient)
 
 
 def read_contracts(paths: list[Path]) -> dict[str, SinkSpec]:
