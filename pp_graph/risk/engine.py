@@ -15,6 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from pp_graph.anonymize.core import Rewriter
+from pp_graph.anonymize.guard import Guarded, guard_text
+from pp_graph.anonymize.guesser import Guesser
 from pp_graph.errors import InputError
 from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
@@ -213,6 +216,19 @@ class RiskEngine:
                 f"{term!r} is not a processing operation in DPV 2.3; write dpv:Share, dpv:Collect, dpv:Store, …",
             )
         return iri
+
+    # -- the guard: the decision and the text that may leave --
+
+    def guard(
+        self,
+        ctx: ActionContext,
+        *,
+        max_level: int = 5,
+        guesser: Guesser | None = None,
+        rewriter: Rewriter | None = None,
+    ) -> Guarded:
+        """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None."""
+        return guard_text(self.decide(ctx), ctx.text, max_level=max_level, guesser=guesser, rewriter=rewriter)
 
     # -- the decision --
 
