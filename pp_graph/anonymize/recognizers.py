@@ -237,17 +237,18 @@ _SUFFIX = (
     r"Square|Sq|Parkway|Pkwy|Highway|Hwy|Crescent|Close|Circle|Cir|Trail|Row|Alley|Plaza|Loop|Path|Pike|"
     r"Ridge|Mews|Walk|Hill|Park|Gardens|Grove|Heights|Point|Estate|Rue|Route|Chaussee)"
 )
-_INWORD = r"(?:stra(?:ss|ß)e|gasse|weg|laan|straat|gate|gata|gatan|vej|veien|vägen|väg|katu|tie|kuja|polku|utca|ulica|rinne)"
+_INWORD = r"(?i:stra(?:ss|ß)e|gasse|weg|laan|straat|gate|gata|gatan|vej|veien|vägen|väg|katu|tie|kuja|polku|utca|ulica|rinne)"
 _LEAD = r"(?:ul\.|al\.|Rue|Via|Viale|Calle|Avenida|Av\.|Rua|Travessa|Carrer|Strada|Piazza|Plaza|Paseo|Chemin|Allée|Boulevard)"
 _W = r"[A-Za-zÀ-ÿĀ-žΑ-ωά-ώ'.-]+"
+_CW = r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω][\w'.-]*"  # a capitalised word: street names before an in-word suffix
 regex(
     "street",
     "STREET_ADDRESS",
     30,
     rf"\b\d{{1,6}}[A-Za-z]?(?:\s+\d{{1,5}})?\s+(?:{_W}\s+){{0,4}}{_SUFFIX}\b\.?(?:\s+\d{{1,5}}\b)?"
     rf"|(?:\b\d{{1,6}}\s+)?(?i:\b{_LEAD})\s+(?:{_W}\s+){{0,4}}\d{{1,5}}[A-Za-z]?\b"
-    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_W}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*{_INWORD}\s+\d{{1,5}}[A-Za-z]?\b"
-    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_W}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*(?i:{_SUFFIX})\s+\d{{1,5}}[A-Za-z]?\b",
+    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*{_INWORD}\s+\d{{1,5}}[A-Za-z]?\b"
+    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*(?i:{_SUFFIX})\s+\d{{1,5}}[A-Za-z]?\b",
 )
 # An address announced by a cue runs to the end of the clause: "… billing address with <address> for this card".
 regex(
