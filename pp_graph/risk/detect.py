@@ -195,7 +195,12 @@ def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
 
 
-def detect(text: str) -> list[Detection]:
+# Entity types from the anonymizer's recognisers that are personal data by themselves (names, passports):
+# the NER also finds places and organisations, which alone identify nobody and are left to the anonymizer.
+_ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICENSE": "OfficialID"}
+
+
+def detect(text: str, *, ner: bool = True) -> list[Detection]:
     """Personal-data categories in ``text`` with character offsets, sorted by position."""
     taken: list[tuple[int, int]] = []
     out: list[Detection] = []
@@ -212,6 +217,12 @@ def detect(text: str) -> list[Detection]:
     for m in rx.finditer(text):
         if free(m.start(), m.end()):
             taken.append((m.start(), m.end()))
-            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "health_term"))
+            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
+    from pp_graph.anonymize.recognizers import recognize
+
+    for ent in recognize(text, ner=ner, types=_ENTITY_CATEGORIES):
+        if free(ent.start, ent.end):
+            taken.append((ent.start, ent.end))
+            out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
     out.sort(key=lambda d: (d.start, d.end))
     return out
