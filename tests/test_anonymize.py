@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from llm_server import FakeLLMServer
 
 import pp_graph
 from pp_graph.anonymize import Entity, Guess, anonymize, apply_level, recognize
@@ -16,7 +17,6 @@ from pp_graph.anonymize.guesser import OpenAIGuesser, parse_guesses
 from pp_graph.cli import main
 from pp_graph.errors import InputError
 from pp_graph.risk import ActionContext, RiskEngine
-from llm_server import FakeLLMServer
 
 GRAPHS = Path(__file__).parent / "fixtures" / "graphs"
 SAMPLE = Path(__file__).parent / "fixtures" / "pii-synth" / "sample.json"

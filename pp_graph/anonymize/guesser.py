@@ -21,8 +21,51 @@ from pp_graph.anonymize.recognizers import Entity
 from pp_graph.errors import PPGraphError
 
 _STOP = frozenset(
-    "a an the and or of in on at to for by with from as is are was were be it this that my our your his her their "
-    "inc ltd llc co corp company group sons street st road rd avenue ave".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "by",
+        "with",
+        "from",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "it",
+        "this",
+        "that",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "inc",
+        "ltd",
+        "llc",
+        "co",
+        "corp",
+        "company",
+        "group",
+        "sons",
+        "street",
+        "st",
+        "road",
+        "rd",
+        "avenue",
+        "ave",
+    ]
 )
 _DIGIT_TYPES = frozenset({"CREDIT_CARD", "PHONE_NUMBER", "US_SSN", "IBAN_CODE", "US_DRIVER_LICENSE", "PASSPORT"})
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*|\d+")
@@ -115,14 +158,14 @@ def verify(guess: Guess, original: str, entities: Sequence[Entity], level: int) 
             vw = {w for w in _WORDS.findall(v) if w not in _STOP and len(w) > 1}
             shared = gw & vw
             if shared:
-                return Verdict(level, e.type, guess.source, True, "shares a content word with an original entity", target)
+                return Verdict(
+                    level, e.type, guess.source, True, "shares a content word with an original entity", target
+                )
     why = "not in the original text" if g and g not in _norm(original) else "matches no original entity"
     return Verdict(level, guess.type, guess.source, False, why, None)
 
 
-def judge(
-    guesser: Guesser, rewritten: str, original: str, entities: Sequence[Entity], level: int
-) -> list[Verdict]:
+def judge(guesser: Guesser, rewritten: str, original: str, entities: Sequence[Entity], level: int) -> list[Verdict]:
     return [verify(g, original, entities, level) for g in guesser.guesses(rewritten)]
 
 

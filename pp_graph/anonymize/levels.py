@@ -59,7 +59,20 @@ _GENERIC = {
     "US_DRIVER_LICENSE": "a driver's licence number",
     "PASSPORT": "a passport number",
 }
-_MONTHS = "January February March April May June July August September October November December".split()
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 _YEAR = re.compile(r"\b(1[5-9]|20)\d{2}\b")
 
 
@@ -171,7 +184,9 @@ def _with_mentions(text: str, ents: list[Entity]) -> list[Entity]:
     toks = {t for t in toks if t[0].isupper()}
     if not toks:
         return ents
-    rx = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in sorted(toks, key=len, reverse=True)) + r")(?![\w-])")
+    rx = re.compile(
+        r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in sorted(toks, key=len, reverse=True)) + r")(?![\w-])"
+    )
     extra = [
         Entity("PERSON", m.start(), m.end(), "mention")
         for m in rx.finditer(text)

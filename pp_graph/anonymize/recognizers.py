@@ -150,9 +150,7 @@ regex(
     r"[a-z]{2})(?:\.[a-z]{2})?(?:/[^\s]*[^\s.,;:!?])?(?![\w@-])",
     check=lambda m: "." in m.group(0) and not re.fullmatch(r"[\d.]+", m.group(0)) and not m.group(0)[0].isdigit(),
 )
-regex(
-    "ipv4", "IP_ADDRESS", 14, r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])", check=_ip_ok
-)
+regex("ipv4", "IP_ADDRESS", 14, r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])", check=_ip_ok)
 regex("ipv6", "IP_ADDRESS", 14, r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])", check=_ip_ok)
 regex("ssn", "US_SSN", 15, r"\b(?!000|666)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b")
 regex(
@@ -237,7 +235,9 @@ _SUFFIX = (
     r"Square|Sq|Parkway|Pkwy|Highway|Hwy|Crescent|Close|Circle|Cir|Trail|Row|Alley|Plaza|Loop|Path|Pike|"
     r"Ridge|Mews|Walk|Hill|Park|Gardens|Grove|Heights|Point|Estate|Rue|Route|Chaussee)"
 )
-_INWORD = r"(?i:stra(?:ss|ß)e|gasse|weg|laan|straat|gate|gata|gatan|vej|veien|vägen|väg|katu|tie|kuja|polku|utca|ulica|rinne)"
+_INWORD = (
+    r"(?i:stra(?:ss|ß)e|gasse|weg|laan|straat|gate|gata|gatan|vej|veien|vägen|väg|katu|tie|kuja|polku|utca|ulica|rinne)"
+)
 _LEAD = r"(?:ul\.|al\.|Rue|Via|Viale|Calle|Avenida|Av\.|Rua|Travessa|Carrer|Strada|Piazza|Plaza|Paseo|Chemin|Allée|Boulevard)"
 _W = r"[A-Za-zÀ-ÿĀ-žΑ-ωά-ώ'.-]+"
 _CW = r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω][\w'.-]*"  # a capitalised word: street names before an in-word suffix
@@ -316,7 +316,7 @@ def ner_entities(text: str) -> list[Entity]:
                 end -= 1
             if text[s : s + 4].lower() == "the ":
                 s += 4
-            if end > s:
+            if end > s and not (t == "PERSON" and any(c.isdigit() for c in text[s:end])):
                 out.append(Entity(t, s, end, f"ner:{e.label_}"))
     return out
 

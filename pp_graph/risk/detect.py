@@ -197,6 +197,7 @@ def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
 
 # Entity types from the anonymizer's recognisers that are personal data by themselves (names, passports):
 # the NER also finds places and organisations, which alone identify nobody and are left to the anonymizer.
+NER_MAX_CHARS = 20_000
 _ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICENSE": "OfficialID"}
 
 
@@ -220,7 +221,8 @@ def detect(text: str, *, ner: bool = True) -> list[Detection]:
             out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
     from pp_graph.anonymize.recognizers import recognize
 
-    for ent in recognize(text, ner=ner, types=_ENTITY_CATEGORIES):
+    # NER over very long texts costs seconds; beyond NER_MAX_CHARS only the pattern recognisers run for names.
+    for ent in recognize(text, ner=ner and len(text) <= NER_MAX_CHARS, types=_ENTITY_CATEGORIES):
         if free(ent.start, ent.end):
             taken.append((ent.start, ent.end))
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
