@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 from pp_graph.anonymize.recognizers import Entity
 from pp_graph.datafiles import tsv_lines
@@ -106,9 +107,9 @@ def _month_year(value: str) -> str | None:
     if m and 1 <= int(m.group(2)) <= 12:
         return f"{_MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
     year = _YEAR.search(value)
-    month = next((mo for mo in _MONTHS if mo[:3].lower() in value.lower()), None)
-    if month and year:
-        return f"{month} {year.group(0)}"
+    name = next((mo for mo in _MONTHS if mo[:3].lower() in value.lower()), None)
+    if name and year:
+        return f"{name} {year.group(0)}"
     return None
 
 
@@ -170,7 +171,7 @@ def _check(text: str, entities: Sequence[Entity], level: int) -> list[Entity]:
     if level not in LEVELS:
         raise InputError("level", f"{level!r} is not an anonymization level; one of 1, 2, 3, 4, 5")
     ents = sorted(entities, key=lambda e: (e.start, e.end))
-    for a, b in zip(ents, ents[1:], strict=False):
+    for a, b in pairwise(ents):
         if b.start < a.end:
             raise InputError("entities", f"spans {a.start}-{a.end} and {b.start}-{b.end} overlap")
     if ents and (ents[0].start < 0 or ents[-1].end > len(text)):

@@ -238,7 +238,10 @@ _SUFFIX = (
 _INWORD = (
     r"(?i:stra(?:ss|ß)e|gasse|weg|laan|straat|gate|gata|gatan|vej|veien|vägen|väg|katu|tie|kuja|polku|utca|ulica|rinne)"
 )
-_LEAD = r"(?:ul\.|al\.|Rue|Via|Viale|Calle|Avenida|Av\.|Rua|Travessa|Carrer|Strada|Piazza|Plaza|Paseo|Chemin|Allée|Boulevard)"
+_LEAD = (
+    r"(?:ul\.|al\.|Rue|Via|Viale|Calle|Avenida|Av\.|Rua|Travessa|Carrer|Strada|Piazza|Plaza|Paseo|Chemin|Allée|"
+    r"Boulevard)"
+)
 _W = r"[A-Za-zÀ-ÿĀ-žΑ-ωά-ώ'.-]+"
 _CW = r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω][\w'.-]*"  # a capitalised word: street names before an in-word suffix
 regex(
