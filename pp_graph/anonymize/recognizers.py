@@ -271,6 +271,14 @@ regex(
     r"(?i)\b(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Room|PSC|P\.?\s?O\.?\s*Box|Box)\s+\d{1,6}\b"
     r"(?:,?\s+Box\s+\d{1,6})?",
 )
+# A line of its own "20789 Allika 46" / "233 Erzsébet tér 19." (house number, street, number).
+regex(
+    "street_line",
+    "STREET_ADDRESS",
+    31,
+    rf"(?m)^[ \t>|]*(\d{{1,6}}\s+(?:{_W}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\.?)[ \t]*$",
+    group=1,
+)
 regex("dpo", "STREET_ADDRESS", 31, r"(?i)\b(?:DPO|APO|FPO)\s+(?:AA|AE|AP)\s+\d{5}\b")
 
 # ---- phone numbers (priority 40): digit groups with 7–15 digits that nothing above claimed ----
@@ -339,22 +347,36 @@ def _cued_names(text: str) -> Iterator[tuple[int, int]]:
 REGISTRY["name_cue"] = Recognizer("name_cue", "PERSON", 45, _cued_names)
 
 
-def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None) -> list[Entity]:
-    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win)."""
-    want = set(types) if types is not None else None
-    cands: list[tuple[int, int, Entity]] = []
-    for r in sorted(REGISTRY.values(), key=lambda r: (r.priority, r.name)):
-        if want is None or r.type in want:
-            for s, e in r.find(text):
-                if e > s:
-                    cands.append((r.priority, -(e - s), Entity(r.type, s, e, r.name)))
-    if ner:
-        for ent in ner_entities(text):
-            if want is None or ent.type in want:
-                cands.append((50, -(ent.end - ent.start), ent))
-    taken: list[Entity] = []
+def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[Entity]:
     for _, _, ent in sorted(cands, key=lambda c: (c[0], c[1], c[2].start)):
         if all(ent.end <= o.start or ent.start >= o.end for o in taken):
             taken.append(ent)
-    taken.sort(key=lambda x: (x.start, x.end))
     return taken
+
+
+def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None) -> list[Entity]:
+    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
+
+    Order: pattern recognisers, then address-block structure, then NER, then name propagation (other mentions
+    and enumeration members of a detected person) into what is still free."""
+    from pp_graph.anonymize.structure import address_blocks, name_propagation
+
+    want = set(types) if types is not None else None
+    cands: list[tuple[int, int, Entity]] = []
+    for r in sorted(REGISTRY.values(), key=lambda r: (r.priority, r.name)):
+        for s, e in r.find(text):
+            if e > s:
+                cands.append((r.priority, -(e - s), Entity(r.type, s, e, r.name)))
+    taken = _resolve(cands, [])
+    streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
+    block = [(29, -(e - s), Entity(t, s, e, "address_block")) for t, s, e in address_blocks(text, streets)]
+    taken = _resolve(block, taken)
+    if ner:
+        taken = _resolve([(50, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
+    taken = _resolve(
+        [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken
+    )
+    out = [x for x in taken if want is None or x.type in want]
+    out.sort(key=lambda x: (x.start, x.end))
+    return out
