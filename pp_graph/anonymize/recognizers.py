@@ -316,19 +316,43 @@ def _nlp() -> Any:
         ) from None
 
 
+_ORG_WORDS = re.compile(
+    r"(?i)\b(?:inc|llc|ltd|plc|gmbh|ag|sa|co|corp|corporation|company|group|partners|associates|holdings|bank|"
+    r"university|college|institute|school|hospital|foundation|agency|council|ministry|department|office|club|"
+    r"society|association|network|systems|solutions|technologies|services|media|labs?|studios?|and|&)\b"
+)
+_NOT_ENTITIES = frozenset({"ATM", "ASAP", "SSN", "PIN", "ID", "OK", "FAQ", "USB", "SMS", "DOB", "CVV", "IBAN", "URL"})
+_NAMEISH = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-ÿā-ž'’-]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-ÿā-ž'’-]+){1,2}")
+
+
+def _ner_type(label: str, value: str) -> str | None:
+    """The benchmark type of a spaCy entity; a two- or three-word "organisation" that reads like a personal
+    name (capitalised words, no company word) is a person — the small pipeline mislabels foreign names."""
+    t = _NER_LABELS.get(label)
+    if t is None or value in _NOT_ENTITIES:
+        return None
+    if t == "ORGANIZATION" and _NAMEISH.fullmatch(value) and not _ORG_WORDS.search(value):
+        return "PERSON"
+    return t
+
+
 def ner_entities(text: str) -> list[Entity]:
     doc = _nlp()(text)
     out = []
     for e in doc.ents:
-        t = _NER_LABELS.get(e.label_)
-        if t is not None:
-            s, end = e.start_char, e.end_char
-            while end > s and text[end - 1] in ".,;:'\"":  # trailing punctuation is not the name
-                end -= 1
-            if text[s : s + 4].lower() == "the ":
-                s += 4
-            if end > s and not (t == "PERSON" and any(c.isdigit() for c in text[s:end])):
-                out.append(Entity(t, s, end, f"ner:{e.label_}"))
+        s, end = e.start_char, e.end_char
+        cut = re.search(r"[\n|]", text[s:end])
+        if cut:  # an entity does not run across lines or table cells
+            end = s + cut.start()
+        while end > s and text[end - 1] in ".,;:'\" \t":  # trailing punctuation is not the name
+            end -= 1
+        if end > s and text[end - 2 : end] in ("'s", "’s"):
+            end -= 2
+        if text[s : s + 4].lower() == "the ":
+            s += 4
+        t = _ner_type(e.label_, text[s:end]) if end > s else None
+        if t is not None and not (t == "PERSON" and any(c.isdigit() for c in text[s:end])):
+            out.append(Entity(t, s, end, f"ner:{e.label_}"))
     return out
 
 
