@@ -14,12 +14,15 @@ def engine() -> RiskEngine:
     return RiskEngine(None)
 
 
-def test_bulk_e_mail_addresses_raise_the_tier(engine: RiskEngine) -> None:
+@pytest.mark.parametrize("n", [300, pytest.param(20_000, marks=pytest.mark.slow)])
+def test_bulk_e_mail_addresses_raise_the_tier(engine: RiskEngine, n: int) -> None:
     one = engine.decide(ActionContext(text="write to a0@x.org", recipients=("advertising",), likelihood=0.18))
     assert one.decision == "allow"  # a single address: the table's answer stands
-    bulk = " ".join(f"a{i}@x.org" for i in range(20_000))
+    bulk = " ".join(f"a{i}@x.org" for i in range(n))
     d = engine.decide(ActionContext(text=bulk, recipients=("advertising",), likelihood=0.18))
     assert d.tier == "critical" and d.decision != "allow"
+    few = engine.decide(ActionContext(text=" ".join(f"a{i}@x.org" for i in range(30)), likelihood=0.18))
+    assert few.tier == "high"  # dozens: one step up (bulk_high)
     assert any("bulk" in r["rule"] and r["source"].startswith("rules.tsv:") for r in d.rules)
 
 

@@ -67,6 +67,7 @@ _STOP = frozenset(
         "ave",
     ]
 )
+_NOT_NAMES = frozenset({"I", "I'm", "I'll", "I've", "I'd", "OK", "Please", "Thanks", "Hi", "Hello", "Dear"})
 _DIGIT_TYPES = frozenset({"CREDIT_CARD", "PHONE_NUMBER", "US_SSN", "IBAN_CODE", "US_DRIVER_LICENSE", "PASSPORT"})
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*|\d+")
 
@@ -130,8 +131,10 @@ class OfflineGuesser:
             out.append(Guess("EMAIL_ADDRESS", m.group(0), "surviving"))
         for m in re.finditer(r"\d[\d ().-]{2,}\d|\d{2,}", text):
             out.append(Guess("NUMBER", m.group(0), "digits"))
-        for m in re.finditer(r"(?<![\w.])[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)*", text):
-            out.append(Guess("NAME", m.group(0), "name_token"))
+        # proper nouns: capitalised words that do not open a sentence or a line
+        for m in re.finditer(r"(?<=[\w,;:)\]] )[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)*", text):
+            if m.group(0) not in _NOT_NAMES:
+                out.append(Guess("NAME", m.group(0), "name_token"))
         return out
 
 
@@ -161,8 +164,10 @@ def verify(guess: Guess, original: str, entities: Sequence[Entity], level: int) 
                 return Verdict(
                     level, e.type, guess.source, True, "shares a content word with an original entity", target
                 )
-    why = "not in the original text" if g and g not in _norm(original) else "matches no original entity"
-    return Verdict(level, guess.type, guess.source, False, why, None)
+    # Not a detected entity, but the original text states it: a value the detectors missed still leaks.
+    if len(g) > 1 and re.search(rf"(?<!\w){re.escape(g)}(?!\w)", _norm(original)):
+        return Verdict(level, guess.type, guess.source, True, "stated in the original text", None)
+    return Verdict(level, guess.type, guess.source, False, "not in the original text", None)
 
 
 def judge(guesser: Guesser, rewritten: str, original: str, entities: Sequence[Entity], level: int) -> list[Verdict]:

@@ -12,6 +12,7 @@ Add a recogniser with ``@recognizer(name, type, priority)`` over a function ``te
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -371,9 +372,32 @@ def _cued_names(text: str) -> Iterator[tuple[int, int]]:
 REGISTRY["name_cue"] = Recognizer("name_cue", "PERSON", 45, _cued_names)
 
 
+class Occupied:
+    """Non-overlapping taken spans with O(log n) look-ups (texts can hold tens of thousands of entities)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def free(self, s: int, e: int) -> bool:
+        i = bisect.bisect_right(self.starts, s)
+        if i and self.ends[i - 1] > s:  # the span starting at or before s reaches into [s, e)
+            return False
+        return i == len(self.starts) or self.starts[i] >= e
+
+    def take(self, s: int, e: int) -> None:
+        i = bisect.bisect_right(self.starts, s)
+        self.starts.insert(i, s)
+        self.ends.insert(i, e)
+
+
 def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[Entity]:
+    occ = Occupied()
+    for o in sorted(taken, key=lambda x: x.start):
+        occ.take(o.start, o.end)
     for _, _, ent in sorted(cands, key=lambda c: (c[0], c[1], c[2].start)):
-        if all(ent.end <= o.start or ent.start >= o.end for o in taken):
+        if occ.free(ent.start, ent.end):
+            occ.take(ent.start, ent.end)
             taken.append(ent)
     return taken
 

@@ -203,28 +203,25 @@ _ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICEN
 
 def detect(text: str, *, ner: bool = True) -> list[Detection]:
     """Personal-data categories in ``text`` with character offsets, sorted by position."""
-    taken: list[tuple[int, int]] = []
-    out: list[Detection] = []
+    from pp_graph.anonymize.recognizers import Occupied, recognize
 
-    def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in taken)
+    occ = Occupied()
+    out: list[Detection] = []
 
     for name, local, find in _RECOGNIZERS:
         for s, e in find(text):
-            if e > s and free(s, e):
-                taken.append((s, e))
+            if e > s and occ.free(s, e):
+                occ.take(s, e)
                 out.append(Detection(PD + local, s, e, name))
     rx, table = _terms()
     for m in rx.finditer(text):
-        if free(m.start(), m.end()):
-            taken.append((m.start(), m.end()))
+        if occ.free(m.start(), m.end()):
+            occ.take(m.start(), m.end())
             out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
-    from pp_graph.anonymize.recognizers import recognize
-
     # NER over very long texts costs seconds; beyond NER_MAX_CHARS only the pattern recognisers run for names.
     for ent in recognize(text, ner=ner and len(text) <= NER_MAX_CHARS, types=_ENTITY_CATEGORIES):
-        if free(ent.start, ent.end):
-            taken.append((ent.start, ent.end))
+        if occ.free(ent.start, ent.end):
+            occ.take(ent.start, ent.end)
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
     out.sort(key=lambda d: (d.start, d.end))
     return out
