@@ -335,3 +335,17 @@ def test_guard_batch_keeps_going(tmp_path: Path) -> None:
     assert res.exit_code == 1 and len(out) == 3
     assert out[0]["decision"] == "transform" and "Jane" not in out[0]["text"] and "@" not in out[0]["text"]
     assert "not a recipient kind" in out[1]["error"] and "not UTF-8" in out[2]["error"]
+
+
+def test_llm_rewriter_is_used_at_l4_and_rejected_when_it_leaks() -> None:
+    from pp_graph.anonymize.llm import OpenAIRewriter
+
+    answers = iter(["[PERSON_1] can be reached by e-mail.", "Jane Roe can be reached at [EMAIL_ADDRESS_1]."])
+    with FakeLLMServer(lambda body: next(answers)) as srv:
+        rw = OpenAIRewriter("test-model", base_url=srv.base_url, api_key="k")
+        ok = anonymize("Mail Jane Roe at jane@roe.org", 4, rewriter=rw)
+        leak = anonymize("Mail Jane Roe at jane@roe.org", 4, rewriter=rw)
+        sent = [m["content"] for r in srv.requests for m in r["messages"]]
+    assert ok.text == "[PERSON_1] can be reached by e-mail." and ok.levels_run[0]["by"] == "llm:test-model"
+    assert "Jane" not in leak.text and leak.levels_run[0]["rewriter_rejected"] == "reintroduced an original value"
+    assert not any("jane@roe.org" in c or "Jane Roe" in c for c in sent)  # the model only sees the L3 text
