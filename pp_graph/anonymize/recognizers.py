@@ -229,6 +229,15 @@ regex(
     r"(?i)\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Rev|Fr|Sr|Lord|Lady)\b\.?(?=\s+[A-Za-zÀ-ÿ])",
 )
 
+# A job title in apposition or after "as": "Marie Langrová, the Packager, said" / "works for X as Midwife, but".
+regex(
+    "job_title",
+    "TITLE",
+    26,
+    r"(?:,\s+the\s+|\bas\s+(?:an?\s+)?)([A-Z][\w-]*(?:\s+[a-z][\w-]*){0,2})(?=,|\s+but\b|\s+said\b)",
+    group=1,
+)
+
 # ---- addresses (priority 30–35) ----
 
 _SUFFIX = (

@@ -13,7 +13,7 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError
@@ -203,6 +203,11 @@ _ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICEN
 
 def detect(text: str, *, ner: bool = True) -> list[Detection]:
     """Personal-data categories in ``text`` with character offsets, sorted by position."""
+    return list(_detect(text, ner))
+
+
+@lru_cache(maxsize=1024)  # detection is pure and NER costs milliseconds: an agent resending a text pays once
+def _detect(text: str, ner: bool) -> tuple[Detection, ...]:
     from pp_graph.anonymize.recognizers import Occupied, recognize
 
     occ = Occupied()
@@ -224,4 +229,4 @@ def detect(text: str, *, ner: bool = True) -> list[Detection]:
             occ.take(ent.start, ent.end)
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
     out.sort(key=lambda d: (d.start, d.end))
-    return out
+    return tuple(out)
