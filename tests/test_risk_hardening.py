@@ -55,3 +55,10 @@ def test_special_categories_names_and_passports_are_detected(engine: RiskEngine,
 def test_special_categories_are_critical(engine: RiskEngine) -> None:
     d = engine.decide(ActionContext(text="I am gay.", recipients=("advertising",), likelihood=0.3))
     assert d.tier == "critical"
+
+
+def test_guard_releases_nothing_with_a_secret(engine: RiskEngine) -> None:
+    g = engine.guard(ActionContext(text="api_key = sk-abcdefghijklmnopqrstuvwx", recipients=("first_party",)))
+    assert g.decision.decision == "deny" and g.text is None
+    rec = g.record()
+    assert rec["rules"][0]["source"].startswith("rules.tsv:") and "sk-abc" not in str(rec)

@@ -306,7 +306,7 @@ class RiskEngine:
         verdict = amrsf.decide(sc.risk, th)
         cred, cred_line = t.credentials
         secret = [c for c in cats if c == cred or t.vocab.in_scheme(c, cred)]
-        if secret and verdict != amrsf.DENY:
+        if secret:  # recorded even when R alone denies: the record shows the rule that would hold regardless
             verdict = amrsf.DENY
             rules.append(
                 {"rule": "credentials never leave → deny", "source": f"rules.tsv:{cred_line}", "categories": secret}
