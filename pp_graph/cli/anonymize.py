@@ -142,7 +142,7 @@ def anonymize(
             obj.get("text"),  # type: ignore[arg-type]
             lv,
             escalate=adaptive,
-            max_level=max(max_level, lv) if adaptive else 5,
+            max_level=max_level if adaptive else 5,
             guesser=guesser,
             rewriter=rewriter,
         )
