@@ -7,13 +7,17 @@ and is loaded on first use, so commands that never convert (query, risk, cacheâ€
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["Conversion", "PolicyReport", "__version__", "convert", "convert_text"]
+__all__ = ["Conversion", "PolicyReport", "__version__", "anonymize", "convert", "convert_text"]
 
 if TYPE_CHECKING:
     from pp_graph.api import Conversion, PolicyReport, convert, convert_text
 
 
 def __getattr__(name: str) -> Any:
+    if name == "anonymize":  # pp_graph.anonymize(text, level=...) and the package pp_graph.anonymize both work
+        import importlib
+
+        return importlib.import_module("pp_graph.anonymize")
     if name in __all__:
         from pp_graph import api
 

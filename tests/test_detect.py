@@ -53,8 +53,8 @@ def found(text: str) -> list[tuple[str, str, str]]:
         ("I was born on 3 March 1990.", "birth_date", "BirthDate", "3 March 1990"),
         ("I live at 742 Evergreen Terrace in town", "street_address", "PhysicalAddress", "742 Evergreen Terrace"),
         ("at 48.85661, 2.35222 now", "gps", "GPSCoordinate", "48.85661, 2.35222"),
-        ("I was diagnosed with diabetes", "health_term", "PhysicalHealth", "diabetes"),
-        ("she takes antidepressants", "health_term", "Prescription", "antidepressants"),
+        ("I was diagnosed with diabetes", "term", "PhysicalHealth", "diabetes"),
+        ("she takes antidepressants", "term", "Prescription", "antidepressants"),
     ],
 )
 def test_recognizer_finds(text: str, recognizer: str, category: str, span: str) -> None:

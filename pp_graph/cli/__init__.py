@@ -12,7 +12,9 @@ import click
 
 from pp_graph import __version__
 
-COMMAND_MODULES = ["convert", "evaluate", "risk", "llm", "query", "train", "plane", "audit", "view", "versions"]
+COMMAND_MODULES = [
+    "convert", "evaluate", "risk", "anonymize", "llm", "query", "train", "plane", "audit", "view", "versions"
+]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,7 +13,7 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError
@@ -195,23 +195,38 @@ def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
 
 
-def detect(text: str) -> list[Detection]:
-    """Personal-data categories in ``text`` with character offsets, sorted by position."""
-    taken: list[tuple[int, int]] = []
-    out: list[Detection] = []
+# Entity types from the anonymizer's recognisers that are personal data by themselves (names, passports):
+# the NER also finds places and organisations, which alone identify nobody and are left to the anonymizer.
+NER_MAX_CHARS = 20_000
+_ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICENSE": "OfficialID"}
 
-    def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in taken)
+
+def detect(text: str, *, ner: bool = True) -> list[Detection]:
+    """Personal-data categories in ``text`` with character offsets, sorted by position."""
+    return list(_detect(text, ner))
+
+
+@lru_cache(maxsize=1024)  # detection is pure and NER costs milliseconds: an agent resending a text pays once
+def _detect(text: str, ner: bool) -> tuple[Detection, ...]:
+    from pp_graph.anonymize.recognizers import Occupied, recognize
+
+    occ = Occupied()
+    out: list[Detection] = []
 
     for name, local, find in _RECOGNIZERS:
         for s, e in find(text):
-            if e > s and free(s, e):
-                taken.append((s, e))
+            if e > s and occ.free(s, e):
+                occ.take(s, e)
                 out.append(Detection(PD + local, s, e, name))
     rx, table = _terms()
     for m in rx.finditer(text):
-        if free(m.start(), m.end()):
-            taken.append((m.start(), m.end()))
-            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "health_term"))
+        if occ.free(m.start(), m.end()):
+            occ.take(m.start(), m.end())
+            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
+    # NER over very long texts costs seconds; beyond NER_MAX_CHARS only the pattern recognisers run for names.
+    for ent in recognize(text, ner=ner and len(text) <= NER_MAX_CHARS, types=_ENTITY_CATEGORIES):
+        if occ.free(ent.start, ent.end):
+            occ.take(ent.start, ent.end)
+            out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
     out.sort(key=lambda d: (d.start, d.end))
-    return out
+    return tuple(out)

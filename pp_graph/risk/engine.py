@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from pp_graph.anonymize.core import Rewriter
+from pp_graph.anonymize.guard import Guarded, guard_text
+from pp_graph.anonymize.guesser import Guesser
 from pp_graph.errors import InputError
 from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
@@ -114,6 +117,7 @@ class Decision:
     site: str | None = None
     id: str | None = None
     tables: str = ""
+    rules: list[dict[str, Any]] = field(default_factory=list)  # hard rules that fired (rules.tsv)
 
     def to_dict(self) -> dict[str, Any]:
         # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
@@ -216,6 +220,19 @@ class RiskEngine:
             )
         return iri
 
+    # -- the guard: the decision and the text that may leave --
+
+    def guard(
+        self,
+        ctx: ActionContext,
+        *,
+        max_level: int = 5,
+        guesser: Guesser | None = None,
+        rewriter: Rewriter | None = None,
+    ) -> Guarded:
+        """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None."""
+        return guard_text(self.decide(ctx), ctx.text, max_level=max_level, guesser=guesser, rewriter=rewriter)
+
     # -- the decision --
 
     def decide(self, ctx: ActionContext) -> Decision:
@@ -251,6 +268,16 @@ class RiskEngine:
             s_data, tier = pr["s_none"], TIERS[-1]
             reasons.append(f"no personal data stated or detected (S_data {s_data:.2f}, tier {tier})")
 
+        spans = sum(len(c["spans"]) for c in categories.values())
+        rules: list[dict[str, Any]] = []
+        for count, bulk_tier, line in t.bulk:
+            if spans >= count:
+                if TIERS.index(bulk_tier) < TIERS.index(tier):
+                    reasons.append(f"{spans} personal-data spans in the text: bulk data raises the tier to {bulk_tier}")
+                    tier = bulk_tier
+                rules.append({"rule": f"bulk ≥ {count} spans → tier {bulk_tier}", "source": f"rules.tsv:{line}"})
+                break
+
         # Transmission, purpose, basis.
         if recipients:
             tr = max(t.recipient_tr[r] for r in recipients)
@@ -281,6 +308,14 @@ class RiskEngine:
         sc = amrsf.score(amrsf.Factors(s_data, tr, p, m_b, m_t, lk["L"]), t)
         th = t.thresholds[self.profile_name][tier]
         verdict = amrsf.decide(sc.risk, th)
+        cred, cred_line = t.credentials
+        secret = [c for c in cats if c == cred or t.vocab.in_scheme(c, cred)]
+        if secret:  # recorded even when R alone denies: the record shows the rule that would hold regardless
+            verdict = amrsf.DENY
+            rules.append(
+                {"rule": "credentials never leave → deny", "source": f"rules.tsv:{cred_line}", "categories": secret}
+            )
+            reasons.append(f"credentials/secrets ({', '.join(map(compact, secret))}) never leave: deny by rule")
         z = amrsf.band_position(sc.risk, th)
         level = amrsf.initial_level(z)
         reasons.append(
@@ -328,6 +363,7 @@ class RiskEngine:
             site=ctx.site,
             id=ctx.id,
             tables=t.digest,
+            rules=rules,
         )
 
     def _likelihood(

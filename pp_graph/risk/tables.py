@@ -149,6 +149,8 @@ class RiskTables:
     likelihood: dict[str, tuple[float, float]]  # level → (L, u)
     params: dict[str, float]
     digest: str
+    credentials: tuple[str, int] = ("", 0)  # (concept IRI whose descendants never leave, rules.tsv line)
+    bulk: tuple[tuple[int, str, int], ...] = ()  # (min spans, tier, rules.tsv line), largest first
 
     def tier(self, iri: str) -> str:
         return TIERS[int(self.data_tier.get(iri))]
@@ -238,6 +240,8 @@ def load_tables(directory: Path = RISK_DIR) -> RiskTables:
     if set(params) != set(PARAMS):
         raise DataFileError(f"params.tsv: no row for {', '.join(sorted(set(PARAMS) - set(params)))}")
 
+    credentials, bulk = _rules(d / "rules.tsv", vocab)
+
     h = hashlib.sha256()
     for p in sorted(d.glob("*.tsv")):
         h.update(p.name.encode() + b"\0" + p.read_bytes())
@@ -255,7 +259,29 @@ def load_tables(directory: Path = RISK_DIR) -> RiskTables:
         likelihood=likelihood,
         params=params,
         digest=h.hexdigest()[:16],
+        credentials=credentials,
+        bulk=bulk,
     )
+
+
+def _rules(path: Path, vocab: Vocabulary) -> tuple[tuple[str, int], tuple[tuple[int, str, int], ...]]:
+    credentials: tuple[str, int] | None = None
+    bulk: list[tuple[int, str, int]] = []
+    for n, parts in _rows(path, 3):
+        name, param, effect = parts[:3]
+        if name == "credentials_never_leave":
+            if effect != "deny":
+                raise DataFileError(f"{path.name}:{n}: credentials_never_leave can only deny")
+            credentials = (_concept(path, n, param, (PERSONAL_DATA,), vocab), n)
+        elif name.startswith("bulk_"):
+            if effect not in TIERS or not param.isdigit() or int(param) < 1:
+                raise DataFileError(f"{path.name}:{n}: expected a positive count and a tier, got {param!r} {effect!r}")
+            bulk.append((int(param), effect, n))
+        else:
+            raise DataFileError(f"{path.name}:{n}: unknown rule {name!r}")
+    if credentials is None:
+        raise DataFileError(f"{path.name}: needs the credentials_never_leave rule")
+    return credentials, tuple(sorted(bulk, reverse=True))
 
 
 @cache

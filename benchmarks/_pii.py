@@ -1,0 +1,91 @@
+"""The public synthetic PII benchmark: loading, the seeded dev/test split by template, token-level P/R/F1."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+DATASET = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "pii-synth" / "synth_dataset_v2.json"
+SEED = 13
+# The benchmark's labels → ours (the same names without the suffixes).
+TYPE_MAP = {"EMAIL_ADDRESS": "EMAIL_ADDRESS", "ZIP_CODE": "ZIP_CODE", "DOMAIN_NAME": "DOMAIN_NAME"}
+TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Sample:
+    text: str
+    spans: tuple[tuple[str, int, int], ...]  # (type, start, end)
+    template: int
+
+
+def load(path: Path | None = None) -> list[Sample]:
+    p = path or DATASET
+    rows = json.loads(p.read_text(encoding="utf-8"))
+    return [
+        Sample(
+            r["full_text"],
+            tuple((s["entity_type"], s["start_position"], s["end_position"]) for s in r["spans"]),
+            int(r.get("template_id", -1)),
+        )
+        for r in rows
+    ]
+
+
+def split(samples: list[Sample], seed: int = SEED) -> tuple[list[Sample], list[Sample]]:
+    """Half the templates (seeded) for development, the other half held out: no template is in both."""
+    templates = sorted({s.template for s in samples})
+    random.Random(seed).shuffle(templates)
+    dev = set(templates[: len(templates) // 2])
+    return [s for s in samples if s.template in dev], [s for s in samples if s.template not in dev]
+
+
+def _labels(text: str, spans: Iterable[tuple[str, int, int]]) -> list[str]:
+    out = []
+    spans = list(spans)
+    for m in TOKEN.finditer(text):
+        lab = "O"
+        for t, s, e in spans:
+            if m.start() < e and m.end() > s:
+                lab = t
+                break
+        out.append(lab)
+    return out
+
+
+def token_prf(
+    samples: list[Sample], predict: Callable[[str], list[tuple[str, int, int]]], types: Iterable[str] | None = None
+) -> dict[str, dict[str, float]]:
+    """Token-level precision/recall/F1 per type and micro over all (the benchmark's own evaluation unit)."""
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
+    keep = set(types) if types is not None else None
+    for s in samples:
+        gold = _labels(s.text, [x for x in s.spans if keep is None or x[0] in keep])
+        pred = _labels(s.text, [x for x in predict(s.text) if keep is None or x[0] in keep])
+        for g, p in zip(gold, pred, strict=True):
+            if g != "O" and g == p:
+                tp[g] += 1
+            else:
+                if p != "O":
+                    fp[p] += 1
+                if g != "O":
+                    fn[g] += 1
+    out: dict[str, dict[str, float]] = {}
+    for t in sorted(set(tp) | set(fp) | set(fn)):
+        out[t] = _prf(tp[t], fp[t], fn[t])
+    out["micro"] = _prf(sum(tp.values()), sum(fp.values()), sum(fn.values()))
+    return out
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"P": round(p, 3), "R": round(r, 3), "F1": round(f, 3), "support": tp + fn}

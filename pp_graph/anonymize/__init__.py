@@ -1,0 +1,43 @@
+"""Anonymization of outgoing text: recognisers → levels L1–L5 → verified guesser → escalation.
+
+Stable API (the data plane calls it): ``anonymize(text, level=3, *, escalate=False, max_level=5, …) -> Anonymized``.
+Layers: recognizers (detection) → levels (pure rewrites) → guesser (attacker + verification) → core (escalation).
+"""
+
+import sys
+import types
+from typing import Any
+
+from pp_graph.anonymize.core import MAX_CHARS, Anonymized, Rewriter, anonymize
+from pp_graph.anonymize.guesser import Guess, Guesser, OfflineGuesser, OpenAIGuesser, Verdict, verify
+from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level
+from pp_graph.anonymize.recognizers import TYPES, Entity, recognize
+
+__all__ = [
+    "LEVELS",
+    "MAX_CHARS",
+    "TYPES",
+    "Anonymized",
+    "Entity",
+    "Guess",
+    "Guesser",
+    "OfflineGuesser",
+    "OpenAIGuesser",
+    "Replacement",
+    "Rewriter",
+    "Verdict",
+    "anonymize",
+    "apply_level",
+    "recognize",
+    "verify",
+]
+
+
+class _CallableModule(types.ModuleType):
+    """``pp_graph.anonymize(text, level=…)`` calls :func:`anonymize`; the package stays importable as usual."""
+
+    def __call__(self, text: str, level: int = 3, **kwargs: Any) -> Anonymized:
+        return anonymize(text, level, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,66 @@
+"""The guard: a risk decision plus the text that may leave.
+
+allow → the original text; transform → the rewrite, from ℓ0 (the AMRSF band position) with verified
+escalation up to ``max_level``; deny → no text. The record is the decision record plus ``anonymization``
+(levels run and why, entity offsets and replacements, every guess's verdict) — never an original value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
+from pp_graph.anonymize.guesser import Guesser
+
+
+class _Decision(Protocol):
+    decision: str
+    level: str
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass
+class Guarded:
+    decision: Any  # pp_graph.risk.Decision
+    text: str | None  # what may leave: the original (allow), the rewrite (transform) or None (deny)
+    anonymized: Anonymized | None
+
+    def record(self) -> dict[str, Any]:
+        """The decision record with the anonymization trail; holds no raw value (the released text is apart)."""
+        rec = dict(self.decision.to_dict())
+        a = self.anonymized
+        rec["anonymization"] = (
+            None
+            if a is None
+            else {
+                "start_level": f"L{a.start_level}",
+                "final_level": f"L{a.level}",
+                "levels_run": a.levels_run,
+                "entities": [r.to_dict() for r in a.entities],
+                "guesses": [g.to_dict() for g in a.guesses],
+                "unnecessary_escalations": a.unnecessary_escalations,
+            }
+        )
+        return rec
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.record(), "text": self.text}
+
+
+def guard_text(
+    decision: _Decision,
+    text: str | None,
+    *,
+    max_level: int = 5,
+    guesser: Guesser | None = None,
+    rewriter: Rewriter | None = None,
+) -> Guarded:
+    if decision.decision == "allow":
+        return Guarded(decision, text, None)
+    if decision.decision == "deny" or text is None or not text.strip():
+        return Guarded(decision, None, None)
+    start = min(int(decision.level.lstrip("L")), max_level)
+    a = anonymize(text, start, escalate=True, max_level=max_level, guesser=guesser, rewriter=rewriter)
+    return Guarded(decision, a.text, a)

@@ -1,0 +1,235 @@
+"""pp-graph anonymize / guard: rewrite outgoing text at a level, or decide and release what may leave."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from pp_graph.cli.common import CLIError, handle_errors
+from pp_graph.cli.risk import _engine, risk
+
+TEXT_KEYS = frozenset({"id", "text", "level"})
+
+
+def _lines(stream: IO[bytes]) -> Iterator[tuple[int, str | None, str | None]]:
+    """(line number, decoded line, problem) per non-blank line; bad bytes are reported, not fatal."""
+    for n, raw in enumerate(stream, 1):
+        if not raw.strip():
+            continue
+        if b"\x00" in raw:
+            yield n, None, "binary data (NUL bytes)"
+            continue
+        try:
+            yield n, raw.decode("utf-8"), None
+        except UnicodeDecodeError as e:
+            yield n, None, f"not UTF-8 (byte {e.start}: {raw[e.start : e.start + 1]!r})"
+
+
+def _obj(line: str, keys: frozenset[str] | None) -> dict[str, Any]:
+    from pp_graph.errors import InputError
+
+    try:
+        obj = json.loads(line)
+    except ValueError as e:
+        raise InputError("line", f"malformed JSON: {e}") from None
+    if not isinstance(obj, dict):
+        raise InputError("line", f"expected a JSON object, got {type(obj).__name__}")
+    if keys is not None:
+        unknown = sorted(set(obj) - keys)
+        if unknown:
+            raise InputError("line", f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(keys))}")
+    return obj
+
+
+def run_lines(stream: IO[bytes], out: IO[str], one: Callable[[dict[str, Any]], dict[str, Any]], keys: Any) -> int:
+    """One output record per input line (error records for bad lines); returns how many failed."""
+    from pp_graph.errors import PPGraphError
+
+    failed = 0
+    for n, line, problem in _lines(stream):
+        ident = None
+        try:
+            if line is None:
+                from pp_graph.errors import InputError
+
+                raise InputError("line", problem or "unreadable")
+            obj = _obj(line, None)
+            ident = obj.get("id")
+            obj = _obj(line, keys)
+            rec = {"line": n, **one(obj)}
+        except PPGraphError as e:
+            failed += 1
+            rec = {"line": n, "id": ident, "error": str(e)}
+        except Exception as e:  # a bug must not stop the batch: record it and go on
+            failed += 1
+            rec = {"line": n, "id": ident, "error": f"internal error: {type(e).__name__}"}
+        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        out.flush()
+    return failed
+
+
+def _models(backend: str, llm_model: str | None, llm_base_url: str | None, llm_key_env: str) -> tuple[Any, Any]:
+    if backend == "offline":
+        return None, None
+    if not llm_model:
+        raise CLIError("--backend llm needs --llm-model")
+    from pp_graph.anonymize.guesser import OpenAIGuesser
+    from pp_graph.anonymize.llm import OpenAIRewriter
+
+    key = os.environ.get(llm_key_env)
+    return (
+        OpenAIGuesser(llm_model, llm_base_url, key, llm_key_env),
+        OpenAIRewriter(llm_model, llm_base_url, key, llm_key_env),
+    )
+
+
+_BACKEND = [
+    click.Option(["--max-level"], type=click.IntRange(1, 5), default=5, show_default=True, help="Highest level."),
+    click.Option(
+        ["--backend"],
+        type=click.Choice(["offline", "llm"]),
+        default="offline",
+        show_default=True,
+        help="Guesser and L4/L5 rewriter: offline rules or an OpenAI-compatible model.",
+    ),
+]
+
+
+@click.command()
+@click.argument("inputs", type=click.Path(path_type=Path, allow_dash=True), required=False)
+@click.option("--text", help="One text to anonymize (instead of a JSONL file).")
+@click.option("--level", type=click.IntRange(1, 5), default=3, show_default=True, help="Anonymization level L1–L5.")
+@click.option("--adaptive", is_flag=True, help="Start at --level and escalate on supported guesses.")
+@click.option("--max-level", type=click.IntRange(1, 5), default=5, show_default=True, help="Highest level.")
+@click.option("--backend", type=click.Choice(["offline", "llm"]), default="offline", show_default=True)
+@click.option("--llm-model", help="OpenAI-compatible model for --backend llm.")
+@click.option("--llm-base-url", help="Base URL of the OpenAI-compatible server.")
+@click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True)
+@handle_errors
+def anonymize(
+    inputs: Path | None,
+    text: str | None,
+    level: int,
+    adaptive: bool,
+    max_level: int,
+    backend: str,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_api_key_env: str,
+) -> None:
+    """Anonymize texts: JSONL {"id", "text"[, "level"]} in, {"id", "text", "level", "entities"} out.
+
+    Entities carry type, input offsets and the replacement, never the original value. A bad line gives
+    {"line": N, "error": …}, the others are processed, and the exit code is 1.
+    """
+    from pp_graph.anonymize import anonymize as run
+
+    guesser, rewriter = _models(backend, llm_model, llm_base_url, llm_api_key_env)
+
+    def one(obj: dict[str, Any]) -> dict[str, Any]:
+        lv = obj.get("level", level)
+        if isinstance(lv, bool) or not isinstance(lv, int):
+            from pp_graph.errors import InputError
+
+            raise InputError("level", "must be an integer 1–5")
+        a = run(
+            obj.get("text"),  # type: ignore[arg-type]
+            lv,
+            escalate=adaptive,
+            max_level=max_level if adaptive else 5,
+            guesser=guesser,
+            rewriter=rewriter,
+        )
+        d = a.to_dict()
+        return {"id": obj.get("id"), **d}
+
+    if text is not None:
+        if inputs is not None:
+            raise CLIError("give INPUTS or --text, not both")
+        click.echo(json.dumps(one({"text": text}), ensure_ascii=False))
+        return
+    if inputs is None:
+        raise CLIError("give a JSONL file ('-' for stdin) or --text")
+    failed = _with_stream(inputs, lambda s: run_lines(s, sys.stdout, one, TEXT_KEYS))
+    if failed:
+        click.echo(f"{failed} line(s) failed; see their error records", err=True)
+        sys.exit(1)
+
+
+def _with_stream(path: Path, fn: Callable[[IO[bytes]], int]) -> int:
+    if str(path) == "-":
+        return fn(sys.stdin.buffer)
+    if not path.is_file():
+        raise CLIError(f"{path}: not a file")
+    with path.open("rb") as f:
+        return fn(f)
+
+
+def _guard(**kw: Any) -> None:
+    from pp_graph.risk.engine import ACTION_KEYS, ActionContext
+
+    engine = _engine(kw["graphs"], kw["thresholds"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
+    guesser, rewriter = _models(kw["backend"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
+
+    def one(obj: dict[str, Any]) -> dict[str, Any]:
+        g = engine.guard(ActionContext.from_dict(obj), max_level=kw["max_level"], guesser=guesser, rewriter=rewriter)
+        return g.to_dict()
+
+    batch = kw["batch"]
+    if batch is not None:
+        per = ("site", "data", "text", "text_file", "purposes", "recipients", "basis", "operation")
+        if any(kw[k] for k in per):
+            raise CLIError("--batch reads every action from the file; drop the per-action options")
+        stream = batch.buffer if hasattr(batch, "buffer") else batch
+        failed = run_lines(stream, sys.stdout, one, ACTION_KEYS)
+        if failed:
+            click.echo(f"{failed} line(s) failed; see their error records", err=True)
+            sys.exit(1)
+        return
+    text = kw["text"]
+    if kw["text_file"] is not None:
+        if text is not None:
+            raise CLIError("give --text or --text-file, not both")
+        raw = kw["text_file"].read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise CLIError(f"--text-file: not UTF-8 (byte {e.start})") from None
+    obj = {
+        "site": kw["site"],
+        "data": list(kw["data"]),
+        "purposes": list(kw["purposes"]),
+        "recipients": list(kw["recipients"]),
+        "basis": kw["basis"],
+        "operation": kw["operation"],
+        "text": text,
+        "likelihood": kw["likelihood"],
+    }
+    click.echo(json.dumps(one({k: v for k, v in obj.items() if v is not None}), indent=1, ensure_ascii=False))
+
+
+def _guard_params() -> list[click.Parameter]:
+    out: list[click.Parameter] = []
+    for p in risk.params:
+        if p.name in ("batch", "text_file"):
+            out.append(click.Option(p.opts, type=click.File("rb"), help=getattr(p, "help", None)))
+        else:
+            out.append(p)
+    return [*out, *_BACKEND]
+
+
+guard = click.Command(
+    "guard",
+    callback=handle_errors(_guard),
+    params=_guard_params(),
+    help="Decide an outgoing action (every option of `risk`) and print the record plus the text that may "
+    "leave: the original on allow, the rewrite from ℓ0 with verified escalation on transform, null on deny.",
+)
+
+commands = [anonymize, guard]
