@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,26 @@ def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> N
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_whatif_shows_the_text_that_would_leave(client) -> None:  # type: ignore[no-untyped-def]
+    base = {"site": "tinyshop.example", "data": "", "basis": ""}
+    cases = [  # (recipient, purpose, text) → the guard's three outcomes
+        ("advertising", "dpv:Marketing", "Mail Jane Roe at canary-4711@example.org"),
+        ("service_provider", "dpv:Marketing", "Mail Jane Roe at canary-4711@example.org about order 1234."),
+        ("data_broker", "dpv:Advertising", "card 4111 1111 1111 1111"),
+    ]
+    seen = []
+    for recipient, purpose, text in cases:
+        page = client.post("/whatif", data={**base, "recipient": recipient, "purpose": purpose, "text": text})
+        html = page.get_data(as_text=True)
+        verdict = re.search(r'class="decision d-(allow|transform|deny)"', html).group(1)  # type: ignore[union-attr]
+        released = re.search(r'<pre class="released" id="released">(.*?)</pre>', html, re.S)
+        seen.append(verdict)
+        if verdict == "transform":
+            assert released and "canary-4711" not in released.group(1) and 'id="levels"' in html
+        elif verdict == "allow":
+            assert released and released.group(1) == escape(text)
+        else:
+            assert released is None and "nothing (denied)" in html
+    assert seen == ["transform", "allow", "deny"]

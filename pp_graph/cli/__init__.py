@@ -13,7 +13,17 @@ import click
 from pp_graph import __version__
 
 COMMAND_MODULES = [
-    "convert", "evaluate", "risk", "anonymize", "llm", "query", "train", "plane", "audit", "view", "versions"
+    "convert",
+    "evaluate",
+    "risk",
+    "anonymize",
+    "llm",
+    "query",
+    "train",
+    "plane",
+    "audit",
+    "view",
+    "versions",
 ]
 
 

@@ -246,13 +246,12 @@ def whatif() -> str:
 
 
 def _decide(engine: RiskEngine, ctx: ActionContext) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The decision record, and (where the engine can guard) the text that would leave."""
-    guard = getattr(engine, "guard", None)
-    if guard is not None and ctx.text:
-        g = guard(ctx)
-        d = g.decision.to_dict() if hasattr(g, "decision") else g.to_dict()
-        return d, {"text": getattr(g, "text", None)}
-    return engine.decide(ctx).to_dict(), None
+    """The decision record, and with a text, the text that would leave (the guard's release)."""
+    if not ctx.text:
+        return engine.decide(ctx).to_dict(), None
+    g = engine.guard(ctx)  # allow: the text as it is; transform: the verified rewrite; deny: nothing
+    rec = g.record()
+    return rec, {"text": g.text, "anonymization": rec.get("anonymization")}
 
 
 def _evidence_lines(c: Corpus, decision: dict[str, Any]) -> list[dict[str, Any]]:
