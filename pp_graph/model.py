@@ -187,6 +187,8 @@ class Provenance:
     extractor: str  # "offline" or "llm"
     model: str  # rule-set version for offline, model name for llm
     prompt_version: str  # content hash of the lexicons/prompts used
+    vocabulary: str = ""  # content hash of the DPV files the concepts were checked against
+    software: str = ""  # pp-graph package version
 
 
 @dataclass(slots=True)

@@ -49,7 +49,7 @@ def graph_digest(path: Path, backend: Any) -> str:
     from pp_graph.load.sources import load_policy
 
     ex = extract(load_policy(path), backend)
-    ex.provenance = replace(ex.provenance, model="snapshot", prompt_version="snapshot")
+    ex.provenance = replace(ex.provenance, model="snapshot", prompt_version="snapshot", vocabulary="", software="")
     ds, name = build_graph(ex)
     out = serialize(ds, name, FORMAT)
     return hashlib.sha256(out.encode("utf-8") if isinstance(out, str) else out).hexdigest()

@@ -174,6 +174,7 @@ from pp_graph.extract.offline.patterns import (
     SITE_MARK,
     THIRD_MARK,
 )
+from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
     AttributeKind,
@@ -194,7 +195,8 @@ from pp_graph.model import (
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
-RULESET_VERSION = "offline-rules-12"
+# The rule code and data digested (see version.py): any change to a rule changes the version.
+RULESET_VERSION = ruleset_version()
 LEXICON_DIR = DATA / "lexicon"
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
@@ -533,18 +535,22 @@ class OfflineBackend(Backend):
     def __init__(self, **_: object) -> None:
         self.lex = load_lexicons()
         self._cache: dict[int, _SegState] = {}
-        self._cache_policy = ""
+        self._cache_policy: tuple[str, str] = ("", "")
 
     @property
     def provenance(self) -> Provenance:
-        return Provenance("offline", RULESET_VERSION, self.lex.version)
+        from pp_graph import __version__
+
+        return Provenance("offline", RULESET_VERSION, self.lex.version, vocabulary=dpv_digest(), software=__version__)
 
     # -- shared analysis, computed once per segment and reused by the stages --
 
     def _state(self, policy: Policy, seg: Segment) -> _SegState:
-        # The stages of one policy share each segment's analysis; a new policy starts afresh.
-        if policy.digest != self._cache_policy:
-            self._cache, self._cache_policy = {}, policy.digest
+        # The stages of one policy share each segment's analysis; a new policy starts afresh. The site is part of
+        # the key: the same text read for another site names another first party.
+        key = (policy.site, policy.digest)
+        if key != self._cache_policy:
+            self._cache, self._cache_policy = {}, key
         st = self._cache.get(seg.index)
         if st is None:
             st = self._cache[seg.index] = self._analyse(policy, seg)
