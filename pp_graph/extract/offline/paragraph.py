@@ -6,16 +6,17 @@ does not cover when they are mentioned only once in passing, replaces the body's
 party's (the site's or third parties'), and confirms the practice it names from a weaker trigger in the
 body; and the items of one list share the practice most of their siblings inherited from the lead-in line.
 The line-shape tests used to find titles and list items in plain text live here too. The rules borrow the
-sentence-level reading (segment analysis, sentence bounds, subjects, negation) from the backend through a
-SentenceReader.
+sentence-level reading (segment analysis, sentence bounds, subjects, negation) through a SentenceReader;
+the per-sentence facts both scopes read are in facts.py.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from pp_graph.extract.offline.facts import _SegState
 from pp_graph.extract.offline.lexicon import Hit
 from pp_graph.extract.offline.patterns import (
     _AMBIGUOUS,
@@ -33,9 +34,6 @@ from pp_graph.extract.offline.patterns import (
     _TITLE_START,
 )
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
-
-if TYPE_CHECKING:
-    from pp_graph.extract.offline.backend import _SegState
 
 
 class SentenceReader(NamedTuple):
