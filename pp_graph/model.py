@@ -146,6 +146,8 @@ class PracticeMention:
     type: PracticeType
     negated: bool = False
     inherited: bool = False  # the type came from the heading or a lead-in line, not from this line
+    # ids of the extractor rules that made or changed it (see data/rules/offline.toml); not part of its identity
+    rules: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ from pp_graph.extract.offline.patterns import (
     _UNIT,
     _USER_CHOICE,
 )
+from pp_graph.extract.offline.rules import Trace
 from pp_graph.extract.offline.trigger import _features, sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
@@ -271,6 +272,7 @@ class OfflineBackend(Backend):
         self.lex = load_lexicons()
         self._cache: dict[int, _SegState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
+        self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
 
     @property
     def provenance(self) -> Provenance:
@@ -388,10 +390,12 @@ class OfflineBackend(Backend):
                 section, blocks = seg.text, 0
             # A section about children, policy changes, contacting the site or other sites' practices (a
             # title-like line of plain text only reaches its own and the next paragraph).
-            elif not (_OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH)):
+            elif _OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH):
+                self._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", section.strip()[:60])
+            else:
                 notes = _LineNotes()
                 for s0, s1 in sentences(seg):
-                    found.extend(sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes))
+                    found.extend(sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace))
                 if (
                     not [p for p in found if not any(p is h for h in notes.held)]
                     and not notes.user_act
@@ -401,12 +405,7 @@ class OfflineBackend(Backend):
                     inherited = self._inherit(
                         policy, seg, segments, titles, marked, lead_in, bool(st.data), blocks == 0
                     )
-                    if inherited and (
-                        self.lex.cues.score(
-                            _CATEGORY[inherited.type], seg.text, _features(st, seg.start, seg.end), True
-                        )
-                        > 0
-                    ):
+                    if inherited and self._inherited_passes(inherited, seg, st):
                         found.append(inherited)
             out.append(found)
             if heads[i]:
@@ -415,9 +414,26 @@ class OfflineBackend(Backend):
                 lead_in = found[0]
             elif not _list_like(seg.text):
                 lead_in = None
-        _list_siblings(segments, heads, out)
-        _paragraph_rules(policy, segments, heads, out, SentenceReader(self._state, sentences, subject_at, _negated))
+        note = self._note if self.trace is not None else None
+        _list_siblings(segments, heads, out, note)
+        reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
+        _paragraph_rules(policy, segments, heads, out, reader)
         return out
+
+    def _note(self, rule: str, action: str, segment: int, start: int, end: int, practice: str, why: str) -> None:
+        if self.trace is not None:
+            self.trace.add(rule, action, segment, start, end, practice, why)
+
+    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState) -> bool:
+        """The cue gate (see trigger._cue_gate) for a practice a line takes from its heading or lead-in."""
+        category, feats = _CATEGORY[p.type], _features(st, seg.start, seg.end)
+        if self.lex.cues.score(category, seg.text, feats, True) > 0:
+            if self.trace is not None:
+                self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
+            return True
+        why = self.lex.cues.explain(category, seg.text, feats, True)
+        self._note("gate.cues", "dropped", seg.index, p.span.start, p.span.end, p.type.value, why)
+        return False
 
     def _inherit(
         self,
@@ -441,7 +457,9 @@ class OfflineBackend(Backend):
         if lead_in is not None and (
             (_LIST_ITEM.match(seg.text) and has_data) or (_list_like(seg.text) and lead_in.type in _LIST_TYPES)
         ):
-            return PracticeMention(lead_in.span, lead_in.type, lead_in.negated, inherited=True)
+            return PracticeMention(
+                lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
+            )
         # Nearest heading above this segment whose words cue a practice.
         # A title the loader leaves as a list item (_MARKED_TITLE) bounds the search, and cues its own line.
         # (titles: the indices of the headings and marked titles, so the lines between are not stepped through)
@@ -466,6 +484,7 @@ class OfflineBackend(Backend):
                         Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
                         _PRACTICE_OF[kind],
                         inherited=True,
+                        rules=("inherit.heading",),
                     )
             if other_topic or not prev.is_heading or (prev.heading_path and len(prev.heading_path) <= 1):
                 break

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from typing import Any
 
 from pp_graph.extract.offline.cues import CueTable
 from pp_graph.extract.offline.facts import (
@@ -138,6 +141,7 @@ from pp_graph.extract.offline.patterns import (
     _WITH_DATA,
     _YOU_AND_SHARE,
 )
+from pp_graph.extract.offline.rules import Trace, ordered
 from pp_graph.model import (
     AttributeKind,
     PartyKind,
@@ -149,422 +153,844 @@ from pp_graph.model import (
     Span,
 )
 
+# "protect your personal information", "safeguard the data": protecting the data itself
+_PROTECT_DATA = re.compile(
+    r"\s+(?:(?:the|all|any)\s+)?(?:your|this|such|that|the|our users'?|customers'?|visitors'?)\s+"
+    r"(?:\w+\s+)?"
+    r"(?:personal\s+|personally\s+identifiable\s+|financial\s+)?(?:information|data)\b",
+    re.I,
+)
 
-def sentence_practices(
-    cues: CueTable, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes
-) -> list[PracticeMention]:
-    in_sent = [t for t in st.triggers if s0 <= t.start < s1]
-    text = policy.text
-    sentence = text[s0:s1]
-    cue = _security_cue(text, st, s0, s1)
-    tracking = _OWN_TRACKING.search(sentence)
-    third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
-    facts = _SentenceFacts(text, s0, s1)
-    if not in_sent and not cue and not tracking and not third and not facts.public:
-        return []
-    identifies = [(s0 + m.start(), s0 + m.end()) for m in _IDENTIFIES.finditer(sentence)]
-    if _SCOPE.search(_IDENTIFIES.sub(" ", sentence) if identifies else sentence):
-        return []  # about the policy itself, other sites or definitions
-    in_sent = [t for t in in_sent if not any(a <= t.start < b for a, b in identifies)]
-    if _AUDIENCE.search(sentence):
-        # About children or state residents: only a retention statement with its period is kept.
-        if not any(a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1 for a in st.attributes):
-            return []
-        in_sent = [t for t in in_sent if t.entry.value[0] == "retain"]
-        cue = tracking = None
-    abroad = bool(_ABROAD.search(sentence))
-    choice = bool(_CHOICE_LINE.search(sentence))
-    # (for the site's own collection a conditional "when you contact us" is no choice)
-    own_choice = choice and bool(
-        _CHOICE_LINE.search(
-            _CONTACT_WHEN.sub(" ", _MUST_GIVE.sub(" ", sentence) if _MUST_FOR.search(sentence) else sentence)
+
+class Sentence:
+    """One sentence as its trigger rules read it: the facts computed once, and what the rules found so far."""
+
+    def __init__(
+        self, cues: CueTable, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes
+    ) -> None:
+        self.cues, self.policy, self.seg, self.st, self.s0, self.s1, self.notes = cues, policy, seg, st, s0, s1, notes
+        text = self.text = policy.text
+        self.sentence = text[s0:s1]
+        self.in_sent = [t for t in st.triggers if s0 <= t.start < s1]
+        self.cue = _security_cue(text, st, s0, s1)
+        self.tracking = _OWN_TRACKING.search(self.sentence)
+        self.third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
+        self.facts = _SentenceFacts(text, s0, s1)
+        self.found: list[PracticeMention] = []
+        self.seen: set[PracticeType] = set()
+        self.trace: Trace | None = None
+
+    def read(self) -> None:
+        """The facts the trigger rules share, once the sentence is known to hold practices."""
+        text, st, s0, s1, sentence = self.text, self.st, self.s0, self.s1, self.sentence
+        self.abroad = bool(_ABROAD.search(sentence))
+        self.choice = bool(_CHOICE_LINE.search(sentence))
+        # (for the site's own collection a conditional "when you contact us" is no choice)
+        self.own_choice = self.choice and bool(
+            _CHOICE_LINE.search(
+                _CONTACT_WHEN.sub(" ", _MUST_GIVE.sub(" ", sentence) if _MUST_FOR.search(sentence) else sentence)
+            )
         )
-    )
-    has_data = any(s0 <= d.start < s1 for d in st.data)
-    # Practice details in this sentence, computed once for all its triggers.
-    details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
-    has_period_here = AttributeKind.RETENTION_PERIOD in details
-    secure_here = any(h.entry.value[0] == "secure" for h in in_sent)
-    last_period = max(  # (a retention period after a trigger: one starting after it in the sentence)
-        (a.span.start for a in st.attributes if a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1),
-        default=-1,
-    )
-    first_own = next(  # the first mention of the site in the sentence (parties are sorted by start)
-        (
-            p.span.start
-            for p in st.parties[bisect.bisect_left(st.party_starts, s0) : bisect.bisect_left(st.party_starts, s1)]
-            if p.kind == PartyKind.FIRST_PARTY
-        ),
-        len(text),
-    )
-    noun_starts: list[int] | None = None  # where a _THIRD_NOUN may start in the sentence, once needed
-    found: list[PracticeMention] = []
-    seen: set[PracticeType] = set()
-    for t in in_sent:
-        kind, needs = t.entry.value[0], t.entry.value[1]
-        ptype = _PRACTICE_OF[kind]
-        word = text[t.start : t.end].lower()
-        before = text[max(s0, t.start - 60) : t.start]
-        after = text[t.end : min(s1, t.end + 60)]
-        prev = re.findall(r"[\w']+", before.lower())[-1:]
-        if _noun_or_other_verb(text, t, s0, kind, word, before, after, prev):
-            continue
-        if (
-            kind == "collect"
-            and word in ("request", "requests")
-            and not _REQUEST_VERB_AFTER.search(before)
-            and not any(0 <= t.start - p.span.end <= 1 for p in st.parties)
-        ):
-            continue  # "valid requests", "rights request": the reader's request, a noun
-        if word in ("receive", "receives", "received", "get", "gets") and _RECEIVE_NOT_DATA.match(after):
-            continue  # "if we receive a court order / your request": not data coming to the site
-        if word.endswith("tell us") and re.match(
-            r"\W*(?:to|not to|so|(?:that\s+)?you\s+(?:no\s+longer|do\s+not|don['’]t))\b", after, re.I
-        ):
-            # "when you tell us to", "if you tell us that you no longer want…": an instruction, not data given
-            continue
-        if word == "accessed" and _BY_PEOPLE.match(after):
-            continue  # "may be accessed by others / by many people": the public, not the site's collection
-        if kind == "share" and _TO_US.match(text[t.end : s1]):
-            # "information you share with us", "disclosed to the Company": data coming to the site, which
-            # OPP-115 counts as the site's collection when the data is named. Only giving verbs count: data
-            # the reader transmits, sends or forwards to the site is transport wording, not collection, and
-            # is dropped here on purpose (neither collection nor sharing).
-            fp = PracticeType.FIRST_PARTY_COLLECTION_USE
-            if has_data and fp not in seen and not own_choice and word.startswith(("shar", "provid", "disclos", "giv")):
-                seen.add(fp)
-                found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
-            continue
-        if _another_statement(
-            text, t, facts, kind, word, before, after, own_choice if kind == "collect" else choice, abroad
-        ):
-            continue
-        subject, implicit_third = _actor(text, st, s0, t, kind, word, before)
-        if (
-            kind == "collect"
-            and subject is None
-            and (implicit_third or (bool(third) and third[0].span.start < t.start and not first_own < t.start))
-        ):
-            ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-        if (
-            kind == "share"
-            and subject is not None
-            and subject.kind == PartyKind.USER
-            and not _ends_before(_PASSIVE, text, s0, t.start)
-            and not _AUTHORIZE.search(text[subject.span.end : t.start])
-        ):
-            notes.user_act = True
-            continue  # "when you share content on a social network": the reader's own act
-        if kind == "share" and _YOU_AND_SHARE.search(before):
-            notes.user_act = True
-            continue  # "the app lets you organize, view, and share photos": the reader's own act
-        if kind == "collect" and subject is None and (_INFINITIVE.search(before) or _RELATIVE.search(before)):
-            # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
-            # "ad companies, which may collect…": the nearest party before the verb does the collecting.
-            # (of the parties only the last one counts: parties are sorted by start)
-            i = bisect.bisect_left(st.party_starts, t.start) - 1
-            while i >= 0 and st.parties[i].span.text.lower() in ("your", "our", "their", "its"):
-                i -= 1
-            near = [
-                (p.span.start, p.kind == PartyKind.THIRD_PARTY)
-                for p in st.parties[i : i + 1]
-                if i >= 0 and s0 <= p.span.start
-            ]
-            # (and of the nouns the last one: tried from the sentence's candidates back from the trigger)
-            if noun_starts is None:
-                noun_starts = [m.start() for m in _THIRD_NOUN_START.finditer(text, s0, s1)]
-            k = bisect.bisect_left(noun_starts, t.start)
-            while k and not _THIRD_NOUN.match(text, noun_starts[k - 1], t.start):
-                k -= 1
-            near += [(s0 + noun_starts[k - 1], True)] if k else []
-            if near:
-                at, is_third = max(near)
-                if (
-                    is_third
-                    and (_RELATIVE.search(before) or not re.search(r"\bby\s+(?:\w+\s+){0,3}$", text[s0:at]))
-                    and not _ON_OUR_BEHALF.match(text[t.end : s1])
-                ):
-                    ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-        if kind == "share" and re.match(r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", text[s0 : t.start], re.I):
-            continue  # "do not share your password": advice to the reader
-        if t.entry.phrase.lower() == "required to provide" and (
-            (subject is not None and subject.kind != PartyKind.USER)
-            or any(p.span.start > t.end and _TO_PARTY.search(text, t.end, p.span.start) for p in third)
-        ):
-            continue  # "we may be required to provide it to the authorities": a disclosure, not collection
-        if (
-            kind == "collect"
-            and subject is not None
-            and subject.kind == PartyKind.USER
-            and _LET_US.match(text, subject.span.end, t.start)
-            and re.search(r"\bus\b", text[subject.span.end : t.start], re.I)
-        ):
-            subject = _site_subject(text, s0)  # "you authorize us to obtain…": the site collects
-        if kind == "collect" and subject is not None:
-            phrase = t.entry.phrase.lower()
-            if subject.kind == PartyKind.USER and "you" not in phrase and not phrase.startswith(("asked", "required")):
-                continue  # "you can access / request / use…" is the user's action ("you are asked to" is not)
-            if subject.kind == PartyKind.THIRD_PARTY and not _ends_before(_WE_AND_AGENTS, text, s0, subject.span.end):
-                ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-        passive = _ends_before(_PASSIVE, text, s0, t.start) or (
-            kind == "retain" and _ends_before(_PASSIVE_AND, text, s0, t.start)
+        self.has_data = any(s0 <= d.start < s1 for d in st.data)
+        # Practice details in this sentence, computed once for all its triggers.
+        self.details = {a.kind for a in st.attributes if s0 <= a.span.start < s1}
+        self.has_period_here = AttributeKind.RETENTION_PERIOD in self.details
+        self.secure_here = any(h.entry.value[0] == "secure" for h in self.in_sent)
+        self.last_period = max(  # (a retention period after a trigger: one starting after it in the sentence)
+            (
+                a.span.start
+                for a in st.attributes
+                if a.kind == AttributeKind.RETENTION_PERIOD and s0 <= a.span.start < s1
+            ),
+            default=-1,
+        )
+        self.first_own = next(  # the first mention of the site in the sentence (parties are sorted by start)
+            (
+                p.span.start
+                for p in st.parties[bisect.bisect_left(st.party_starts, s0) : bisect.bisect_left(st.party_starts, s1)]
+                if p.kind == PartyKind.FIRST_PARTY
+            ),
+            len(text),
+        )
+        self._noun_starts: list[int] | None = None
+
+    @property
+    def noun_starts(self) -> list[int]:
+        """Where a _THIRD_NOUN may start in the sentence (computed once, when first needed)."""
+        if self._noun_starts is None:
+            self._noun_starts = [m.start() for m in _THIRD_NOUN_START.finditer(self.text, self.s0, self.s1)]
+        return self._noun_starts
+
+    def note(self, rule: str, action: str, start: int, end: int, practice: str = "", why: str = "") -> None:
+        if self.trace is not None:
+            self.trace.add(rule, action, self.seg.index, start, end, practice, why)
+
+
+_UNSET: Any = object()
+
+
+class Trigger:
+    """One trigger word as the rules read it: its practice type, role requirement and context, which rules change."""
+
+    def __init__(self, s: Sentence, t: Hit) -> None:
+        self.s, self.t = s, t
+        text = s.text
+        self.kind, self.needs = t.entry.value[0], t.entry.value[1]
+        self.ptype = _PRACTICE_OF[self.kind]
+        self.word = text[t.start : t.end].lower()
+        self.before = text[max(s.s0, t.start - 60) : t.start]
+        self.after = text[t.end : min(s.s1, t.end + 60)]
+        self.prev = re.findall(r"[\w']+", self.before.lower())[-1:]
+        self.rules: list[str] = []  # the rules that changed this trigger's reading
+        self.rule = ""  # the rule running
+        self._subject: Any = _UNSET
+        self._implicit_third = False
+        self.subject_sets = 0  # how often a rule replaced the subject (see run_trigger)
+
+    def _read_actor(self) -> None:
+        if self._subject is _UNSET:
+            s = self.s
+            self._subject, self._implicit_third = _actor(s.text, s.st, s.s0, self.t, self.kind, self.word, self.before)
+
+    @property
+    def subject(self) -> PartyMention | None:
+        """Who acts at the trigger (see _actor), read once; rules may replace it."""
+        self._read_actor()
+        subject: PartyMention | None = self._subject
+        return subject
+
+    @subject.setter
+    def subject(self, value: PartyMention | None) -> None:
+        self._read_actor()
+        self._subject = value
+        self.subject_sets += 1
+
+    @property
+    def implicit_third(self) -> bool:
+        """An unnamed third party is the subject ("advertisers may collect…" without a party mention)."""
+        self._read_actor()
+        return self._implicit_third
+
+    @cached_property
+    def passive(self) -> bool:
+        s, t, kind = self.s, self.t, self.kind
+        passive = _ends_before(_PASSIVE, s.text, s.s0, t.start) or (
+            kind == "retain" and _ends_before(_PASSIVE_AND, s.text, s.s0, t.start)
         )  # (a second participle: "backups are encrypted and retained for 30 days")
         if (
             kind == "retain"
             and not passive
-            and (_DELETE_TIMING.match(after) or facts.period_after(t.end) or (has_data and _OWN_MEDIUM.match(after)))
+            and (
+                _DELETE_TIMING.match(self.after)
+                or s.facts.period_after(t.end)
+                or (s.has_data and _OWN_MEDIUM.match(self.after))
+            )
         ):
             # "is never stored on our servers": not kept, said of the site's own machines
             # "is not retained after the order is shipped", "will not be kept longer than necessary"
-            passive = _ends_before(_PASSIVE_NOT, text, s0, t.start)
-        by = _BY_AGENT.match(after) if kind == "collect" and word.endswith("ed") and word != "accessed" else None
-        if by and (
-            by.group(1)
-            or any(
-                p.kind == PartyKind.THIRD_PARTY and _AGENT_MODIFIERS.fullmatch(text, t.end + by.end(), p.span.start)
-                for p in _within_words(st.parties, text, t.end + by.end())
-            )
-        ):
-            # "may be collected and used by others / by advertisers / by a secure third-party processor"
-            ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
-        if (
-            needs == "agent"
-            and (subject is None or subject.kind == PartyKind.USER)
-            and not passive
-            and not (implicit_third)
-        ):
-            continue
-        if (
-            kind == "collect"
-            and word.endswith("ed")
-            and not passive
-            and any(not text[d.end : t.start].strip() for d in st.data_ending(t.start - 2, t.start))
-        ):
-            continue  # "we may disclose information collected through…": a reduced relative clause, a reference
-        if (
-            kind == "collect"
-            and word.endswith("ed")
-            and subject is None
-            and not passive
-            and not implicit_third
-            and not seg.text.rstrip().endswith(":")
-        ):
-            continue  # "information collected through the site…": a reference, not a statement
-        if kind == "collect" and word.startswith(("us", "utili")):
-            i = bisect.bisect_left(st.data_starts, t.end)
-            window = text[t.end : st.data[i].start] if i < len(st.data) and st.data[i].start < s1 else after
-            if _TOOL_OBJECT.match(window):
-                continue  # "we use encryption to protect…": a tool, not data use
-            obj = st.parties[
-                bisect.bisect_left(st.party_starts, t.end) : bisect.bisect_left(st.party_starts, min(s1, t.end + 40))
-            ]
-            if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(text[t.end : obj[0].span.start].split()) <= 3:
-                ptype = PracticeType.THIRD_PARTY_COLLECTION_USE  # "we use Google Analytics / ad networks"
-        if kind in ("collect", "share") and (
-            _META.search(before) or (st.referenced_by(text, t.start) and not seg.text.rstrip().endswith(":"))
-        ):
-            continue  # "how we collect…", "the information we collect is…": a reference, not a statement
-        if kind == "collect" and _PURPOSE_REF.search(before):
-            continue  # "for the purposes for which it was collected": a reference, not a statement
-        if (
-            kind == "retain"
-            and (passive or word.startswith(("remain", "persist")))
-            and subject is not None
-            and subject.kind == PartyKind.USER
-            and not _AUX_ONLY.fullmatch(text[subject.span.end : t.start])
-        ):
-            # "information that you submit is discarded once…", "email you delete can remain in backups…":
-            # the user is in a relative clause (what remains or persists is the data)
-            subject = None
-        host_share = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
-        if (
-            kind == "retain"
-            and host_share not in seen
-            and has_data
-            and word.startswith(_HOLD)
-            and (passive or (subject is not None and subject.kind == PartyKind.FIRST_PARTY))
-            and (by_host := _HELD_BY.match(text, t.end, s1))
-            and any(
-                _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
-                for p in _within_words(third, text, by_host.end())
-            )
-        ):
-            seen.add(host_share)  # "we store your data with a cloud provider", "it is kept by our hosting provider"
-            found.append(PracticeMention(Span.at(text, t.start, t.end), host_share, _negated(text, s0, t.start)))
-        if kind == "retain" and (
-            implicit_third
-            or (
-                subject is not None
-                and subject.kind != PartyKind.FIRST_PARTY
-                and not any(
-                    p.kind == PartyKind.FIRST_PARTY
-                    and s0 <= p.span.start < t.start
-                    and p.span.text.lower() not in ("our", "its")  # "our ad servers": an owner, not an actor
-                    for p in st.parties
-                )
-            )
-        ):
-            continue  # a third party's or the user's keeping/deleting is not the site's retention
-        timed = kind == "retain" and bool(
-            _DELETE_TIMING.match(after)
-            or facts.backup
+            passive = _ends_before(_PASSIVE_NOT, s.text, s.s0, t.start)
+        return passive
+
+    @cached_property
+    def timed(self) -> bool:
+        """A retention trigger with its timing: deletion timing, backups, routine disposal, keeping required by law."""
+        word, before = self.word, self.before
+        return self.kind == "retain" and bool(
+            _DELETE_TIMING.match(self.after)
+            or self.s.facts.backup
             or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
             or (word.startswith(("keep", "retain", "stor", "hold", "preserv")) and _LEGAL_KEEP.search(before))
         )
-        period_here = kind == "retain" and last_period >= t.end
-        truncated = (
-            kind == "retain"
-            and word.startswith(_HOLD)
-            and bool(_TRUNCATED_CARD.search(text, t.end, min(s1, t.end + _LOOKAHEAD_REACH)))
+
+    @cached_property
+    def period_here(self) -> bool:
+        return self.kind == "retain" and self.s.last_period >= self.t.end
+
+    @cached_property
+    def truncated(self) -> bool:
+        s, t = self.s, self.t
+        return (
+            self.kind == "retain"
+            and self.word.startswith(_HOLD)
+            and bool(_TRUNCATED_CARD.search(s.text, t.end, min(s.s1, t.end + _LOOKAHEAD_REACH)))
         )
-        if (
-            kind == "retain"
-            and not period_here
-            and _VERB_LIST.search(text[max(s0, t.start - 40) : t.start] + "#" + text[t.end : min(s1, t.end + 40)])
-        ):
-            continue  # "we collect, retain and use…": retention named in a list of verbs, not a statement
-        if kind == "retain" and not period_here and not timed and _SECURE_PLACE.match(after):
-            continue  # "information is retained in secure facilities": where data is kept safe, a security measure
-        if kind == "retain" and (
-            (facts.user_choice and not ((period_here or truncated) and not facts.user_choice_before(t.start)))
-            or (word.startswith(("delet", "eras", "remov")) and facts.user_request and not timed)
-        ):
-            continue  # "you may ask us to delete…", "you may opt out of…": a user right or choice
-        if kind == "retain" and word.endswith("ed") and subject is None and not passive:
-            continue  # "information retained by…": a reference
-        if word.startswith("keep") and (_KEEP_STATE.match(text, t.end, s1) or _KEEP_DOING.match(after)):
-            continue  # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
-        sec_detail = bool(details & _DETAIL_OF["secure"])
-        if kind == "secure" and _not_data_security(text, st, s0, t, needs, word, before, after, details, sec_detail):
+
+    @cached_property
+    def sec_detail(self) -> bool:
+        return bool(self.s.details & _DETAIL_OF["secure"])
+
+    def negated(self) -> bool:
+        return _negated(self.s.text, self.s.s0, self.t.start)
+
+    def add(self, ptype: PracticeType, negated: bool, *, mark_seen: bool = True) -> PracticeMention:
+        """A practice made at this trigger by the running rule (after the rules that changed the trigger)."""
+        s, t = self.s, self.t
+        if mark_seen:
+            s.seen.add(ptype)
+        p = PracticeMention(Span.at(s.text, t.start, t.end), ptype, negated, rules=(*self.rules, self.rule))
+        s.found.append(p)
+        return p
+
+
+TriggerRule = Callable[[Trigger], bool]
+TRIGGER_RULES: dict[str, TriggerRule] = {}
+
+
+def trigger_rule(rule_id: str) -> Callable[[TriggerRule], TriggerRule]:
+    """Register a trigger rule under its declared id (data/rules/offline.toml gives its kind, scope and examples).
+
+    A rule returns True to stop reading the trigger (a veto, or a rule that decided it); it may change the
+    trigger's reading or add practices through Trigger.add.
+    """
+
+    def deco(fn: TriggerRule) -> TriggerRule:
+        if rule_id in TRIGGER_RULES:
+            raise ValueError(f"trigger rule {rule_id!r} registered twice")
+        TRIGGER_RULES[rule_id] = fn
+        return fn
+
+    return deco
+
+
+def run_trigger(c: Trigger, order: Sequence[tuple[str, TriggerRule]]) -> None:
+    """Run the trigger rules in their declared order; the ids of those that changed the reading are kept."""
+    s = c.s
+    for rid, fn in order:
+        c.rule = rid
+        state = (c.ptype, c.needs, c.subject_sets, len(s.found))
+        stop = fn(c)
+        made = s.found[state[3] :]
+        for p in made:
+            s.note(rid, "made", p.span.start, p.span.end, p.type.value)
+        if stop:
+            if not made:
+                s.note(rid, "vetoed", c.t.start, c.t.end, c.ptype.value, c.word)
+            return
+        if (c.ptype, c.needs, c.subject_sets) != state[:3]:
+            c.rules.append(rid)
+            s.note(rid, "changed", c.t.start, c.t.end, c.ptype.value, c.word)
+
+
+def sentence_practices(
+    cues: CueTable,
+    policy: Policy,
+    seg: Segment,
+    st: _SegState,
+    s0: int,
+    s1: int,
+    notes: _LineNotes,
+    trace: Trace | None = None,
+) -> list[PracticeMention]:
+    """The practices one sentence states: its triggers read by the trigger rules, then the practices named
+    without a trigger, then the cue gate."""
+    s = Sentence(cues, policy, seg, st, s0, s1, notes)
+    s.trace = trace
+    if not s.in_sent and not s.cue and not s.tracking and not s.third and not s.facts.public:
+        return []
+    if not _sentence_scope(s):
+        return []
+    s.read()
+    order = ordered("trigger", TRIGGER_RULES)
+    for t in s.in_sent:
+        run_trigger(Trigger(s, t), order)
+    made = len(s.found)
+    _third_party_paths(s)
+    _cue_paths(s)
+    for p in s.found[made:]:
+        s.note(p.rules[-1], "made", p.span.start, p.span.end, p.type.value)
+    return _cue_gate(s)
+
+
+def _sentence_scope(s: Sentence) -> bool:
+    """The sentence-scope vetoes: about the policy itself, other sites or definitions; about children or state
+    residents (only a retention statement with its period is kept). False: the sentence states no practice."""
+    sentence = s.sentence
+    identifies = [(s.s0 + m.start(), s.s0 + m.end()) for m in _IDENTIFIES.finditer(sentence)]
+    scope = _SCOPE.search(_IDENTIFIES.sub(" ", sentence) if identifies else sentence)
+    if scope:
+        s.note("veto.sentence.scope", "vetoed", s.s0, s.s1, "", scope.group(0))
+        return False
+    s.in_sent = [t for t in s.in_sent if not any(a <= t.start < b for a, b in identifies)]
+    audience = _AUDIENCE.search(sentence)
+    if audience:
+        if not any(a.kind == AttributeKind.RETENTION_PERIOD and s.s0 <= a.span.start < s.s1 for a in s.st.attributes):
+            s.note("veto.sentence.audience", "vetoed", s.s0, s.s1, "", audience.group(0))
+            return False
+        s.note("veto.sentence.audience", "changed", s.s0, s.s1, "", "retention with its period only")
+        s.in_sent = [t for t in s.in_sent if t.entry.value[0] == "retain"]
+        s.cue = s.tracking = None
+    return True
+
+
+def _cue_gate(s: Sentence) -> list[PracticeMention]:
+    """The one gate over a sentence's practices: the cue rules' score for the practice's category (see cues.py)."""
+    if not s.found:
+        return s.found
+    feats = _features(s.st, s.s0, s.s1)
+    sentence, kept = s.sentence, []
+    for p in s.found:
+        if s.cues.score(_CATEGORY[p.type], sentence, feats) > 0:
+            kept.append(p)
             continue
+        # "you must provide your name and a password (which is encrypted)": a security measure in another clause
+        # does not make the collection a passing mention in a security statement
         if (
-            kind == "secure"
-            and needs == "detail"
-            and not sec_detail
-            and word.startswith(("protect", "safeguard"))
-            and re.match(
-                r"\s+(?:(?:the|all|any)\s+)?(?:your|this|such|that|the|our users'?|customers'?|visitors'?)\s+"
-                r"(?:\w+\s+)?"
-                r"(?:personal\s+|personally\s+identifiable\s+|financial\s+)?(?:information|data)\b",
-                after,
-                re.I,
-            )
-            and "privacy" not in after[:30].lower()
+            p.type == PracticeType.FIRST_PARTY_COLLECTION_USE
+            and not p.span.text.lower().startswith(("us", "utili", "process", "access"))
+            and (rest := _without_security_asides(sentence, p.span.start - s.s0)) != sentence
+            and s.cues.score(_CATEGORY[p.type], rest, feats) > 0
         ):
-            needs = ""  # "we work hard to protect your personal information"
-        if kind == "retain" and _not_storage(text, t, third, subject, word, before, after):
+            kept.append(p)  # (the same object: notes.held is compared by identity)
+            s.note("gate.cues", "kept", p.span.start, p.span.end, p.type.value, "without its security aside")
             continue
-        fp = PracticeType.FIRST_PARTY_COLLECTION_USE
-        if (
-            kind == "retain"
-            and fp not in seen
-            and word.startswith(_HOLD)
-            and not implicit_third
-            and (
-                (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
-                or (subject is None and passive and not facts.tracker)
-            )
-            and not details
-            and not timed
-            and not facts.kept_how
-            and not abroad
-            and not cue
-            and not secure_here
-            and not (passive and (_BY_OTHER.match(after) or (bool(third) and third[0].span.start < t.start)))
-            and not facts.public
-            and not facts.user_choice
-            and not facts.user_request
-            and not _negated(text, s0, t.start)
-            and (
-                (not passive and _RECORD_OF.match(after))  # "we keep a record of that correspondence"
-                or (
-                    (kept := _held_object(st, s0, s1, t, passive)) is not None
-                    and kept.entry.value[0] != _GENERIC_DATA
-                    and not (passive and _BY_OTHER.search(text, kept.end, t.start))
-                )
-            )
-            and not (
-                # "we share information we store (such as…)": a reference, unless it is defined ("the
-                # information we store is your name…")
-                st.referenced_by(text, t.start) and not _DEFINED_AS.match(after)
-            )
-        ):
-            # "we store the date of each request and your IP address", "your card number is kept":
-            # the site keeping named data holds it, which OPP-115 reads as its collection as well
-            seen.add(fp)
-            found.append(PracticeMention(Span.at(text, t.start, t.end), fp, False))
-            notes.held.append(found[-1])
-        if (
-            needs == "third"
-            and not third
-            and not (
-                kind == "share"
-                and has_data  # (without data the sharing is dropped below anyway)
-                and (facts.implied_recipient or _TO_RECIPIENT.match(text, t.end, min(s1, t.end + _LOOKAHEAD_REACH)))
-            )
-        ):
-            continue  # (a legal demand or a sale of the business names its recipient implicitly)
-        # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"):
-        # retention without a period.
-        own = (
-            kind == "retain"
-            and has_data
-            and (
-                (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
-                # passive: "log files are deleted"; a cookie's own expiry is not the site's retention
-                or (subject is None and passive and not implicit_third and not facts.tracker)
-            )
-            and (word.startswith(_DISPOSE) or _negated(text, s0, t.start) or truncated)
+        s.note(
+            "gate.cues",
+            "dropped",
+            p.span.start,
+            p.span.end,
+            p.type.value,
+            s.cues.explain(_CATEGORY[p.type], sentence, feats),
         )
-        if own:
-            timed = True
-        if needs == "detail" and not timed and not details & _DETAIL_OF.get(kind, set()):
-            continue
-        if needs == "detail" and kind == "retain" and not timed and not has_period_here:
-            continue  # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
-        # A practice needs something to act on: personal data, or for sharing a recipient.
-        has_period = (
-            kind == "retain"
-            and has_period_here
-            and (
-                needs != "detail"  # "retain", "retention": about data by the word itself
-                or bool(st.data or facts.kept_record or _ends_before(_KEPT_PRONOUN, text, s0, t.start))
-            )  # not goods or game items kept ("reserved items are held for three days")
+    return kept
+
+
+# ---- the trigger rules, in the order data/rules/offline.toml declares them ----
+
+
+@trigger_rule("veto.noun-or-other-verb")
+def _r_noun_or_other_verb(c: Trigger) -> bool:
+    s = c.s
+    return _noun_or_other_verb(s.text, c.t, s.s0, c.kind, c.word, c.before, c.after, c.prev)
+
+
+@trigger_rule("veto.request-noun")
+def _r_request_noun(c: Trigger) -> bool:
+    # "valid requests", "rights request": the reader's request, a noun
+    return (
+        c.kind == "collect"
+        and c.word in ("request", "requests")
+        and not _REQUEST_VERB_AFTER.search(c.before)
+        and not any(0 <= c.t.start - p.span.end <= 1 for p in c.s.st.parties)
+    )
+
+
+@trigger_rule("veto.receive-not-data")
+def _r_receive_not_data(c: Trigger) -> bool:
+    # "if we receive a court order / your request": not data coming to the site
+    return c.word in ("receive", "receives", "received", "get", "gets") and bool(_RECEIVE_NOT_DATA.match(c.after))
+
+
+@trigger_rule("veto.tell-us-instruction")
+def _r_tell_us_instruction(c: Trigger) -> bool:
+    # "when you tell us to", "if you tell us that you no longer want…": an instruction, not data given
+    return c.word.endswith("tell us") and bool(
+        re.match(r"\W*(?:to|not to|so|(?:that\s+)?you\s+(?:no\s+longer|do\s+not|don['’]t))\b", c.after, re.I)
+    )
+
+
+@trigger_rule("veto.accessed-by-people")
+def _r_accessed_by_people(c: Trigger) -> bool:
+    # "may be accessed by others / by many people": the public, not the site's collection
+    return c.word == "accessed" and bool(_BY_PEOPLE.match(c.after))
+
+
+@trigger_rule("candidate.shared-with-us")
+def _r_shared_with_us(c: Trigger) -> bool:
+    # "information you share with us", "disclosed to the Company": data coming to the site, which OPP-115 counts
+    # as the site's collection when the data is named. Only giving verbs count: data the reader transmits, sends
+    # or forwards to the site is transport wording, not collection, and is dropped here on purpose.
+    s = c.s
+    if not (c.kind == "share" and _TO_US.match(s.text[c.t.end : s.s1])):
+        return False
+    fp = PracticeType.FIRST_PARTY_COLLECTION_USE
+    if s.has_data and fp not in s.seen and not s.own_choice and c.word.startswith(("shar", "provid", "disclos", "giv")):
+        c.add(fp, c.negated())
+    return True
+
+
+@trigger_rule("veto.another-statement")
+def _r_another_statement(c: Trigger) -> bool:
+    s = c.s
+    choice = s.own_choice if c.kind == "collect" else s.choice
+    return _another_statement(s.text, c.t, s.facts, c.kind, c.word, c.before, c.after, choice, s.abroad)
+
+
+@trigger_rule("promotion.third-party-before")
+def _r_third_party_before(c: Trigger) -> bool:
+    s = c.s
+    if (
+        c.kind == "collect"
+        and c.subject is None
+        and (c.implicit_third or (bool(s.third) and s.third[0].span.start < c.t.start and not s.first_own < c.t.start))
+    ):
+        c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+    return False
+
+
+@trigger_rule("veto.reader-shares")
+def _r_reader_shares(c: Trigger) -> bool:
+    s, subject = c.s, c.subject
+    if (
+        c.kind == "share"
+        and subject is not None
+        and subject.kind == PartyKind.USER
+        and not _ends_before(_PASSIVE, s.text, s.s0, c.t.start)
+        and not _AUTHORIZE.search(s.text[subject.span.end : c.t.start])
+    ) or (c.kind == "share" and _YOU_AND_SHARE.search(c.before)):
+        # "when you share content on a social network", "the app lets you organize, view, and share photos"
+        s.notes.user_act = True
+        return True
+    return False
+
+
+@trigger_rule("promotion.collector-before-infinitive")
+def _r_collector_before_infinitive(c: Trigger) -> bool:
+    # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
+    # "ad companies, which may collect…": the nearest party before the verb does the collecting.
+    s, t, st, text = c.s, c.t, c.s.st, c.s.text
+    if not (c.kind == "collect" and c.subject is None and (_INFINITIVE.search(c.before) or _RELATIVE.search(c.before))):
+        return False
+    # (of the parties only the last one counts: parties are sorted by start)
+    i = bisect.bisect_left(st.party_starts, t.start) - 1
+    while i >= 0 and st.parties[i].span.text.lower() in ("your", "our", "their", "its"):
+        i -= 1
+    near = [
+        (p.span.start, p.kind == PartyKind.THIRD_PARTY)
+        for p in st.parties[i : i + 1]
+        if i >= 0 and s.s0 <= p.span.start
+    ]
+    # (and of the nouns the last one: tried from the sentence's candidates back from the trigger)
+    noun_starts = s.noun_starts
+    k = bisect.bisect_left(noun_starts, t.start)
+    while k and not _THIRD_NOUN.match(text, noun_starts[k - 1], t.start):
+        k -= 1
+    near += [(s.s0 + noun_starts[k - 1], True)] if k else []
+    if near:
+        at, is_third = max(near)
+        if (
+            is_third
+            and (_RELATIVE.search(c.before) or not re.search(r"\bby\s+(?:\w+\s+){0,3}$", text[s.s0 : at]))
+            and not _ON_OUR_BEHALF.match(text[t.end : s.s1])
+        ):
+            c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+    return False
+
+
+@trigger_rule("veto.advice-to-reader")
+def _r_advice_to_reader(c: Trigger) -> bool:
+    # "do not share your password": advice to the reader
+    s = c.s
+    return c.kind == "share" and bool(
+        re.match(r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", s.text[s.s0 : c.t.start], re.I)
+    )
+
+
+@trigger_rule("veto.required-to-provide-disclosure")
+def _r_required_to_provide(c: Trigger) -> bool:
+    # "we may be required to provide it to the authorities": a disclosure, not collection
+    s, subject = c.s, c.subject
+    return c.t.entry.phrase.lower() == "required to provide" and (
+        (subject is not None and subject.kind != PartyKind.USER)
+        or any(p.span.start > c.t.end and _TO_PARTY.search(s.text, c.t.end, p.span.start) for p in s.third)
+    )
+
+
+@trigger_rule("promotion.reader-lets-us")
+def _r_reader_lets_us(c: Trigger) -> bool:
+    s, subject, text = c.s, c.subject, c.s.text
+    if (
+        c.kind == "collect"
+        and subject is not None
+        and subject.kind == PartyKind.USER
+        and _LET_US.match(text, subject.span.end, c.t.start)
+        and re.search(r"\bus\b", text[subject.span.end : c.t.start], re.I)
+    ):
+        c.subject = _site_subject(text, s.s0)  # "you authorize us to obtain…": the site collects
+    return False
+
+
+@trigger_rule("veto.reader-acts")
+def _r_reader_acts(c: Trigger) -> bool:
+    # "you can access / request / use…" is the user's action ("you are asked to" is not)
+    subject, phrase = c.subject, c.t.entry.phrase.lower()
+    return (
+        c.kind == "collect"
+        and subject is not None
+        and subject.kind == PartyKind.USER
+        and "you" not in phrase
+        and not phrase.startswith(("asked", "required"))
+    )
+
+
+@trigger_rule("promotion.third-party-subject")
+def _r_third_party_subject(c: Trigger) -> bool:
+    s, subject = c.s, c.subject
+    if (
+        c.kind == "collect"
+        and subject is not None
+        and subject.kind == PartyKind.THIRD_PARTY
+        and not _ends_before(_WE_AND_AGENTS, s.text, s.s0, subject.span.end)
+    ):
+        c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+    return False
+
+
+@trigger_rule("promotion.collected-by-agent")
+def _r_collected_by_agent(c: Trigger) -> bool:
+    # "may be collected and used by others / by advertisers / by a secure third-party processor"
+    s, text = c.s, c.s.text
+    by = _BY_AGENT.match(c.after) if c.kind == "collect" and c.word.endswith("ed") and c.word != "accessed" else None
+    if by and (
+        by.group(1)
+        or any(
+            p.kind == PartyKind.THIRD_PARTY and _AGENT_MODIFIERS.fullmatch(text, c.t.end + by.end(), p.span.start)
+            for p in _within_words(s.st.parties, text, c.t.end + by.end())
         )
-        if not has_data and not (kind == "share" and third) and kind != "secure" and not has_period:
-            continue
-        if kind == "secure" and not (has_data or AttributeKind.SECURITY_METHOD in details):
-            continue
-        if kind == "secure" and AttributeKind.PROTECT_AGAINST not in details and facts.transfer_mechanism:
-            notes.transfer_mechanism = True
-            continue  # "appropriate safeguards for transfers outside the EEA": a transfer mechanism
-        fp = PracticeType.FIRST_PARTY_COLLECTION_USE
-        if ptype == PracticeType.THIRD_PARTY_COLLECTION_USE and fp not in seen and _joint_subject(text, st, s0, t):
-            seen.add(fp)  # "we and our service providers may collect…": the site collects too
-            found.append(PracticeMention(Span.at(text, t.start, t.end), fp, _negated(text, s0, t.start)))
-        if ptype in seen:
-            continue
-        seen.add(ptype)
-        negated = _negated(text, s0, t.start)
-        found.append(PracticeMention(Span.at(text, t.start, t.end), ptype, negated))
-    _third_party_paths(text, st, s0, third, facts, has_data, choice, seen, found)
-    _cue_paths(text, s0, third, tracking, cue, has_data, own_choice, seen, found)
-    if found:
-        feats = _features(st, s0, s1)
-        found = [
-            p
-            for p in found
-            if cues.score(_CATEGORY[p.type], sentence, feats) > 0
+    ):
+        c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+    return False
+
+
+@trigger_rule("veto.agent-needed")
+def _r_agent_needed(c: Trigger) -> bool:
+    return (
+        c.needs == "agent"
+        and (c.subject is None or c.subject.kind == PartyKind.USER)
+        and not c.passive
+        and not c.implicit_third
+    )
+
+
+@trigger_rule("veto.reduced-relative")
+def _r_reduced_relative(c: Trigger) -> bool:
+    # "we may disclose information collected through…": a reduced relative clause, a reference
+    st, text = c.s.st, c.s.text
+    return (
+        c.kind == "collect"
+        and c.word.endswith("ed")
+        and not c.passive
+        and any(not text[d.end : c.t.start].strip() for d in st.data_ending(c.t.start - 2, c.t.start))
+    )
+
+
+@trigger_rule("veto.participle-reference")
+def _r_participle_reference(c: Trigger) -> bool:
+    # "information collected through the site…": a reference, not a statement
+    return (
+        c.kind == "collect"
+        and c.word.endswith("ed")
+        and c.subject is None
+        and not c.passive
+        and not c.implicit_third
+        and not c.s.seg.text.rstrip().endswith(":")
+    )
+
+
+@trigger_rule("veto.use-of-tool")
+def _r_use_of_tool(c: Trigger) -> bool:
+    # "we use encryption to protect…": a tool, not data use
+    if not (c.kind == "collect" and c.word.startswith(("us", "utili"))):
+        return False
+    s, st, text = c.s, c.s.st, c.s.text
+    i = bisect.bisect_left(st.data_starts, c.t.end)
+    window = text[c.t.end : st.data[i].start] if i < len(st.data) and st.data[i].start < s.s1 else c.after
+    return bool(_TOOL_OBJECT.match(window))
+
+
+@trigger_rule("promotion.use-named-third-party")
+def _r_use_named_third_party(c: Trigger) -> bool:
+    # "we use Google Analytics / ad networks"
+    if not (c.kind == "collect" and c.word.startswith(("us", "utili"))):
+        return False
+    s, st, t = c.s, c.s.st, c.t
+    obj = st.parties[
+        bisect.bisect_left(st.party_starts, t.end) : bisect.bisect_left(st.party_starts, min(s.s1, t.end + 40))
+    ]
+    if obj and obj[0].kind == PartyKind.THIRD_PARTY and len(s.text[t.end : obj[0].span.start].split()) <= 3:
+        c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
+    return False
+
+
+@trigger_rule("veto.reference")
+def _r_reference(c: Trigger) -> bool:
+    # "how we collect…", "the information we collect is…": a reference, not a statement
+    s = c.s
+    return c.kind in ("collect", "share") and bool(
+        _META.search(c.before) or (s.st.referenced_by(s.text, c.t.start) and not s.seg.text.rstrip().endswith(":"))
+    )
+
+
+@trigger_rule("veto.purpose-reference")
+def _r_purpose_reference(c: Trigger) -> bool:
+    # "for the purposes for which it was collected": a reference, not a statement
+    return c.kind == "collect" and bool(_PURPOSE_REF.search(c.before))
+
+
+@trigger_rule("promotion.user-in-relative-clause")
+def _r_user_in_relative_clause(c: Trigger) -> bool:
+    # "information that you submit is discarded once…", "email you delete can remain in backups…":
+    # the user is in a relative clause (what remains or persists is the data)
+    subject = c.subject
+    if (
+        c.kind == "retain"
+        and (c.passive or c.word.startswith(("remain", "persist")))
+        and subject is not None
+        and subject.kind == PartyKind.USER
+        and not _AUX_ONLY.fullmatch(c.s.text[subject.span.end : c.t.start])
+    ):
+        c.subject = None
+    return False
+
+
+@trigger_rule("candidate.held-by-host")
+def _r_held_by_host(c: Trigger) -> bool:
+    # "we store your data with a cloud provider", "it is kept by our hosting provider"
+    s, subject, text = c.s, c.subject, c.s.text
+    host_share = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+    if (
+        c.kind == "retain"
+        and host_share not in s.seen
+        and s.has_data
+        and c.word.startswith(_HOLD)
+        and (c.passive or (subject is not None and subject.kind == PartyKind.FIRST_PARTY))
+        and (by_host := _HELD_BY.match(text, c.t.end, s.s1))
+        and any(
+            _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
+            for p in _within_words(s.third, text, by_host.end())
+        )
+    ):
+        c.add(host_share, c.negated())
+    return False
+
+
+@trigger_rule("veto.others-keep")
+def _r_others_keep(c: Trigger) -> bool:
+    # a third party's or the user's keeping/deleting is not the site's retention
+    s, subject = c.s, c.subject
+    return c.kind == "retain" and (
+        c.implicit_third
+        or (
+            subject is not None
+            and subject.kind != PartyKind.FIRST_PARTY
+            and not any(
+                p.kind == PartyKind.FIRST_PARTY
+                and s.s0 <= p.span.start < c.t.start
+                and p.span.text.lower() not in ("our", "its")  # "our ad servers": an owner, not an actor
+                for p in s.st.parties
+            )
+        )
+    )
+
+
+@trigger_rule("veto.verb-list")
+def _r_verb_list(c: Trigger) -> bool:
+    # "we collect, retain and use…": retention named in a list of verbs, not a statement
+    s, t, text = c.s, c.t, c.s.text
+    return (
+        c.kind == "retain"
+        and not c.period_here
+        and bool(_VERB_LIST.search(text[max(s.s0, t.start - 40) : t.start] + "#" + text[t.end : min(s.s1, t.end + 40)]))
+    )
+
+
+@trigger_rule("veto.secure-place")
+def _r_secure_place(c: Trigger) -> bool:
+    # "information is retained in secure facilities": where data is kept safe, a security measure
+    return c.kind == "retain" and not c.period_here and not c.timed and bool(_SECURE_PLACE.match(c.after))
+
+
+@trigger_rule("veto.reader-right-or-choice")
+def _r_reader_right_or_choice(c: Trigger) -> bool:
+    # "you may ask us to delete…", "you may opt out of…": a user right or choice
+    facts = c.s.facts
+    return c.kind == "retain" and (
+        (facts.user_choice and not ((c.period_here or c.truncated) and not facts.user_choice_before(c.t.start)))
+        or (c.word.startswith(("delet", "eras", "remov")) and facts.user_request and not c.timed)
+    )
+
+
+@trigger_rule("veto.retained-reference")
+def _r_retained_reference(c: Trigger) -> bool:
+    # "information retained by…": a reference
+    return c.kind == "retain" and c.word.endswith("ed") and c.subject is None and not c.passive
+
+
+@trigger_rule("veto.keep-state")
+def _r_keep_state(c: Trigger) -> bool:
+    # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
+    s = c.s
+    return c.word.startswith("keep") and bool(_KEEP_STATE.match(s.text, c.t.end, s.s1) or _KEEP_DOING.match(c.after))
+
+
+@trigger_rule("veto.not-data-security")
+def _r_not_data_security(c: Trigger) -> bool:
+    s = c.s
+    return c.kind == "secure" and _not_data_security(
+        s.text, s.st, s.s0, c.t, c.needs, c.word, c.before, c.after, s.details, c.sec_detail
+    )
+
+
+@trigger_rule("promotion.protect-your-data")
+def _r_protect_your_data(c: Trigger) -> bool:
+    # "we work hard to protect your personal information": protecting the data needs no detail
+    if (
+        c.kind == "secure"
+        and c.needs == "detail"
+        and not c.sec_detail
+        and c.word.startswith(("protect", "safeguard"))
+        and _PROTECT_DATA.match(c.after)
+        and "privacy" not in c.after[:30].lower()
+    ):
+        c.needs = ""
+    return False
+
+
+@trigger_rule("veto.not-storage")
+def _r_not_storage(c: Trigger) -> bool:
+    s = c.s
+    return c.kind == "retain" and _not_storage(s.text, c.t, s.third, c.subject, c.word, c.before, c.after)
+
+
+@trigger_rule("candidate.held-named-data")
+def _r_held_named_data(c: Trigger) -> bool:
+    # "we store the date of each request and your IP address", "your card number is kept": the site keeping
+    # named data holds it, which OPP-115 reads as its collection as well
+    s, t, subject, facts, text = c.s, c.t, c.subject, c.s.facts, c.s.text
+    fp = PracticeType.FIRST_PARTY_COLLECTION_USE
+    passive = c.kind == "retain" and c.passive
+    if (
+        c.kind == "retain"
+        and fp not in s.seen
+        and c.word.startswith(_HOLD)
+        and not c.implicit_third
+        and (
+            (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
+            or (subject is None and passive and not facts.tracker)
+        )
+        and not s.details
+        and not c.timed
+        and not facts.kept_how
+        and not s.abroad
+        and not s.cue
+        and not s.secure_here
+        and not (passive and (_BY_OTHER.match(c.after) or (bool(s.third) and s.third[0].span.start < t.start)))
+        and not facts.public
+        and not facts.user_choice
+        and not facts.user_request
+        and not c.negated()
+        and (
+            (not passive and _RECORD_OF.match(c.after))  # "we keep a record of that correspondence"
             or (
-                # "you must provide your name and a password (which is encrypted)": a security measure in
-                # another clause does not make the collection a passing mention in a security statement
-                p.type == PracticeType.FIRST_PARTY_COLLECTION_USE
-                and not p.span.text.lower().startswith(("us", "utili", "process", "access"))
-                and (rest := _without_security_asides(sentence, p.span.start - s0)) != sentence
-                and cues.score(_CATEGORY[p.type], rest, feats) > 0
+                (kept := _held_object(s.st, s.s0, s.s1, t, passive)) is not None
+                and kept.entry.value[0] != _GENERIC_DATA
+                and not (passive and _BY_OTHER.search(text, kept.end, t.start))
             )
-        ]
-    return found
+        )
+        and not (
+            # "we share information we store (such as…)": a reference, unless it is defined ("the
+            # information we store is your name…")
+            s.st.referenced_by(text, t.start) and not _DEFINED_AS.match(c.after)
+        )
+    ):
+        s.notes.held.append(c.add(fp, False))
+    return False
+
+
+@trigger_rule("veto.no-recipient")
+def _r_no_recipient(c: Trigger) -> bool:
+    # (a legal demand or a sale of the business names its recipient implicitly)
+    s, t = c.s, c.t
+    return (
+        c.needs == "third"
+        and not s.third
+        and not (
+            c.kind == "share"
+            and s.has_data  # (without data the sharing is dropped below anyway)
+            and (s.facts.implied_recipient or _TO_RECIPIENT.match(s.text, t.end, min(s.s1, t.end + _LOOKAHEAD_REACH)))
+        )
+    )
+
+
+@trigger_rule("promotion.own-keeping")
+def _r_own_keeping(c: Trigger) -> bool:
+    # The site itself keeping/deleting named data ("we do not store card numbers", "we delete…"): retention
+    # without a period. (passive: "log files are deleted"; a cookie's own expiry is not the site's retention)
+    s, subject = c.s, c.subject
+    if (
+        c.kind == "retain"
+        and s.has_data
+        and (
+            (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
+            or (subject is None and c.passive and not c.implicit_third and not s.facts.tracker)
+        )
+        and (c.word.startswith(_DISPOSE) or c.negated() or c.truncated)
+        and not c.timed
+    ):
+        c.timed = True
+        c.rules.append(c.rule)
+        c.s.note(c.rule, "changed", c.t.start, c.t.end, c.ptype.value, "timed")
+    return False
+
+
+@trigger_rule("veto.no-detail")
+def _r_no_detail(c: Trigger) -> bool:
+    s = c.s
+    if c.needs == "detail" and not c.timed and not s.details & _DETAIL_OF.get(c.kind, set()):
+        return True
+    # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
+    return c.needs == "detail" and c.kind == "retain" and not c.timed and not s.has_period_here
+
+
+@trigger_rule("veto.nothing-acted-on")
+def _r_nothing_acted_on(c: Trigger) -> bool:
+    # A practice needs something to act on: personal data, or for sharing a recipient.
+    s = c.s
+    has_period = (
+        c.kind == "retain"
+        and s.has_period_here
+        and (
+            c.needs != "detail"  # "retain", "retention": about data by the word itself
+            or bool(s.st.data or s.facts.kept_record or _ends_before(_KEPT_PRONOUN, s.text, s.s0, c.t.start))
+        )  # not goods or game items kept ("reserved items are held for three days")
+    )
+    if not s.has_data and not (c.kind == "share" and s.third) and c.kind != "secure" and not has_period:
+        return True
+    return c.kind == "secure" and not (s.has_data or AttributeKind.SECURITY_METHOD in s.details)
+
+
+@trigger_rule("veto.transfer-mechanism")
+def _r_transfer_mechanism(c: Trigger) -> bool:
+    # "appropriate safeguards for transfers outside the EEA": a transfer mechanism
+    s = c.s
+    if c.kind == "secure" and AttributeKind.PROTECT_AGAINST not in s.details and s.facts.transfer_mechanism:
+        s.notes.transfer_mechanism = True
+        return True
+    return False
+
+
+@trigger_rule("candidate.joint-subject")
+def _r_joint_subject(c: Trigger) -> bool:
+    # "we and our service providers may collect…": the site collects too
+    s, fp = c.s, PracticeType.FIRST_PARTY_COLLECTION_USE
+    if (
+        c.ptype == PracticeType.THIRD_PARTY_COLLECTION_USE
+        and fp not in s.seen
+        and _joint_subject(s.text, s.st, s.s0, c.t)
+    ):
+        c.add(fp, c.negated())
+    return False
+
+
+@trigger_rule("veto.already-stated")
+def _r_already_stated(c: Trigger) -> bool:
+    # one practice of a type per sentence: a later trigger of the same type adds nothing
+    return c.ptype in c.s.seen
+
+
+@trigger_rule("candidate.trigger")
+def _r_trigger(c: Trigger) -> bool:
+    c.add(c.ptype, c.negated())
+    return True
 
 
 def _security_cue(text: str, st: _SegState, s0: int, s1: int) -> re.Match[str] | None:
@@ -799,19 +1225,11 @@ def _not_storage(
     )
 
 
-def _cue_paths(
-    text: str,
-    s0: int,
-    third: list[PartyMention],
-    tracking: re.Match[str] | None,
-    cue: re.Match[str] | None,
-    has_data: bool,
-    choice: bool,
-    seen: set[PracticeType],
-    found: list[PracticeMention],
-) -> None:
+def _cue_paths(s: Sentence) -> None:
     """Practices named without a trigger word, after the trigger loop: the site's own tracking technologies
     (first-party collection) and security measures found by _security_cue."""
+    text, s0, third, tracking, cue, has_data = s.text, s.s0, s.third, s.tracking, s.cue, s.has_data
+    choice, seen, found = s.own_choice, s.seen, s.found
     fp = PracticeType.FIRST_PARTY_COLLECTION_USE
     if (
         tracking
@@ -823,42 +1241,45 @@ def _cue_paths(
     ):
         seen.add(fp)
         span = Span.at(text, s0 + tracking.start(), s0 + tracking.end())
-        found.append(PracticeMention(span, fp, _negated(text, s0, s0 + tracking.start())))
+        found.append(
+            PracticeMention(span, fp, _negated(text, s0, s0 + tracking.start()), rules=("candidate.own-tracking",))
+        )
     sec = PracticeType.DATA_SECURITY_PROTECTION
     if cue and sec not in seen and (has_data or cue.re is not _SECURE_CUE or cue.group("strong")):
         # OPP-115's security measures beyond encryption: access limits, confidentiality duties, seals, breaches.
         found.append(
-            PracticeMention(Span.at(text, s0 + cue.start(), s0 + cue.end()), sec, _negated(text, s0, s0 + cue.start()))
+            PracticeMention(
+                Span.at(text, s0 + cue.start(), s0 + cue.end()),
+                sec,
+                _negated(text, s0, s0 + cue.start()),
+                rules=("candidate.security-cue",),
+            )
         )
 
 
-def _third_party_paths(
-    text: str,
-    st: _SegState,
-    s0: int,
-    third: list[PartyMention],
-    facts: _SentenceFacts,
-    has_data: bool,
-    choice: bool,
-    seen: set[PracticeType],
-    found: list[PracticeMention],
-) -> None:
+def _third_party_paths(s: Sentence) -> None:
     """Third-party practices phrased without a sharing trigger: tracking by a named third party, data handed
     to a named recipient with a general verb, and a third party let to see or collect data."""
+    text, st, s0, third, facts, has_data = s.text, s.st, s.s0, s.third, s.facts, s.has_data
+    choice, seen, found = s.choice, s.seen, s.found
     sentence, s1 = facts.sentence, facts.s1
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
     pub = facts.public or _POSTED_BY_THIRD.search(sentence)
     if pub and sh not in seen and (not choice or _AWARE.search(sentence)):
         seen.add(sh)
         span = Span.at(text, s0 + pub.start(), s0 + pub.end())
-        found.append(PracticeMention(span, sh, _negated(text, s0, s0 + pub.start())))
+        found.append(
+            PracticeMention(span, sh, _negated(text, s0, s0 + pub.start()), rules=("candidate.public-disclosure",))
+        )
     if choice or not third:
         return
     acc = _HAVE_ACCESS.search(sentence)
     if acc and sh not in seen and any(p.span.start < s0 + acc.start() for p in third):
         seen.add(sh)  # "our service providers have access to your personal information"
         span = Span.at(text, s0 + acc.start(), s0 + acc.end())
-        found.append(PracticeMention(span, sh, _negated(text, s0, s0 + acc.start())))
+        found.append(
+            PracticeMention(span, sh, _negated(text, s0, s0 + acc.start()), rules=("candidate.third-party-access",))
+        )
     tc = PracticeType.THIRD_PARTY_COLLECTION_USE
     if tc not in seen:
         for m in _TRACK_VERB.finditer(sentence):
@@ -869,20 +1290,26 @@ def _third_party_paths(
             ):
                 seen.add(tc)
                 span = Span.at(text, verb, s0 + m.end())
-                found.append(PracticeMention(span, tc, _negated(text, s0, verb)))
+                found.append(
+                    PracticeMention(span, tc, _negated(text, s0, verb), rules=("candidate.third-party-tracks",))
+                )
                 break
     for tt in _THIRD_TRACKER.finditer(sentence) if tc not in seen else ():
         if _COOKIE_SETTING.search(sentence, max(0, tt.start() - 40), tt.start()):
             continue  # "set your browser to accept third-party cookies": the reader's setting
         seen.add(tc)  # "the site contains third-party cookies": a third party collects on the site
         span = Span.at(text, s0 + tt.start(), s0 + tt.end())
-        found.append(PracticeMention(span, tc, _negated(text, s0, s0 + tt.start())))
+        found.append(
+            PracticeMention(span, tc, _negated(text, s0, s0 + tt.start()), rules=("candidate.third-party-tracker",))
+        )
         break
     joint = _JOINT_SUBJECT.search(sentence)
     if tc not in seen and joint and _JOINT_ACT.search(sentence, joint.end()):
         seen.add(tc)  # "we and our advertising partners may use cookies…": the partners collect too
         span = Span.at(text, s0 + joint.start(), s0 + joint.end())
-        found.append(PracticeMention(span, tc, _negated(text, s0, s0 + joint.start())))
+        found.append(
+            PracticeMention(span, tc, _negated(text, s0, s0 + joint.start()), rules=("candidate.joint-tracking",))
+        )
     if sh in seen or not has_data:
         return
     for p in third:
@@ -908,7 +1335,7 @@ def _third_party_paths(
         start = p.span.start - len(before) + give.start()
         seen.add(sh)
         span = Span.at(text, start, start + len(give.group(0).rstrip()))
-        found.append(PracticeMention(span, sh, _negated(text, s0, start)))
+        found.append(PracticeMention(span, sh, _negated(text, s0, start), rules=("candidate.give-to-recipient",)))
         return
 
 

@@ -1,0 +1,69 @@
+"""The declared rules (data/rules/offline.toml): valid, in step with their code, and their examples hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pp_graph.errors import DataFileError
+from pp_graph.extract.offline import backend, paragraph, trigger
+from pp_graph.extract.offline.backend import OfflineBackend
+from pp_graph.extract.offline.explain import explain, traced_extract
+from pp_graph.extract.offline.rules import declared, load_rules, ordered
+from pp_graph.load.sources import policy_from_text
+
+_BACKEND = OfflineBackend()
+
+
+def _fired(text: str) -> set[str]:
+    _, trace = traced_extract(policy_from_text(text + "\n", "example.com"), _BACKEND)
+    # (heading and paragraph rules act on the whole text; sentence and trigger rules on its one line)
+    return {e.rule for e in trace.events}
+
+
+def test_every_rule_has_code_and_a_positive_example() -> None:
+    rules = declared()
+    assert all(r.match for r in rules)
+    names = [rid for rid, _ in ordered("trigger", trigger.TRIGGER_RULES)]
+    assert names == [r.id for r in rules if r.scope == "trigger"]  # run in the declared order
+    modules = (trigger, backend, paragraph)
+    for r in rules:
+        assert any(
+            hasattr(m, r.predicate) or hasattr(getattr(m, "OfflineBackend", None), r.predicate) for m in modules
+        ), r.id
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "fires"),
+    [(r.id, t, True) for r in declared() for t in r.match] + [(r.id, t, False) for r in declared() for t in r.no_match],
+)
+def test_rule_examples(rule: str, text: str, fires: bool) -> None:
+    assert (rule in _fired(text)) is fires
+
+
+def test_rules_file_is_validated(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.toml"
+    bad.write_text('[[rule]]\nid = "x"\nkind = "veto"\nscope = "trigger"\ndoc = "d"\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match="at least one example"):
+        load_rules(bad)
+    bad.write_text(
+        '[[rule]]\nid = "x"\nkind = "guess"\nscope = "trigger"\ndoc = "d"\nmatch = ["a"]\n', encoding="utf-8"
+    )
+    with pytest.raises(DataFileError, match="kind must be one of"):
+        load_rules(bad)
+
+
+def test_practices_carry_the_rules_that_made_and_changed_them() -> None:
+    ex, _ = traced_extract(policy_from_text("Google collects your IP address.\n", "example.com"), _BACKEND)
+    [p] = [p for r in ex.results for p in r.practices]
+    assert p.rules == ("promotion.third-party-subject", "candidate.trigger")
+
+
+def test_explain_names_the_veto_and_the_gate() -> None:
+    text = "# Privacy\n\nThis section explains how we collect your email address.\n\nWe collect your email address.\n"
+    ex = explain(policy_from_text(text, "example.com"), line=3)
+    assert "veto.reference" in {e.rule for e in ex.events if e.action == "vetoed"}
+    assert ex.practices == []
+    kept = explain(policy_from_text(text, "example.com"), line=5)
+    assert kept.practices == [("first-party-collection-use", False, "collect", ("candidate.trigger",))]
