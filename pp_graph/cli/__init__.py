@@ -12,7 +12,7 @@ import click
 
 from pp_graph import __version__
 
-COMMAND_MODULES = ["convert", "evaluate", "risk", "llm", "query"]
+COMMAND_MODULES = ["convert", "evaluate", "risk", "llm", "query", "explain"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

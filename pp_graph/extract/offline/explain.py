@@ -33,7 +33,8 @@ class Explanation:
                     "start": e.start,
                     "end": e.end,
                     "practice": e.practice,
-                    "why": e.why or (rule.doc if rule else ""),
+                    "note": e.why,  # what it read: the trigger word, the score and cues of the gate, a title
+                    "why": rule.doc if rule else "",
                 }
             )
         return out
