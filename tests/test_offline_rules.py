@@ -67,3 +67,40 @@ def test_explain_names_the_veto_and_the_gate() -> None:
     assert ex.practices == []
     kept = explain(policy_from_text(text, "example.com"), line=5)
     assert kept.practices == [("first-party-collection-use", False, "collect", ("candidate.trigger",))]
+
+
+def test_cli_explain_prints_rules_and_refuses_a_line_outside(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    f = tmp_path / "example.com.md"
+    f.write_text("# Privacy\n\nThis section explains how we collect your email address.\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["explain", str(f), "--line", "3"])
+    assert out.exit_code == 0, out.output
+    assert "veto.reference" in out.output and "kept: no practice" in out.output
+    bad = CliRunner().invoke(main, ["explain", str(f), "--line", "40"])
+    assert bad.exit_code == 2 and "line 40 is outside the policy" in bad.output
+    both = CliRunner().invoke(main, ["explain", str(f), "--line", "3", "--offset", "4"])
+    assert both.exit_code == 2 and "exactly one of --line or --offset" in both.output
+
+
+OPP115 = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "opp115"
+
+
+@pytest.mark.skipif(not (OPP115 / "annotations").is_dir(), reason="OPP-115 not available")
+def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
+    from pp_graph.evaluate import opp115
+    from pp_graph.evaluate.by_rule import evaluate_by_rule
+
+    split = opp115.load_split()
+    small = tmp_path / "split.tsv"
+    small.write_text("".join(f"{p}\tx\ttrain\n" for p in [p for p in sorted(split) if split[p] == "train"][:2]))
+    scores = {s.rule: s for s in evaluate_by_rule(OPP115, "train", small)}
+    assert set(scores) >= {r.id for r in declared()}
+    trig = scores["candidate.trigger"]
+    assert trig.fired > 0 and trig.tp > trig.fp > 0  # (its practices, copied to list items too, are judged)
+    vetoes = [s for s in scores.values() if s.kind == "veto" and s.fired]
+    assert vetoes and all(s.tp + s.fp <= s.fired for s in vetoes)  # a veto is judged once per practice it stopped
+    fps = [s.fp for s in scores.values()]
+    assert fps == sorted(fps, reverse=True)
