@@ -104,3 +104,55 @@ def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
     assert vetoes and all(s.tp + s.fp <= s.fired for s in vetoes)  # a veto is judged once per practice it stopped
     fps = [s.fp for s in scores.values()]
     assert fps == sorted(fps, reverse=True)
+
+
+_OFFLINE = Path(__file__).resolve().parents[1] / "pp_graph" / "extract" / "offline"
+
+
+def _functions() -> list[tuple[str, int]]:
+    import ast
+
+    out = []
+    for f in sorted(_OFFLINE.glob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                out.append((f"{f.stem}.{node.name}", (node.end_lineno or node.lineno) - node.lineno + 1))
+    return out
+
+
+def test_no_function_over_80_lines_in_the_offline_extractor() -> None:
+    assert [(name, n) for name, n in _functions() if n > 80] == []
+
+
+def test_no_import_cycle_in_the_offline_extractor() -> None:
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for f in _OFFLINE.glob("*.py"):
+        deps = graph.setdefault(f.stem, set())
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):  # (imports under TYPE_CHECKING count too)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pp_graph.extract.offline."):
+                deps.add(node.module.rsplit(".", 1)[1])  # type: ignore[union-attr]
+    seen: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(m: str, path: list[str]) -> None:
+        seen[m] = 1
+        for d in sorted(graph.get(m, ())):
+            assert seen.get(d) != 1, f"import cycle: {' -> '.join([*path, d])}"
+            if d not in seen:
+                visit(d, [*path, d])
+        seen[m] = 2
+
+    for m in sorted(graph):
+        if m not in seen:
+            visit(m, [m])
+    assert graph["paragraph"] and "backend" not in graph["paragraph"] | graph["trigger"] | graph["facts"]
+
+
+def test_report_json_lists_each_practices_rules() -> None:
+    from pp_graph.api import convert_text
+
+    rep = convert_text("# Privacy\n\nGoogle collects your IP address.\n", "example.com").report.to_dict()
+    [entry] = rep["practice_rules"]
+    assert entry["type"] == "third-party-collection-use"
+    assert entry["rules"] == ["promotion.third-party-subject", "candidate.trigger"]

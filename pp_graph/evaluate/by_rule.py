@@ -2,8 +2,9 @@
 
 A rule that made or changed a practice scores a true positive when the practice's category is in the
 segment's gold labels and a false positive when it is not; a rule that vetoed or dropped a practice scores a
-true positive when its category is absent from the gold and a false positive when the gold has it (a right
-practice lost). Sentence-wide vetoes that name no practice count as fired only.
+true positive when its category is absent from the gold and a false positive when the gold has it and the
+segment's predictions lack it (a right practice lost; one found anyway by another trigger is not counted).
+Sentence-wide vetoes that name no practice count as fired only.
 """
 
 from __future__ import annotations
@@ -68,15 +69,22 @@ def evaluate_by_rule(
             k = bisect.bisect_right(starts, pos) - 1
             return k if k >= 0 and pos < bounds[k][1] else None
 
+        predicted: list[set[str | None]] = [set() for _ in bounds]
+        for res in ex.results:
+            for p in res.practices:
+                k = unit(p.span.start if not p.inherited else res.segment.start)
+                if k is not None:
+                    predicted[k].add(category_of.get(p.type.value))
         for e in trace.events:
             score = scores.setdefault(e.rule, RuleScore(e.rule, "?"))
             score.fired += 1
             k = unit(e.start)
             if e.action in ("vetoed", "dropped") and e.practice and k is not None:
-                if category_of.get(e.practice) in gold[k]:
-                    score.fp += 1
-                else:
+                category = category_of.get(e.practice)
+                if category not in gold[k]:
                     score.tp += 1
+                elif category not in predicted[k]:
+                    score.fp += 1  # a right practice lost (one found anyway by another trigger costs nothing)
         for res in ex.results:
             for p in res.practices:
                 k = unit(p.span.start if not p.inherited else res.segment.start)

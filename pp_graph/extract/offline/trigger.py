@@ -1260,9 +1260,9 @@ def _cue_paths(s: Sentence) -> None:
 def _third_party_paths(s: Sentence) -> None:
     """Third-party practices phrased without a sharing trigger: tracking by a named third party, data handed
     to a named recipient with a general verb, and a third party let to see or collect data."""
-    text, st, s0, third, facts, has_data = s.text, s.st, s.s0, s.third, s.facts, s.has_data
+    text, s0, third, facts, has_data = s.text, s.s0, s.third, s.facts, s.has_data
     choice, seen, found = s.choice, s.seen, s.found
-    sentence, s1 = facts.sentence, facts.s1
+    sentence = facts.sentence
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
     pub = facts.public or _POSTED_BY_THIRD.search(sentence)
     if pub and sh not in seen and (not choice or _AWARE.search(sentence)):
@@ -1312,6 +1312,13 @@ def _third_party_paths(s: Sentence) -> None:
         )
     if sh in seen or not has_data:
         return
+    _give_to_recipient(s)
+
+
+def _give_to_recipient(s: Sentence) -> None:
+    """Data handed to a named recipient with a general verb ("we may provide advertisers with…")."""
+    text, st, s0, third, seen, found, s1 = s.text, s.st, s.s0, s.third, s.seen, s.found, s.s1
+    sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
     for p in third:
         before = text[max(s0, p.span.start - 80) : p.span.start]
         lead = re.sub(r"(?:(?:the|our|other|any|such|certain|selected|trusted|these|those|some|its)\s+)+$", "", before)
