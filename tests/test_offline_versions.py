@@ -72,3 +72,31 @@ def test_provenance_names_ruleset_dpv_and_package() -> None:
     assert {str(o) for o in g.objects(None, PPG.model)} == {f"offline-rules-12+{ruleset_digest()}"}
     assert {str(o) for o in g.objects(None, PPG.vocabularyVersion)} == {dpv_digest()}
     assert {str(o) for o in g.objects(None, PPG.softwareVersion)} == {__version__}
+
+
+SALE = "We also sell your email address to data brokers."
+
+
+def _sales(text: str, line: str = SALE) -> list[tuple[str, bool]]:
+    ex = extract(policy_from_text(text, "github.com"), OfflineBackend())
+    return [(p.type.value, p.negated) for r in ex.results if line in r.segment.text for p in r.practices]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## Nevada\n\nWe do not sell your covered information.", "## We do not sell", "## California residents"],
+)
+def test_a_stated_sale_is_never_hidden_by_its_heading(heading: str) -> None:
+    assert _sales(f"{SALE}\n") == [("third-party-sharing-disclosure", False)]  # alone
+    assert _sales(f"# Privacy\n\n{heading}\n\n{SALE}\n") == [("third-party-sharing-disclosure", False)]
+
+
+def test_a_sale_under_githubs_nevada_heading_is_kept(corpus: Path) -> None:
+    lines = (corpus / "github.com.md").read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("We do not sell your covered information"))
+    text = "\n".join([*lines[: at + 1], "", SALE, *lines[at + 1 :]])
+    assert _sales(text) == [("third-party-sharing-disclosure", False)]
+    # a denied sale there stays what it was: not a practice of the site
+    denied = "We do not sell your email address to data brokers."
+    assert _sales(f"# Privacy\n\n## Nevada\n\n{denied}\n", denied) == []
+    assert _sales(f"{denied}\n", denied) == [("third-party-sharing-disclosure", True)]  # (alone: a denied sale)

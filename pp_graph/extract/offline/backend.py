@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from pp_graph.extract.offline.cues import CueTable, load_cues
@@ -81,6 +81,10 @@ from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabula
 # The rule code and data digested (see version.py): any change to a rule changes the version.
 RULESET_VERSION = ruleset_version()
 LEXICON_DIR = DATA / "lexicon"
+
+# A sale the site states with a finite verb ("we sell", "we sold"): never hidden by its section
+# (see OfflineBackend._stated_sales).
+_SALE_VERB = re.compile(r"sell|sells|sold", re.I)
 
 # DPV labels too generic to be taken as mentions on their own ("Social", "External", "Like"…).
 _LABEL_STOP = {
@@ -392,6 +396,7 @@ class OfflineBackend(Backend):
             # title-like line of plain text only reaches its own and the next paragraph).
             elif _OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH):
                 self._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", section.strip()[:60])
+                found.extend(self._stated_sales(policy, seg, st))
             else:
                 notes = _LineNotes()
                 for s0, s1 in sentences(seg):
@@ -418,6 +423,29 @@ class OfflineBackend(Backend):
         _list_siblings(segments, heads, out, note)
         reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
         _paragraph_rules(policy, segments, heads, out, reader)
+        return out
+
+    def _stated_sales(self, policy: Policy, seg: Segment, st: _SegState) -> list[PracticeMention]:
+        """A sale the line states is kept whatever its section: no heading (a Nevada or California notice, "We
+        do not sell") may hide "we also sell your email address to data brokers"."""
+        if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in st.triggers):
+            return []
+        out, notes = [], _LineNotes()
+        hits = {t.start: t for t in st.triggers}
+        for s0, s1 in sentences(seg):
+            for p in sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace):
+                t = hits.get(p.span.start)
+                subject = subject_at(policy.text, st, s0, t) if t is not None else None
+                if (
+                    p.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+                    and not p.negated
+                    and _SALE_VERB.fullmatch(p.span.text)
+                    # the site says it sells ("we also sell…"), not a list of practice names ("selling, or sharing")
+                    and subject is not None
+                    and subject.kind == PartyKind.FIRST_PARTY
+                ):
+                    out.append(replace(p, rules=(*p.rules, "promotion.stated-sale")))
+                    self._note("promotion.stated-sale", "made", seg.index, p.span.start, p.span.end, p.type.value, "")
         return out
 
     def _note(self, rule: str, action: str, segment: int, start: int, end: int, practice: str, why: str) -> None:
