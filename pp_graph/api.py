@@ -35,6 +35,8 @@ class PolicyReport:
     rejected: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     backend: dict[str, Any] = field(default_factory=dict)
+    # per practice, the ids of the extractor rules that made or changed it (offline backend: data/rules/)
+    practice_rules: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -54,11 +56,15 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
     data: set[str] = set()
     purposes: set[str] = set()
     negated = data_mentions = purpose_mentions = 0
+    practice_rules: list[dict[str, Any]] = []
     for r in ex.results:
         rejected.update(r.rejected)
         for p in r.practices:
             practices[p.type.value] += 1
             negated += p.negated
+            if p.rules:
+                at = {"segment": r.segment.index, "start": p.span.start, "end": p.span.end, "type": p.type.value}
+                practice_rules.append(at | {"rules": list(p.rules)})
         # Mentions that a practice uses are what the graph holds; count those.
         linked = {rel.entity for rel in r.relations}
         for i, d in enumerate(r.data):
@@ -83,6 +89,7 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
         rejected=dict(sorted(rejected.items())),
         seconds=round(seconds, 4),
         backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
+        practice_rules=practice_rules,
     )
 
 

@@ -147,6 +147,8 @@ class PracticeMention:
     type: PracticeType
     negated: bool = False
     inherited: bool = False  # the type came from the heading or a lead-in line, not from this line
+    # ids of the extractor rules that made or changed it (see data/rules/offline.toml); not part of its identity
+    rules: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +201,8 @@ class Provenance:
     extractor: str  # "offline" or "llm"
     model: str  # rule-set version for offline, model name for llm
     prompt_version: str  # content hash of the lexicons/prompts used
+    vocabulary: str = ""  # content hash of the DPV files the concepts were checked against
+    software: str = ""  # pp-graph package version
 
 
 @dataclass(slots=True)

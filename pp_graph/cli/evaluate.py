@@ -45,12 +45,21 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
     help="Policies of the fixed split in data/opp115-split.tsv; dev = the development subset of train "
     "(data/opp115-dev.tsv), fit = train without dev.",
 )
+@click.option(
+    "--by-rule",
+    is_flag=True,
+    help="Per offline rule: times fired, true and false positives (with --split train); most false positives first.",
+)
 @_scoring_options("Also write the scores (with per-label rows) as JSON.")
 @handle_errors
-def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out: Path | None) -> None:
+def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str | None, json_out: Path | None) -> None:
     """Segment-level scores on OPP-115 (ROOT holds sanitized_policies/ and annotations/)."""
     from pp_graph.evaluate.opp115 import evaluate_opp115
     from pp_graph.evaluate.report import interval_line, label_table, write_json
+
+    if by_rule:
+        _by_rule(root, split, backend, json_out)
+        return
 
     learned = None
     if model and backend == "offline":
@@ -79,6 +88,20 @@ def opp115_cmd(root: Path, split: str, backend: str, model: str | None, json_out
                 },
             },
         )
+
+
+def _by_rule(root: Path, split: str, backend: str, json_out: Path | None) -> None:
+    from pp_graph.cli.common import CLIError, table
+    from pp_graph.evaluate.by_rule import evaluate_by_rule
+    from pp_graph.evaluate.report import write_json
+
+    if backend != "offline":
+        raise CLIError(f"--by-rule scores the offline extractor's rules; backend {backend!r} has none")
+    rows = [s.row() for s in evaluate_by_rule(root, split)]
+    click.echo(f"OPP-115 {split} split, offline rules (most false positives first):")
+    click.echo(table(rows))
+    if json_out:
+        write_json(json_out, {"dataset": "opp115", "split": split, "backend": backend, "rules": rows})
 
 
 @evaluate.command("brat")

@@ -137,6 +137,10 @@ class _Builder:
         self.add(run, PPG.extractor, Literal(prov.extractor))
         self.add(run, PPG.model, Literal(prov.model))
         self.add(run, PPG.promptVersion, Literal(prov.prompt_version))
+        if prov.vocabulary:
+            self.add(run, PPG.vocabularyVersion, Literal(prov.vocabulary))
+        if prov.software:
+            self.add(run, PPG.softwareVersion, Literal(prov.software))
         self.add(run, PROV.used, pol)
 
         for res in ex.results:

@@ -51,6 +51,16 @@ class CueTable:
                 total += c.weight
         return total
 
+    def explain(self, category: str, text: str, features: frozenset[str], inherited: bool = False) -> str:
+        """The score and the cues that matched, for a trace ("score -1.0: base -2.0, 'encrypt' +1.0")."""
+        parts = [f"base {self.base(category, inherited):+g}"]
+        for c in self.cues:
+            if c.category not in (category, "all") or c.name in BASES:
+                continue
+            if (c.pattern is None and c.name in features) or (c.pattern is not None and c.pattern.search(text)):
+                parts.append(f"{c.name!r} {c.weight:+g}")
+        return f"score {self.score(category, text, features, inherited):+g}: " + ", ".join(parts)
+
 
 def load_cues(path: Path) -> CueTable:
     """Read and validate the cue file: category, weight, cue, rationale (tab-separated)."""

@@ -6,16 +6,18 @@ does not cover when they are mentioned only once in passing, replaces the body's
 party's (the site's or third parties'), and confirms the practice it names from a weaker trigger in the
 body; and the items of one list share the practice most of their siblings inherited from the lead-in line.
 The line-shape tests used to find titles and list items in plain text live here too. The rules borrow the
-sentence-level reading (segment analysis, sentence bounds, subjects, negation) from the backend through a
-SentenceReader.
+sentence-level reading (segment analysis, sentence bounds, subjects, negation) through a SentenceReader;
+the per-sentence facts both scopes read are in facts.py.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import replace
+from typing import NamedTuple
 
+from pp_graph.extract.offline.facts import _SegState
 from pp_graph.extract.offline.lexicon import Hit
 from pp_graph.extract.offline.patterns import (
     _AMBIGUOUS,
@@ -34,9 +36,6 @@ from pp_graph.extract.offline.patterns import (
 )
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
 
-if TYPE_CHECKING:
-    from pp_graph.extract.offline.backend import _SegState
-
 
 class SentenceReader(NamedTuple):
     """What the paragraph rules borrow from the sentence rules (see backend.OfflineBackend)."""
@@ -45,6 +44,8 @@ class SentenceReader(NamedTuple):
     sentences: Callable[[Segment], list[tuple[int, int]]]  # sentence bounds inside a segment
     subject: Callable[[str, _SegState, int, Hit], PartyMention | None]  # the party acting at a trigger
     negated: Callable[[str, int, int], bool]  # a negation before the trigger in its clause
+    # records a rule's event when a trace is attached: (rule, action, segment, start, end, practice, why)
+    note: Callable[[str, str, int, int, int, str, str], None] | None = None
 
 
 def _title_like(line: str) -> bool:
@@ -133,7 +134,16 @@ _PARA_COVERS = {
 _PARA_SUPPORT = {"first-party": "collect", "retention": "retain", "security": "secure"}
 
 
-def _list_siblings(segments: list[Segment], heads: list[bool], out: list[list[PracticeMention]]) -> None:
+def _at(p: PracticeMention) -> tuple[int, int, str]:
+    return p.span.start, p.span.end, p.type.value
+
+
+def _list_siblings(
+    segments: list[Segment],
+    heads: list[bool],
+    out: list[list[PracticeMention]],
+    note: Callable[[str, str, int, int, int, str, str], None] | None = None,
+) -> None:
     """Items of one list share their lead-in's practice: when most items of a run of list items inherit a
     practice, the items that found none of it (no personal data named, "conduct market research;") take it too.
     """
@@ -151,7 +161,9 @@ def _list_siblings(segments: list[Segment], heads: list[bool], out: list[list[Pr
                 if len(having) >= 2 and 2 * len(having) >= len(run):
                     for k in run:
                         if k not in having:
-                            out[k].append(model)
+                            out[k].append(replace(model, rules=(*model.rules, "paragraph.list-siblings")))
+                            if note:
+                                note("paragraph.list-siblings", "made", k, *_at(model), "")
         i = max(j, i + 1)
 
 
@@ -222,10 +234,15 @@ def _paragraph_rules(
                 or len(sents.get(_CATEGORY[p.type], ())) > 1
             ]
             kept.extend(
-                PracticeMention(p.span, convert[p.type], p.negated)
+                PracticeMention(p.span, convert[p.type], p.negated, rules=(*p.rules, "paragraph.title-party"))
                 for p in out[i]
                 if p.type in convert and not p.inherited
             )
+            if reader.note:
+                for p in out[i]:
+                    if not any(p is k for k in kept):
+                        rule = "paragraph.title-party" if p.type in convert else "paragraph.passing-mention"
+                        reader.note(rule, "dropped", i, *_at(p), f"title: {title.strip()[:60]}")
             out[i] = kept
         # A title naming one practice (and no audience or other off-topic matter) is confirmed by a weaker
         # trigger in the body: one that failed only for a missing period, a choice word nearby…
@@ -235,6 +252,8 @@ def _paragraph_rules(
             support = _weak_support(policy, segments, para[1:], cat, reader)
             if support is not None:
                 out[support[0]].append(support[1])
+                if reader.note:
+                    reader.note("paragraph.weak-support", "made", support[0], *_at(support[1]), "")
 
 
 def _weak_support(
@@ -281,5 +300,7 @@ def _weak_support(
                     )
                 ):
                     continue  # another party's or the reader's action; "information collected by…": a reference
-                return i, PracticeMention(Span.at(text, t.start, t.end), _PRACTICE_OF[kind])
+                return i, PracticeMention(
+                    Span.at(text, t.start, t.end), _PRACTICE_OF[kind], rules=("paragraph.weak-support",)
+                )
     return None

@@ -1,0 +1,133 @@
+"""The offline extractor's rules as declared data (data/rules/offline.toml) and the trace of what they did.
+
+Each rule has an id, a kind (candidate: makes a practice; veto: stops a trigger or drops a practice; promotion:
+changes a reading; cue: the gate's scoring), a scope (trigger window, sentence, heading, paragraph), the named
+predicate that implements it or the patterns it reads, and examples it must and must not fire on (run as tests).
+The engine runs the rules of a scope in their declared order. A Trace, when one is attached, records each rule
+that fired, vetoed or changed something, with the offsets it acted on (see `pp-graph explain`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pp_graph.errors import DataFileError
+from pp_graph.resources import DATA
+
+RULES_FILE = DATA / "rules" / "offline.toml"
+KINDS = ("candidate", "veto", "promotion", "cue")
+SCOPES = ("trigger", "sentence", "heading", "paragraph")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    kind: str
+    scope: str
+    doc: str
+    predicate: str = ""  # the function that implements it
+    patterns: tuple[str, ...] = ()  # the patterns.py expressions it reads
+    match: tuple[str, ...] = ()  # policy texts it must fire on
+    no_match: tuple[str, ...] = ()  # and must not
+
+
+@dataclass(frozen=True)
+class Event:
+    rule: str
+    action: str  # made | vetoed | changed | dropped | kept
+    segment: int
+    start: int
+    end: int
+    practice: str = ""
+    why: str = ""
+
+
+@dataclass
+class Trace:
+    """What the rules did, in order; attached to a backend only when asked for (explain, evaluation by rule)."""
+
+    events: list[Event] = field(default_factory=list)
+
+    def add(self, rule: str, action: str, segment: int, start: int, end: int, practice: str, why: str) -> None:
+        self.events.append(Event(rule, action, segment, start, end, practice, why))
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise DataFileError(f"{where}: expected a list of non-empty strings")
+    return tuple(value)
+
+
+def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
+    """Read and validate the rule declarations: unique ids, known kinds and scopes, a positive example each."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise DataFileError(f"{path.name}: cannot be read as TOML ({e})") from e
+    rules: list[Rule] = []
+    for n, raw in enumerate(doc.get("rule", []), 1):
+        where = f"{path.name}: rule {n} ({raw.get('id', '?')})"
+        unknown = set(raw) - {"id", "kind", "scope", "doc", "predicate", "patterns", "match", "no_match"}
+        if unknown:
+            raise DataFileError(f"{where}: unknown keys {sorted(unknown)}")
+        if not all(isinstance(raw.get(k), str) and raw[k].strip() for k in ("id", "kind", "scope", "doc")):
+            raise DataFileError(f"{where}: id, kind, scope and doc are required strings")
+        if raw["kind"] not in KINDS or raw["scope"] not in SCOPES:
+            raise DataFileError(f"{where}: kind must be one of {KINDS} and scope one of {SCOPES}")
+        rule = Rule(
+            raw["id"],
+            raw["kind"],
+            raw["scope"],
+            raw["doc"],
+            raw.get("predicate", ""),
+            _strings(raw.get("patterns"), where),
+            _strings(raw.get("match"), where),
+            _strings(raw.get("no_match"), where),
+        )
+        if not rule.match:
+            raise DataFileError(f"{where}: a rule needs at least one example it fires on (match)")
+        if any(r.id == rule.id for r in rules):
+            raise DataFileError(f"{where}: id declared twice")
+        rules.append(rule)
+    return tuple(rules)
+
+
+@cache
+def declared() -> tuple[Rule, ...]:
+    return load_rules()
+
+
+def rule_by_id() -> dict[str, Rule]:
+    return {r.id: r for r in declared()}
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@cache
+def _ordered(scope: str, ids: tuple[str, ...]) -> tuple[str, ...]:
+    names = [r.id for r in declared() if r.scope == scope and r.predicate]
+    missing, undeclared = set(ids) - set(names), set(names) - set(ids)
+    if missing or undeclared:
+        raise DataFileError(
+            f"{RULES_FILE.name}: {scope} rules declared {sorted(undeclared)} without code, "
+            f"code without a declaration {sorted(missing)}"
+        )
+    return tuple(names)
+
+
+def ordered(scope: str, registry: Mapping[str, F]) -> list[tuple[str, F]]:
+    """The registered rules of a scope in their declared order (each declared rule has code and vice versa)."""
+    out = [(rid, registry[rid]) for rid in _ordered(scope, tuple(sorted(registry)))]
+    by_id = rule_by_id()
+    for rid, fn in out:
+        if getattr(fn, "__name__", "") != by_id[rid].predicate:
+            raise DataFileError(f"{RULES_FILE.name}: rule {rid}: predicate {by_id[rid].predicate!r} is not its code")
+    return out

@@ -1,0 +1,158 @@
+"""The declared rules (data/rules/offline.toml): valid, in step with their code, and their examples hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pp_graph.errors import DataFileError
+from pp_graph.extract.offline import backend, paragraph, trigger
+from pp_graph.extract.offline.backend import OfflineBackend
+from pp_graph.extract.offline.explain import explain, traced_extract
+from pp_graph.extract.offline.rules import declared, load_rules, ordered
+from pp_graph.load.sources import policy_from_text
+
+_BACKEND = OfflineBackend()
+
+
+def _fired(text: str) -> set[str]:
+    _, trace = traced_extract(policy_from_text(text + "\n", "example.com"), _BACKEND)
+    # (heading and paragraph rules act on the whole text; sentence and trigger rules on its one line)
+    return {e.rule for e in trace.events}
+
+
+def test_every_rule_has_code_and_a_positive_example() -> None:
+    rules = declared()
+    assert all(r.match for r in rules)
+    names = [rid for rid, _ in ordered("trigger", trigger.TRIGGER_RULES)]
+    assert names == [r.id for r in rules if r.scope == "trigger"]  # run in the declared order
+    modules = (trigger, backend, paragraph)
+    for r in rules:
+        assert any(
+            hasattr(m, r.predicate) or hasattr(getattr(m, "OfflineBackend", None), r.predicate) for m in modules
+        ), r.id
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "fires"),
+    [(r.id, t, True) for r in declared() for t in r.match] + [(r.id, t, False) for r in declared() for t in r.no_match],
+)
+def test_rule_examples(rule: str, text: str, fires: bool) -> None:
+    assert (rule in _fired(text)) is fires
+
+
+def test_rules_file_is_validated(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.toml"
+    bad.write_text('[[rule]]\nid = "x"\nkind = "veto"\nscope = "trigger"\ndoc = "d"\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match="at least one example"):
+        load_rules(bad)
+    bad.write_text(
+        '[[rule]]\nid = "x"\nkind = "guess"\nscope = "trigger"\ndoc = "d"\nmatch = ["a"]\n', encoding="utf-8"
+    )
+    with pytest.raises(DataFileError, match="kind must be one of"):
+        load_rules(bad)
+
+
+def test_practices_carry_the_rules_that_made_and_changed_them() -> None:
+    ex, _ = traced_extract(policy_from_text("Google collects your IP address.\n", "example.com"), _BACKEND)
+    [p] = [p for r in ex.results for p in r.practices]
+    assert p.rules == ("promotion.third-party-subject", "candidate.trigger")
+
+
+def test_explain_names_the_veto_and_the_gate() -> None:
+    text = "# Privacy\n\nThis section explains how we collect your email address.\n\nWe collect your email address.\n"
+    ex = explain(policy_from_text(text, "example.com"), line=3)
+    assert "veto.reference" in {e.rule for e in ex.events if e.action == "vetoed"}
+    assert ex.practices == []
+    kept = explain(policy_from_text(text, "example.com"), line=5)
+    assert kept.practices == [("first-party-collection-use", False, "collect", ("candidate.trigger",))]
+
+
+def test_cli_explain_prints_rules_and_refuses_a_line_outside(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    f = tmp_path / "example.com.md"
+    f.write_text("# Privacy\n\nThis section explains how we collect your email address.\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["explain", str(f), "--line", "3"])
+    assert out.exit_code == 0, out.output
+    assert "veto.reference" in out.output and "kept: no practice" in out.output
+    bad = CliRunner().invoke(main, ["explain", str(f), "--line", "40"])
+    assert bad.exit_code == 2 and "line 40 is outside the policy" in bad.output
+    both = CliRunner().invoke(main, ["explain", str(f), "--line", "3", "--offset", "4"])
+    assert both.exit_code == 2 and "exactly one of --line or --offset" in both.output
+
+
+OPP115 = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "opp115"
+
+
+@pytest.mark.skipif(not (OPP115 / "annotations").is_dir(), reason="OPP-115 not available")
+def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
+    from pp_graph.evaluate import opp115
+    from pp_graph.evaluate.by_rule import evaluate_by_rule
+
+    split = opp115.load_split()
+    small = tmp_path / "split.tsv"
+    small.write_text("".join(f"{p}\tx\ttrain\n" for p in [p for p in sorted(split) if split[p] == "train"][:2]))
+    scores = {s.rule: s for s in evaluate_by_rule(OPP115, "train", small)}
+    assert set(scores) >= {r.id for r in declared()}
+    trig = scores["candidate.trigger"]
+    assert trig.fired > 0 and trig.tp > trig.fp > 0  # (its practices, copied to list items too, are judged)
+    vetoes = [s for s in scores.values() if s.kind == "veto" and s.fired]
+    assert vetoes and all(s.tp + s.fp <= s.fired for s in vetoes)  # a veto is judged once per practice it stopped
+    fps = [s.fp for s in scores.values()]
+    assert fps == sorted(fps, reverse=True)
+
+
+_OFFLINE = Path(__file__).resolve().parents[1] / "pp_graph" / "extract" / "offline"
+
+
+def _functions() -> list[tuple[str, int]]:
+    import ast
+
+    out = []
+    for f in sorted(_OFFLINE.glob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                out.append((f"{f.stem}.{node.name}", (node.end_lineno or node.lineno) - node.lineno + 1))
+    return out
+
+
+def test_no_function_over_80_lines_in_the_offline_extractor() -> None:
+    assert [(name, n) for name, n in _functions() if n > 80] == []
+
+
+def test_no_import_cycle_in_the_offline_extractor() -> None:
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for f in _OFFLINE.glob("*.py"):
+        deps = graph.setdefault(f.stem, set())
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):  # (imports under TYPE_CHECKING count too)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pp_graph.extract.offline."):
+                deps.add(node.module.rsplit(".", 1)[1])  # type: ignore[union-attr]
+    seen: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(m: str, path: list[str]) -> None:
+        seen[m] = 1
+        for d in sorted(graph.get(m, ())):
+            assert seen.get(d) != 1, f"import cycle: {' -> '.join([*path, d])}"
+            if d not in seen:
+                visit(d, [*path, d])
+        seen[m] = 2
+
+    for m in sorted(graph):
+        if m not in seen:
+            visit(m, [m])
+    assert graph["paragraph"] and "backend" not in graph["paragraph"] | graph["trigger"] | graph["facts"]
+
+
+def test_report_json_lists_each_practices_rules() -> None:
+    from pp_graph.api import convert_text
+
+    rep = convert_text("# Privacy\n\nGoogle collects your IP address.\n", "example.com").report.to_dict()
+    [entry] = rep["practice_rules"]
+    assert entry["type"] == "third-party-collection-use"
+    assert entry["rules"] == ["promotion.third-party-subject", "candidate.trigger"]
