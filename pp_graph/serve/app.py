@@ -43,6 +43,8 @@ def create_app(corpus: Corpus, *, query_seconds: float = QUERY_SECONDS) -> Flask
     for rule, view, methods in _ROUTES:
         app.add_url_rule(rule, view.__name__, view, methods=methods)
     app.register_error_handler(PPGraphError, _input_error)
+    for name in app.jinja_env.list_templates():  # compile once at start, not on a user's first page
+        app.jinja_env.get_template(name)
     return app
 
 
