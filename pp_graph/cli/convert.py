@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,20 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
             raise click.BadParameter(f"{item!r}: expected KEY=VALUE", param_hint="--option")
         opts[key.replace("-", "_")] = value
     return opts
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, a CI timeout) stops the batch as Ctrl-C does: workers ended, finished files kept."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @click.command()
@@ -72,6 +89,14 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Parallel workers.")
 @click.option("--force", is_flag=True, help="Convert again even when input and settings are unchanged.")
+@click.option(
+    "--max-size",
+    type=click.FloatRange(min=0),
+    default=10,
+    show_default=True,
+    metavar="MB",
+    help="Refuse policy files larger than this many megabytes (0: no limit).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
@@ -89,6 +114,7 @@ def convert(
     extra: tuple[str, ...],
     jobs: int,
     force: bool,
+    max_size: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -105,23 +131,33 @@ def convert(
 
     def done(r: Any) -> None:
         bar.update(1)
-        bar.set_postfix_str(r.source[:30])
-        if r.status == "failed":
-            bar.write(f"error: {r.error}", file=sys.stderr)
+        bar.set_postfix_str(r.source[-40:])
+        if r.status in {"failed", "skipped"}:  # said once, as it happens, by its path under the input
+            bar.write(f"{r.status}: {r.error}", file=sys.stderr)
+
+    def step(source: str, name: str, i: int, n: int) -> None:
+        bar.set_postfix_str(f"{source[-40:]}: {name} {i}/{n}" if n else f"{source[-40:]}: {name}")
 
     try:
-        report = convert_batch(
-            inputs,
-            out_dir,
-            fmt=fmt,
-            backend=backend,
-            options=options,
-            jobs=jobs,
-            force=force,
-            site=site,
-            on_done=done,
-            on_total=lambda n: bar.reset(total=n),
-        )
+        with _terminate_as_interrupt():
+            report = convert_batch(
+                inputs,
+                out_dir,
+                fmt=fmt,
+                backend=backend,
+                options=options,
+                jobs=jobs,
+                force=force,
+                site=site,
+                max_bytes=int(max_size * 1_000_000) or None,
+                on_done=done,
+                on_total=lambda n: bar.reset(total=n),
+                on_step=step if show else None,
+            )
+    except KeyboardInterrupt:
+        bar.close()
+        err(f"interrupted: the files finished so far are in {out_dir}; run the same command again to resume")
+        sys.exit(130)
     finally:
         bar.close()
     if as_json:
@@ -150,9 +186,6 @@ def convert(
             f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
         )
         click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
-        for f in report.files:
-            if f.status in {"failed", "skipped"}:
-                err(f"{f.status}: {f.error}")
     if not report.ok:
         sys.exit(1)
 
