@@ -108,7 +108,7 @@ def read_text(path: Path, label: str | None = None, max_bytes: int | None = None
 
 def too_big(size: int, limit: int) -> str:
     return (
-        f"is {size / 1e6:.1f} MB, over the size limit of {limit / 1e6:g} MB; if it really is one policy, "
+        f"is {size / 1e6:.3g} MB, over the size limit of {limit / 1e6:g} MB; if it really is one policy, "
         f"raise the limit (--max-size {max(1, -(-size // 1_000_000))})"
     )
 
