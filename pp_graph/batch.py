@@ -117,16 +117,22 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 
 _BACKEND: Any = None
 _PROGRESS: Any = None  # the pool's progress queue, or the caller's callback inline
+_INIT_ERROR: PPGraphError | None = None  # a pool worker's backend could not be made: said at the first file
 
 
 def _init_worker(backend: str, options: dict[str, Any], progress: Any = None, parent: int | None = None) -> None:
-    global _BACKEND, _PROGRESS
+    global _BACKEND, _PROGRESS, _INIT_ERROR
     from pp_graph.extract.registry import get_backend
 
-    if parent is not None:
-        _die_with_parent(parent)
     _PROGRESS = progress
-    _BACKEND = get_backend(backend, **options)
+    if parent is None:
+        _BACKEND = get_backend(backend, **options)
+        return
+    _die_with_parent(parent)
+    try:
+        _BACKEND = get_backend(backend, **options)
+    except PPGraphError as e:  # raised here, it would only break the pool, with a traceback
+        _INIT_ERROR = e
 
 
 def _die_with_parent(parent: int) -> None:
@@ -176,6 +182,8 @@ def _convert_one(
 ) -> FileResult:
     from pp_graph.api import convert_policy
 
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
     src = Path(path)
     t0 = time.perf_counter()
     try:
