@@ -216,7 +216,8 @@ def _convert_one(
             if isinstance(e, OutputError):
                 raise  # names the output file already
             raise type(e)(f"{label}: {e}") from e
-        return FileResult(label, "failed", error=str(e))
+        msg = str(e)
+        return FileResult(label, "failed", error=msg if msg.startswith(f"{label}: ") else f"{label}: {msg}")
     except Exception as e:  # one bad policy must not sink the batch; the message names it
         return FileResult(label, "failed", error=f"{label}: internal error: {type(e).__name__}: {e}")
 

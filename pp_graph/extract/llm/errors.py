@@ -33,6 +33,10 @@ class LLMModelError(LLMFatalError):
     """The server does not know the model (404, or 400 naming the model)."""
 
 
+class LLMConnectionError(LLMFatalError):
+    """The server cannot be reached at all (refused, no route, DNS) after the retries."""
+
+
 class BudgetExceeded(LLMFatalError):
     """The next request would take the spending over ``--budget``."""
 
