@@ -41,8 +41,8 @@ def big_policy(folder: Path, size: int) -> Path:
     return path
 
 
-def run(policy: Path, out: Path, fmt: str) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one `pp-graph convert` process."""
+def run(policy: Path, out: Path, fmt: str) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak RSS in MB) of one `pp-graph convert` process."""
     exe = shutil.which("pp-graph") or str(Path(sys.executable).parent / "pp-graph")
     cmd = [exe, "convert", str(policy), "-o", str(out), "--format", fmt, "--force", "--no-progress"]
     t0 = time.perf_counter()
@@ -53,7 +53,7 @@ def run(policy: Path, out: Path, fmt: str) -> tuple[float, float]:
     if proc.returncode != 0:
         assert proc.stderr is not None
         raise SystemExit(f"convert --format {fmt} failed ({proc.returncode}): {proc.stderr.read().decode()[-2000:]}")
-    return dt, usage.ru_maxrss / 1024
+    return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main() -> int:
@@ -69,21 +69,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         big = big_policy(Path(tmp), int(args.mb * 1_000_000))
         print(f"input: {big.stat().st_size:,} bytes")
-        print(f"{'format':>6}  {'seconds':>7}  {'peak MB':>7}  {'output bytes':>12}")
+        print(f"{'format':>6}  {'seconds':>7}  {'CPU s':>7}  {'peak MB':>7}  {'output bytes':>12}")
         peaks: dict[str, float] = {}
         for fmt in args.formats.split(","):
             out = Path(tmp) / f"out-{fmt}"
-            dt, rss = run(big, out, fmt)
+            dt, cpu, rss = run(big, out, fmt)
             size = sum(p.stat().st_size for p in out.iterdir())
-            print(f"{fmt:>6}  {dt:>7.1f}  {rss:>7.0f}  {size:>12,}", flush=True)
+            print(f"{fmt:>6}  {dt:>7.1f}  {cpu:>7.1f}  {rss:>7.0f}  {size:>12,}", flush=True)
             peaks[fmt] = rss
-            missed = target(f"{args.mb:g} MB policy in {fmt} <= 60 s", dt <= 60) or missed
+            # CPU seconds: on a shared machine the wall time measures the other jobs too.
+            missed = target(f"{args.mb:g} MB policy in {fmt} <= 60 CPU s", cpu <= 60) or missed
         if not args.no_linear:
             small_dir = Path(tmp) / "small"
             small_dir.mkdir()
             small = big_policy(small_dir, int(args.mb * 1_000_000 / 5))
             fmt = max(peaks, key=peaks.__getitem__)
-            _, rss_small = run(small, Path(tmp) / "out-small", fmt)
+            _, _, rss_small = run(small, Path(tmp) / "out-small", fmt)
             print(f"{fmt} at {small.stat().st_size:,} bytes: peak {rss_small:.0f} MB ({peaks[fmt] / rss_small:.1f}x)")
             missed = target("memory at 5x the input <= 6x", peaks[fmt] <= 6 * rss_small) or missed
     return missed

@@ -26,15 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from pp_graph.errors import ConfigError
 from pp_graph.extract.llm.cache import ResponseCache, default_cache_path
-from pp_graph.extract.llm.client import (
-    LLMClient,
-    LLMRequest,
-    OpenAITransport,
-    Spend,
-    Transport,
-    Usage,
-    openai_client_kwargs,
-)
+from pp_graph.extract.llm.client import LLMClient, LLMRequest, OpenAITransport, Spend, Transport, Usage
 from pp_graph.extract.llm.config import SCHEMES, LLMSettings, load_settings
 from pp_graph.extract.llm.errors import Truncated
 from pp_graph.extract.llm.parse import Locator, entry_number, parse_json, segment_entries, valid_duration
@@ -216,8 +208,6 @@ class LLMBackend(Backend):
             **options,
         )
         s = self.settings
-        if transport is None:  # no key and no local server: say so once, now, not at every policy's first request
-            openai_client_kwargs(s.base_url, s.api_key, s.api_key_env)
         self.scheme = s.scheme
         self.prompts: dict[str, Prompt] = load_prompts()
         self.stages = SCHEMES[self.scheme]

@@ -26,6 +26,7 @@ from pp_graph.extract.llm.errors import (
     LLMConnectionError,
     LLMFatalError,
     LLMModelError,
+    LLMNoKeyError,
     LLMRequestError,
     Truncated,
 )
@@ -214,7 +215,10 @@ class OpenAITransport:
     def __init__(self, settings: LLMSettings) -> None:
         from openai import AsyncOpenAI
 
-        kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)
+        try:
+            kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)
+        except ConfigError as e:  # fatal here: said once for the batch, not once per policy
+            raise LLMNoKeyError(str(e)) from e
         self.settings = settings
         self.base_url = kwargs["base_url"] or "https://api.openai.com/v1"
         self.client = AsyncOpenAI(**kwargs, timeout=settings.timeout, max_retries=0)
