@@ -35,6 +35,7 @@ def _group_gone(pgid: int, timeout: float) -> bool:
     return False
 
 
+@pytest.mark.slow  # three real batches with process pools, each killed and resumed (~10 s each)
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGKILL"])
 def test_killed_batch_leaves_no_workers_and_resumes(tmp_path: Path, sig: str) -> None:
     src, out = _inputs(tmp_path / "in"), tmp_path / "out"
