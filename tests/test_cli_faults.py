@@ -117,3 +117,14 @@ def test_risk_text_file_in_utf16_is_read(tmp_path: Path) -> None:
     res = run("risk", "--graph", str(MINI), "--site", "x.example", "--text-file", str(f))
     assert res.exit_code == 0, res.output
     assert "EmailAddress" in res.stdout and "someone@example.com" not in res.stdout
+
+
+def test_config_and_query_files_that_are_not_utf8(tmp_path: Path) -> None:
+    toml = tmp_path / "llm.toml"
+    toml.write_bytes(b'model = "caf\xe9"\n')
+    res = run("convert", str(POLICY), "--backend", "llm", "--config", str(toml), "-o", str(tmp_path / "o"))
+    assert res.exit_code == 2 and f"{toml}: the LLM config is not valid UTF-8 (byte 12)" in res.output
+    rq = tmp_path / "q.rq"
+    rq.write_bytes(b'SELECT * WHERE { ?s ?p "\xe9" }')
+    res = run("query", str(rq), str(MINI))
+    assert res.exit_code == 2 and f"{rq}: is not valid UTF-8 (byte 24)" in res.output
