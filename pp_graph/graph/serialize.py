@@ -158,12 +158,15 @@ def _turtle(triples: list[Triple], graph: URIRef | None, names: _Names) -> str:
     from rdflib import BNode, Literal
     from rdflib.namespace import RDF, RDFS
 
+    # Terms compared by set membership (a hash): rdflib's __eq__ and namespace look-ups are Python-level.
+    rdf_type, rdfs_class = RDF.type, RDFS.Class
+    is_type, is_nil = {rdf_type}, {RDF.nil}
     refs: defaultdict[Any, int] = defaultdict(int)
     props: dict[Any, dict[Any, list[Node]]] = {}
     for s, p, o in triples:
-        if isinstance(s, BNode) or isinstance(o, BNode) or o == RDF.nil:
+        if isinstance(s, BNode) or isinstance(o, BNode) or o in is_nil:
             raise _Unsupported
-        if p != RDF.type and names.pname(p) is None:
+        if p not in is_type and names.pname(p) is None:
             raise _Unsupported  # rdflib would invent an ns1: prefix for it
         names.pname(s)
         if isinstance(o, Literal):
@@ -177,35 +180,40 @@ def _turtle(triples: list[Triple], graph: URIRef | None, names: _Names) -> str:
         names.pname(graph)
         for s in props:
             refs[s] += 1
-    top = sorted(s for s, pv in props.items() if RDFS.Class in pv.get(RDF.type, ()))
+    top = sorted(s for s, pv in props.items() if rdfs_class in pv.get(rdf_type, ()))
     seen = set(top)
     rest = sorted((False, refs[s], s) for s in props if s not in seen)
     order = [*top, *(s for _, _, s in rest)]
+    labels: dict[Any, str] = {rdf_type: "a"}  # IRIs only (verbs: rdf:type is "a"; it is never a subject here)
 
-    def label(node: Any, verb: bool = False) -> str:
-        if verb and node == RDF.type:
-            return "a"
+    def label(node: Any) -> str:
         if isinstance(node, Literal):
             return str(node._literal_n3(use_plain=True, qname_callback=names.pname))
-        return names.pname(node) or str(node.n3())
+        hit = labels.get(node)
+        if hit is None:
+            hit = labels[node] = names.pname(node) or str(node.n3())
+        return hit
+
+    def object_label(node: Any) -> str:
+        return label(node) if node not in is_type else (names.pname(node) or str(node.n3()))
 
     out: list[str] = [f"@prefix {p}: <{ns}> .\n" for p, ns in sorted(names.used.items())]
     indent = "    " if graph is not None else ""
     if graph is not None:
         out.append(f"\n{names.pname(graph) or graph.n3()} {{")
+    predicate_order = (rdf_type, RDFS.label)  # rdflib's
     for s in order:
-        out.append(f"\n{indent}{label(s)}")
+        out.append(f"\n{indent}{object_label(s)}")
         pv = props[s]
-        first = [p for p in (RDF.type, RDFS.label) if p in pv]  # rdflib's predicateOrder
+        first = [p for p in predicate_order if p in pv]
         plist = first + sorted(p for p in pv if p not in first)
         for i, p in enumerate(plist):
-            if i:
-                out.append(f" ;\n{indent}    {label(p, True)}")
-            else:
-                out.append(f" {label(p, True)}")
-            objs = sorted(pv[p])  # type: ignore[type-var]  # rdflib's term order
+            out.append(f" ;\n{indent}    {label(p)}" if i else f" {label(p)}")
+            objs = pv[p]
+            if len(objs) > 1:
+                objs = sorted(objs)  # type: ignore[type-var]  # rdflib's term order
             more = f",\n{indent}{'        ' if len(objs) > 1 else '    '}"
-            out.append(" " + more.join(label(o) for o in objs))
+            out.append(" " + more.join(object_label(o) for o in objs))
         out.append(" .\n")
     if graph is not None:
         out.append("}\n")
