@@ -117,17 +117,19 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 
 _BACKEND: Any = None
 _PROGRESS: Any = None  # the pool's progress queue, or the caller's callback inline
+_IN_POOL = False  # this process is a pool worker (set by _die_with_parent)
 _INIT_ERROR: PPGraphError | None = None  # a pool worker's backend could not be made: said at the first file
 
 
 def _init_worker(backend: str, options: dict[str, Any], progress: Any = None, parent: int | None = None) -> None:
-    global _BACKEND, _PROGRESS, _INIT_ERROR
+    global _BACKEND, _PROGRESS, _INIT_ERROR, _IN_POOL
     from pp_graph.extract.registry import get_backend
 
     _PROGRESS = progress
     if parent is None:
         _BACKEND = get_backend(backend, **options)
         return
+    _IN_POOL = True
     _die_with_parent(parent)
     try:
         _BACKEND = get_backend(backend, **options)
@@ -158,7 +160,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _exit_on_signal(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+    raise SystemExit(128 + signum)  # caught again in _convert_one, which ends the worker (see there)
 
 
 def _report_step(label: str) -> Callable[[str, int, int], None] | None:
@@ -209,6 +211,10 @@ def _convert_one(
         )
         atomic_write(Path(out_dir) / f"{policy.site}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
         return FileResult(label, "converted", policy.site, out.name, report=report)
+    except SystemExit as e:
+        if _IN_POOL:  # the temp file is already removed; the pool would catch SystemExit and wait on, orphaned
+            os._exit(e.code if isinstance(e.code, int) else 1)
+        raise
     except PPGraphError as e:
         if getattr(e, "fatal", False):
             # e.g. a refused API key or an unwritable folder: every further policy would fail the same
