@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +14,7 @@ from rdflib import Dataset, URIRef
 
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import Backend, get_backend
-from pp_graph.graph.build import build_graph
+from pp_graph.graph.build import Triple, policy_triples, to_dataset
 from pp_graph.load.sources import load_policy, policy_from_text
 from pp_graph.model import Policy, PolicyExtraction
 
@@ -44,10 +46,15 @@ class PolicyReport:
 
 @dataclass
 class Conversion:
-    dataset: Dataset
     graph: URIRef  # the policy's named graph
+    triples: dict[Triple, None]  # its triples, in a fixed order
     extraction: PolicyExtraction
     report: PolicyReport
+
+    @cached_property
+    def dataset(self) -> Dataset:
+        """The graph as an rdflib Dataset, built on first use (writing a file needs only ``triples``)."""
+        return to_dataset(self.graph, self.triples)
 
 
 def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyReport:
@@ -94,17 +101,20 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
 
 
 def convert_policy(
-    policy: Policy, backend: Backend | str = "offline", learned: LearnedModel | None = None, **options: Any
+    policy: Policy,
+    backend: Backend | str = "offline",
+    learned: LearnedModel | None = None,
+    on_stage: Callable[[str, int, int], None] | None = None,
+    **options: Any,
 ) -> Conversion:
     """Extract and build one policy's graph; ``learned`` adds a trained model's classes beside the backend's."""
     t0 = time.perf_counter()
     be = get_backend(backend, **options) if isinstance(backend, str) else backend
-    ex = extract(policy, be)  # the pipeline has already dropped every ungrounded item
+    ex = extract(policy, be, on_stage=on_stage)  # the pipeline has already dropped every ungrounded item
     if learned is not None:
         learned.annotate(ex)
-    ds, name = build_graph(ex)
-    triples = len(ds.graph(name))
-    return Conversion(ds, name, ex, report_for(ex, triples, time.perf_counter() - t0))
+    name, triples = policy_triples(ex)
+    return Conversion(name, triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
 
 
 def convert(

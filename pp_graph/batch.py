@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -18,28 +19,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import ConfigError, InputError, PPGraphError
-from pp_graph.graph.serialize import SUFFIX, serialize
-from pp_graph.load.sources import check_site, discover, load_policy, policy_files, site_from_name
+from pp_graph.errors import ConfigError, InputError, OutputError, PPGraphError
+from pp_graph.graph.serialize import SUFFIX, serialize_policy
+from pp_graph.load.sources import (
+    DEFAULT_MAX_BYTES,
+    check_site,
+    discover,
+    display_name,
+    load_policy,
+    policy_files,
+    site_from_name,
+    skip_reason,
+    too_big,
+)
 from pp_graph.load.versions import iso_of_stamp, output_stem, stamp_of
+from pp_graph.outfiles import atomic_write, ensure_dir
 from pp_graph.resources import PROMPTS
+
+__all__ = ["BatchReport", "FileResult", "atomic_write", "convert_batch"]
 
 REPORT_SUFFIX = ".report.json"
 
-
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file in the same folder, then rename: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+# A step inside one file: (file, step, step number, number of steps); see pipeline.extract.
+Progress = Callable[[str, str, int, int], None]
 
 
 @dataclass
@@ -118,6 +120,9 @@ _NOT_DECISIVE = frozenset({"budget", "no_cache", "cache_path"})
 # ---- worker side (runs in the pool's processes, or inline for --jobs 1) ----
 
 _BACKEND: Any = None
+_PROGRESS: Any = None  # the pool's progress queue, or the caller's callback inline
+_IN_POOL = False  # this process is a pool worker (set by _die_with_parent)
+_INIT_ERROR: PPGraphError | None = None  # a pool worker's backend could not be made: said at the first file
 _LEARNED: Any = None  # the learned layer (convert --model DIR with the offline backend), or None
 _BACKEND_KEY: tuple[str, str, str | None] | None = None  # what they were made from (a Dask worker is reused)
 
@@ -126,7 +131,7 @@ def backend_key() -> tuple[str, str, str | None] | None:
     return _BACKEND_KEY
 
 
-def _init_worker(backend: str, options: dict[str, Any], learned: str | None = None) -> None:
+def _make_backend(backend: str, options: dict[str, Any], learned: str | None) -> None:
     global _BACKEND, _LEARNED, _BACKEND_KEY
     from pp_graph.extract.learned.model import load_model
     from pp_graph.extract.registry import get_backend
@@ -136,24 +141,84 @@ def _init_worker(backend: str, options: dict[str, Any], learned: str | None = No
     _BACKEND_KEY = (backend, repr(sorted(options.items())), learned)
 
 
+def _init_worker(
+    backend: str, options: dict[str, Any], progress: Any = None, parent: int | None = None, learned: str | None = None
+) -> None:
+    global _PROGRESS, _INIT_ERROR, _IN_POOL
+    _PROGRESS = progress
+    if parent is None:
+        _make_backend(backend, options, learned)
+        return
+    _IN_POOL = True
+    _die_with_parent(parent)
+    try:
+        _make_backend(backend, options, learned)
+    except PPGraphError as e:  # raised here, it would only break the pool, with a traceback
+        _INIT_ERROR = e
+
+
+def _die_with_parent(parent: int) -> None:
+    """A pool worker must not outlive the batch: killed (even by SIGKILL) or interrupted, the parent's
+    workers stop too, removing the file they were writing, instead of writing on and then hanging."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group; the parent decides
+    signal.signal(signal.SIGTERM, _exit_on_signal)  # SystemExit runs atomic_write's clean-up
+    try:  # Linux: the kernel sends SIGTERM when the parent dies
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:  # elsewhere (and as a back-up): notice being re-parented
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)  # caught again in _convert_one, which ends the worker (see there)
+
+
+def _report_step(label: str) -> Callable[[str, int, int], None] | None:
+    progress = _PROGRESS
+    if progress is None:
+        return None
+    if callable(progress):  # inline
+        return lambda name, i, n: progress(label, name, i, n)
+    return lambda name, i, n: progress.put((label, name, i, n))  # a pool worker: through the queue
+
+
 def _convert_one(
     path: str,
+    label: str,
     site: str | None,
     out_dir: str,
     fmt: str,
     input_digest: str,
     settings: str,
+    max_bytes: int | None,
     valid_from: str | None = None,
 ) -> FileResult:
     from pp_graph.api import convert_policy
 
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
     src = Path(path)
+    t0 = time.perf_counter()
     try:
-        policy = load_policy(src, site=site, valid_from=valid_from)
-        conv = convert_policy(policy, _BACKEND, learned=_LEARNED)
+        step = _report_step(label)
+        policy = load_policy(src, site=site, label=label, max_bytes=max_bytes, valid_from=valid_from)
+        conv = convert_policy(policy, _BACKEND, learned=_LEARNED, on_stage=step)
+        if step is not None:
+            step("write", 0, 0)
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
-        atomic_write(out, serialize(conv.dataset, conv.graph, fmt))
+        t_write = time.perf_counter()
+        atomic_write(out, serialize_policy(conv.triples, conv.graph, fmt))
         report = conv.report.to_dict()
         report.update(
             characters=len(policy.text),
@@ -162,17 +227,29 @@ def _convert_one(
             format=fmt,
             graph=str(conv.graph),
             output=out.name,
+            # Reading, extraction, the graph and writing it: what the file cost.
+            seconds=round(time.perf_counter() - t0, 4),
+            write_seconds=round(time.perf_counter() - t_write, 4),
         )
         if policy.valid_from:
             report["valid_from"] = policy.valid_from
         atomic_write(Path(out_dir) / f"{stem}{REPORT_SUFFIX}", json.dumps(report, indent=1, sort_keys=True))
-        return FileResult(src.name, "converted", policy.site, out.name, report=report)
+        return FileResult(label, "converted", policy.site, out.name, report=report)
+    except SystemExit as e:
+        if _IN_POOL:  # the temp file is already removed; the pool would catch SystemExit and wait on, orphaned
+            os._exit(e.code if isinstance(e.code, int) else 1)
+        raise
     except PPGraphError as e:
         if getattr(e, "fatal", False):
-            raise  # e.g. a refused API key: every further policy would fail the same way, stop the batch
-        return FileResult(src.name, "failed", error=str(e))
+            # e.g. a refused API key or an unwritable folder: every further policy would fail the same
+            # way; stop the batch, naming the file it happened in.
+            if isinstance(e, OutputError):
+                raise  # names the output file already
+            raise type(e)(f"{label}: {e}") from e
+        msg = str(e)
+        return FileResult(label, "failed", error=msg if msg.startswith(f"{label}: ") else f"{label}: {msg}")
     except Exception as e:  # one bad policy must not sink the batch; the message names it
-        return FileResult(src.name, "failed", error=f"{src.name}: internal error: {type(e).__name__}: {e}")
+        return FileResult(label, "failed", error=f"{label}: internal error: {type(e).__name__}: {e}")
 
 
 def _previous(out_dir: Path, stem: str, input_digest: str, settings: str, fmt: str) -> dict[str, Any] | None:
@@ -204,10 +281,17 @@ def convert_batch(
     valid_from: str | None = None,
     executor: str = "process",
     scheduler: str | None = None,
+    max_bytes: int | None = DEFAULT_MAX_BYTES,
     on_done: Callable[[FileResult], None] | None = None,
     on_total: Callable[[int], None] | None = None,
+    on_step: Progress | None = None,
 ) -> BatchReport:
-    """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file."""
+    """Convert every policy file under ``inputs`` into ``out_dir``; never stops at a bad file.
+
+    Files are named in results relative to the folder they were found in. ``max_bytes`` (None: no limit)
+    refuses larger files with a message saying how to raise it. A fatal error (an unwritable folder, a
+    refused API key) stops the batch; finished files are kept and a rerun resumes after them.
+    """
     t0 = time.perf_counter()
     options = dict(options or {})
     learned = options.pop("learned", None)
@@ -218,47 +302,30 @@ def convert_batch(
         # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
         decisive = {**options, "learned": load_model(Path(learned)).digest}
     inputs = list(inputs)
+    ensure_dir(out_dir)  # before any work: an unwritable folder is one clear error, not one per file
     if site:
         files, skipped = discover(inputs), list[Path]()
         # One site for several files only when each is a dated version of it (<date>.md): each keeps its own name.
         if len(files) != 1 and not (files and all(stamp_of(f) for f in files)):
             raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
-        site = check_site(site, str(inputs[0]))  # the outputs are named by the normalised site
+        site = check_site(site, str(inputs[0]), from_option=True)  # the outputs are named by the normalised site
     else:
         files, skipped = policy_files(inputs)
     if on_total:
         on_total(len(files) + len(skipped))
     settings = settings_digest(backend, decisive, fmt)
-    results = [FileResult(f.name, "skipped", error=f"{f.name}: not named <domain>.<ext>; skipped") for f in skipped]
-    todo: list[tuple[Path, str]] = []
-    claimed: dict[str, Path] = {}
     if valid_from is not None and len(files) != 1:
         raise InputError(str(inputs[0]), f"--date dates one policy version but {len(files)} files were given")
-    for f in files:
-        name_site = site or site_from_name(f)
-        stamp = stamp_of(f)
-        stem = output_stem(name_site, valid_from or (iso_of_stamp(stamp) if stamp else None))
-        if stem in claimed:
-            # Both would be written to <stem>.trig; keep the first, say why the second was not converted.
-            error = f"{f.name}: same site {name_site} as {claimed[stem].name}; rename one or convert it alone"
-            results.append(FileResult(f.name, "failed", error=error))
-            continue
-        claimed[stem] = f
-        try:
-            digest = hashlib.sha256(f.read_bytes()).hexdigest()
-        except OSError as e:
-            results.append(FileResult(f.name, "failed", error=f"{f.name}: cannot be read ({e.strerror})"))
-            continue
-        prev = None if force else _previous(out_dir, stem, digest, settings, fmt)
-        if prev is not None:
-            results.append(FileResult(f.name, "unchanged", name_site, prev.get("output"), report=prev))
-        else:
-            todo.append((f, digest))
+    label = {f: display_name(f, inputs) for f in [*files, *skipped]}
+    results = [
+        FileResult(label[f], "skipped", error=f"{label[f]}: {skip_reason(f) or 'not a policy'}; skipped")
+        for f in skipped
+    ]
+    todo = _plan(files, label, site, valid_from, out_dir, settings, fmt, force, max_bytes, results)
     for r in results:
         if on_done:
             on_done(r)
-
-    out_dir.mkdir(parents=True, exist_ok=True)
+    args = (site, str(out_dir), fmt, settings, max_bytes, valid_from)
     if executor == "dask":
         if not scheduler:
             raise ConfigError("--executor dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
@@ -275,39 +342,129 @@ def convert_batch(
                 valid_from=valid_from,
                 backend=backend,
                 options=options,
-                learned=learned,
                 on_done=on_done,
+                learned=learned,
+                labels=label,
             )
         )
     elif executor != "process":
         raise ConfigError(f"--executor {executor!r}: one of process, dask")
     elif jobs <= 1 or len(todo) <= 1:
-        _init_worker(backend, options, learned)
+        _init_worker(backend, options, on_step, learned=learned)
         for f, digest in todo:
-            r = _convert_one(str(f), site, str(out_dir), fmt, digest, settings, valid_from)
+            r = _convert_one(str(f), label[f], site, str(out_dir), fmt, digest, settings, max_bytes, valid_from)
             results.append(r)
             if on_done:
                 on_done(r)
     else:
-        with ProcessPoolExecutor(
-            max_workers=jobs, initializer=_init_worker, initargs=(backend, options, learned)
-        ) as pool:
-            # Largest first keeps the workers busy to the end.
-            ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
-            pending: set[Future[FileResult]] = {
-                pool.submit(_convert_one, str(f), site, str(out_dir), fmt, d, settings, valid_from) for f, d in ordered
-            }
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    try:
-                        r = fut.result()
-                    except PPGraphError:  # fatal (see _convert_one): drop what has not started
-                        for p in pending:
-                            p.cancel()
-                        raise
-                    results.append(r)
-                    if on_done:
-                        on_done(r)
+        results.extend(_run_pool(todo, label, args, backend, options, jobs, on_done, on_step, learned))
     results.sort(key=lambda r: r.source)
     return BatchReport(results, time.perf_counter() - t0)
+
+
+def _plan(
+    files: list[Path],
+    label: dict[Path, str],
+    site: str | None,
+    valid_from: str | None,
+    out_dir: Path,
+    settings: str,
+    fmt: str,
+    force: bool,
+    max_bytes: int | None,
+    results: list[FileResult],
+) -> list[tuple[Path, str]]:
+    """The files to convert, with their digests; the others go to ``results`` (unchanged or failed)."""
+    todo: list[tuple[Path, str]] = []
+    claimed: dict[str, Path] = {}
+    for f in files:
+        name = label[f]
+        try:
+            name_site = site or check_site(site_from_name(f), name)
+        except InputError as e:
+            results.append(FileResult(name, "failed", error=str(e)))
+            continue
+        stamp = stamp_of(f)
+        stem = output_stem(name_site, valid_from or (iso_of_stamp(stamp) if stamp else None))
+        if stem in claimed:
+            # Both would be written to <stem>.trig; keep the first, say why the second was not converted.
+            error = f"{name}: same site {name_site} as {label[claimed[stem]]}; rename one or convert it alone"
+            results.append(FileResult(name, "failed", error=error))
+            continue
+        claimed[stem] = f
+        try:
+            size = f.stat().st_size
+            if max_bytes is not None and size > max_bytes:
+                results.append(FileResult(name, "failed", error=f"{name}: {too_big(size, max_bytes)}"))
+                continue
+            digest = hashlib.sha256(f.read_bytes()).hexdigest()
+        except OSError as e:
+            results.append(FileResult(name, "failed", error=f"{name}: cannot be read ({e.strerror})"))
+            continue
+        prev = None if force else _previous(out_dir, stem, digest, settings, fmt)
+        if prev is not None:
+            results.append(FileResult(name, "unchanged", name_site, prev.get("output"), report=prev))
+        else:
+            todo.append((f, digest))
+    return todo
+
+
+def _run_pool(
+    todo: list[tuple[Path, str]],
+    label: dict[Path, str],
+    args: tuple[str | None, str, str, str, int | None, str | None],
+    backend: str,
+    options: dict[str, Any],
+    jobs: int,
+    on_done: Callable[[FileResult], None] | None,
+    on_step: Progress | None,
+    learned: str | None = None,
+) -> list[FileResult]:
+    """The files through a process pool whose workers die with this process (see _die_with_parent)."""
+    import multiprocessing
+
+    site, out_dir, fmt, settings, max_bytes, valid_from = args
+    queue = multiprocessing.get_context().Queue() if on_step else None
+    results: list[FileResult] = []
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, initializer=_init_worker, initargs=(backend, options, queue, os.getpid(), learned)
+    )
+    try:
+        # Largest first keeps the workers busy to the end.
+        ordered = sorted(todo, key=lambda t: -t[0].stat().st_size)
+        pending: set[Future[FileResult]] = {
+            pool.submit(_convert_one, str(f), label[f], site, out_dir, fmt, d, settings, max_bytes, valid_from)
+            for f, d in ordered
+        }
+        while pending:
+            done, pending = wait(pending, timeout=0.2 if queue else None, return_when=FIRST_COMPLETED)
+            _drain(queue, on_step)
+            for fut in done:
+                r = fut.result()  # a fatal PPGraphError (see _convert_one) propagates: the finally stops the rest
+                results.append(r)
+                if on_done:
+                    on_done(r)
+    finally:
+        _stop(pool)
+    return results
+
+
+def _drain(queue: Any, on_step: Progress | None) -> None:
+    import queue as queue_mod
+
+    while queue is not None and on_step is not None:
+        try:
+            on_step(*queue.get_nowait())
+        except queue_mod.Empty:
+            return
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the workers now (a no-op after a normal finish)."""
+    procs = list(getattr(pool, "_processes", {}).values())  # no public way to end running workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()  # SIGTERM: the worker removes its half-written temp file and exits
+    for proc in procs:
+        proc.join(timeout=10)

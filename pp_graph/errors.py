@@ -56,3 +56,15 @@ class ProofError(LedgerError):
 
 class ModelError(PPGraphError):
     """A learned-model folder is missing, incomplete, or does not match its manifest."""
+
+
+class OutputError(PPGraphError):
+    """An output file or folder cannot be written; names it and the reason. Every further write would fail
+    the same way, so a batch stops at the first one (``fatal``)."""
+
+    fatal = True
+
+    def __init__(self, target: str, problem: str) -> None:
+        super().__init__(f"{target}: {problem}")
+        self.target = target
+        self.problem = problem

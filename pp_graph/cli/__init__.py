@@ -13,7 +13,18 @@ import click
 from pp_graph import __version__
 
 COMMAND_MODULES = [
-    "convert", "explain", "evaluate", "risk", "anonymize", "llm", "query", "train", "plane", "audit", "view", "versions"
+    "convert",
+    "explain",
+    "evaluate",
+    "risk",
+    "anonymize",
+    "llm",
+    "query",
+    "train",
+    "plane",
+    "audit",
+    "view",
+    "versions",
 ]
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +60,20 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Pat
         err(f"fetched {item} ({got.source_type}, {len(got.text):,} characters) as {name}")
         out.append(target)
     return out
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, a CI timeout) stops the batch as Ctrl-C does: workers ended, finished files kept."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @click.command()
@@ -115,6 +132,14 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Pat
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://127.0.0.1:8786.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Parallel workers.")
 @click.option("--force", is_flag=True, help="Convert again even when input and settings are unchanged.")
+@click.option(
+    "--max-size",
+    type=click.FloatRange(min=0),
+    default=10,
+    show_default=True,
+    metavar="MB",
+    help="Refuse policy files larger than this many megabytes (0: no limit).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
@@ -135,6 +160,7 @@ def convert(
     scheduler: str | None,
     jobs: int,
     force: bool,
+    max_size: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -160,28 +186,38 @@ def convert(
 
     def done(r: Any) -> None:
         bar.update(1)
-        bar.set_postfix_str(r.source[:30])
-        if r.status == "failed":
-            bar.write(f"error: {r.error}", file=sys.stderr)
+        bar.set_postfix_str(r.source[-40:])
+        if r.status in {"failed", "skipped"}:  # said once, as it happens, by its path under the input
+            bar.write(f"{r.status}: {r.error}", file=sys.stderr)
+
+    def step(source: str, name: str, i: int, n: int) -> None:
+        bar.set_postfix_str(f"{source[-40:]}: {name} {i}/{n}" if n else f"{source[-40:]}: {name}")
 
     fetched = tempfile.TemporaryDirectory(prefix="pp-graph-fetch-")
     try:
         paths = _inputs(inputs, site, Path(fetched.name))
-        report = convert_batch(
-            paths,
-            out_dir,
-            fmt=fmt,
-            backend=backend,
-            options=options,
-            jobs=jobs,
-            force=force,
-            site=site,
-            valid_from=parse_date(date) if date else None,
-            executor=executor,
-            scheduler=scheduler,
-            on_done=done,
-            on_total=lambda n: bar.reset(total=n),
-        )
+        with _terminate_as_interrupt():
+            report = convert_batch(
+                paths,
+                out_dir,
+                fmt=fmt,
+                backend=backend,
+                options=options,
+                jobs=jobs,
+                force=force,
+                site=site,
+                valid_from=parse_date(date) if date else None,
+                executor=executor,
+                scheduler=scheduler,
+                max_bytes=int(max_size * 1_000_000) or None,
+                on_done=done,
+                on_total=lambda n: bar.reset(total=n),
+                on_step=step if show else None,
+            )
+    except KeyboardInterrupt:
+        bar.close()
+        err(f"interrupted: the files finished so far are in {out_dir}; run the same command again to resume")
+        sys.exit(130)
     finally:
         bar.close()
         fetched.cleanup()
@@ -211,9 +247,6 @@ def convert(
             f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
         )
         click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
-        for f in report.files:
-            if f.status in {"failed", "skipped"}:
-                err(f"{f.status}: {f.error}")
     if not report.ok:
         sys.exit(1)
 

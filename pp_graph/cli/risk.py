@@ -40,16 +40,26 @@ def _engine(
     return RiskEngine(store, thresholds=thresholds, model=model, as_of=parse_date(as_of, "--as-of") if as_of else None)
 
 
-def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
-    """One decision (or error record) per input line; returns how many lines failed."""
+def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
+    """One decision (or error record) per input line; returns how many lines failed.
+
+    Lines are decoded one by one, so a line that is not UTF-8 is an error record of its own.
+    """
     from pp_graph.errors import PPGraphError
     from pp_graph.risk.engine import ActionContext
 
     failed = 0
-    for n, line in enumerate(stream, 1):
-        if not line.strip():
+    for n, raw in enumerate(stream, 1):
+        if not raw.strip():
             continue
         ident = None
+        try:
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+        except UnicodeDecodeError as e:
+            failed += 1
+            record = {"line": n, "id": None, "decision": "deny", "error": f"not valid UTF-8 (byte {e.start})"}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            continue
         try:
             obj = json.loads(line)
             ident = obj.get("id") if isinstance(obj, dict) else None
@@ -81,7 +91,7 @@ def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
     "--data", multiple=True, metavar="CATEGORY", help="Personal-data category: pd:EmailAddress, … (repeatable)."
 )
 @click.option("--text", help="Outgoing text to scan for personal data (not stored in the decision).")
-@click.option("--text-file", type=click.File("r"), help="Read the outgoing text from a file ('-' for stdin).")
+@click.option("--text-file", type=click.File("rb"), help="Read the outgoing text from a file ('-' for stdin).")
 @click.option(
     "--purpose", "purposes", multiple=True, metavar="PURPOSE", help="DPV purpose: dpv:Marketing, … (repeatable)."
 )
@@ -104,7 +114,7 @@ def _batch(engine: Any, stream: IO[str], out: IO[str]) -> int:
     show_default=True,
     help="Tier thresholds: the paper's Table 10 or the authors' code.",
 )
-@click.option("--batch", type=click.File("r"), help="JSON Lines of actions ('-' for stdin); one decision per line.")
+@click.option("--batch", type=click.File("rb"), help="JSON Lines of actions ('-' for stdin); one decision per line.")
 @click.option(
     "--as-of",
     "as_of",
@@ -122,14 +132,14 @@ def risk(
     site: str | None,
     data: tuple[str, ...],
     text: str | None,
-    text_file: IO[str] | None,
+    text_file: IO[bytes] | None,
     purposes: tuple[str, ...],
     recipients: tuple[str, ...],
     basis: str | None,
     operation: str | None,
     likelihood: float | None,
     thresholds: str,
-    batch: IO[str] | None,
+    batch: IO[bytes] | None,
     llm_model: str | None,
     llm_base_url: str | None,
     llm_api_key_env: str,
@@ -154,7 +164,10 @@ def risk(
     if text_file is not None:
         if text is not None:
             raise CLIError("give --text or --text-file, not both")
-        text = text_file.read()
+        from pp_graph.load.sources import decode_text
+
+        # UTF-8, or UTF-16/32 with a byte-order mark; anything else is an error naming the file.
+        text = decode_text(text_file.read(), f"--text-file {text_file.name}")
     if not (data or text):
         click.echo("note: no --data or --text: scored as an action without personal data", err=True)
     ctx = ActionContext(

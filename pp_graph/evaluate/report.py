@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import InputError
 from pp_graph.evaluate.metrics import Interval, LabelScores, SegmentScores
 
 
@@ -84,7 +83,6 @@ def _clean(x: Any) -> Any:
 
 def write_json(path: Path, payload: Mapping[str, Any]) -> None:
     """Write a result as JSON (NaN → null so any JSON reader accepts it)."""
-    try:
-        path.write_text(json.dumps(_clean(dict(payload)), indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise InputError(str(path), f"cannot be written ({e.strerror})") from e
+    from pp_graph.outfiles import atomic_write
+
+    atomic_write(path, json.dumps(_clean(dict(payload)), indent=2, sort_keys=True) + "\n")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pp_graph.errors import ConfigError, InputError
+from pp_graph.outfiles import atomic_write, ensure_dir
 
 if TYPE_CHECKING:
     from rdflib import Graph
@@ -121,14 +122,13 @@ def write_export(name: str, graphs: dict[str, Graph], out: Path) -> dict[Path, G
             for prefix, ns in g.namespaces():
                 merged.bind(prefix, ns, override=False)
             merged += g
-        out.parent.mkdir(parents=True, exist_ok=True)
-        merged.serialize(out, format="turtle")
+        atomic_write(out, merged.serialize(format="turtle"))  # OutputError naming it when it cannot be
         return {out: merged}
-    out.mkdir(parents=True, exist_ok=True)
+    ensure_dir(out)
     written: dict[Path, Graph] = {}
     for stem, (_, g) in zip(file_stems(graphs), graphs.items(), strict=True):
         path = out / f"{stem}{exporter.suffix}"
-        g.serialize(path, format="turtle")
+        atomic_write(path, g.serialize(format="turtle"))
         written[path] = g
     return written
 

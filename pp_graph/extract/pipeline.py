@@ -8,7 +8,7 @@ relation pointing at an existing practice and entity. What fails is dropped and 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pp_graph.extract.registry import STAGES, Backend, stage
 from pp_graph.load.segment import segment as segment_policy
@@ -188,15 +188,25 @@ def _relations(backend: Backend, policy: Policy, segs: list[Segment], results: l
             res.relations.append(r)
 
 
-def extract(policy: Policy, backend: Backend, stages: list[str] | None = None) -> PolicyExtraction:
-    """Segment a policy and run the stages (all registered ones by default, in order)."""
+def extract(
+    policy: Policy,
+    backend: Backend,
+    stages: list[str] | None = None,
+    on_stage: Callable[[str, int, int], None] | None = None,
+) -> PolicyExtraction:
+    """Segment a policy and run the stages (all registered ones by default, in order).
+
+    ``on_stage(name, i, n)`` is called before each stage: the progress inside one (large) policy.
+    """
     t0 = time.perf_counter()
     segs = segment_policy(policy)
     results = [SegmentExtraction(s) for s in segs]
     backend.begin(policy, segs)
-    for name, spec in STAGES.items():
-        if stages is None or name in stages:
-            spec.run(backend, policy, segs, results)
+    todo = [(name, spec) for name, spec in STAGES.items() if stages is None or name in stages]
+    for i, (name, spec) in enumerate(todo, 1):
+        if on_stage is not None:
+            on_stage(name, i, len(todo))
+        spec.run(backend, policy, segs, results)
     ex = PolicyExtraction(policy, segs, results, backend.provenance)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex

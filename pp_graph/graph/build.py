@@ -18,7 +18,9 @@ It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions le
 
 from __future__ import annotations
 
-from rdflib import Dataset, Graph, Literal, URIRef
+from collections.abc import Iterable
+
+from rdflib import Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, XSD
 
 from pp_graph.graph.namespaces import (
@@ -68,16 +70,21 @@ ATTR_PROPERTY = {
 }
 
 
+Triple = tuple[URIRef, URIRef, URIRef | Literal]
+
+
 class _Builder:
-    def __init__(self, ex: PolicyExtraction, ds: Dataset) -> None:
+    # Triples are collected in a dict (a set that keeps its order): an rdflib store costs ~10x the time
+    # and memory per triple, and the writers need none of its indexes (see graph/serialize.py).
+    def __init__(self, ex: PolicyExtraction) -> None:
         self.ex = ex
         p = ex.policy
         self.policy = policy_iri(p.site, p.digest)
-        self.g: Graph = ds.graph(self.policy)
+        self.triples: dict[Triple, None] = {}
         self.parties: dict[str, URIRef] = {}
 
     def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
-        self.g.add((s, p, o))
+        self.triples[(s, p, o)] = None
 
     def mention(self, span: Span, denotes: URIRef | None = None) -> URIRef:
         # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
@@ -240,27 +247,40 @@ class _Builder:
             self.add(node, PPG.evidence, self.mention(a.span, URIRef(a.concept) if a.concept else None))
 
 
+def policy_triples(ex: PolicyExtraction) -> tuple[URIRef, dict[Triple, None]]:
+    """One policy's named graph as (its name, its triples in a first-seen order)."""
+    b = _Builder(ex)
+    name = b.build()
+    ensure_receivers(b.triples, name)
+    return name, b.triples
+
+
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:
     """Add one policy's named graph to ``ds`` (a new Dataset by default); returns it and the graph name."""
+    name, triples = policy_triples(ex)
+    return to_dataset(name, triples, ds), name
+
+
+def to_dataset(name: URIRef, triples: Iterable[Triple], ds: Dataset | None = None) -> Dataset:
     if ds is None:
         ds = Dataset()
         bind_prefixes(ds)
-    name = _Builder(ex, ds).build()
-    ensure_receivers(ds, name)
-    return ds, name
+    g = ds.graph(name)
+    g.addN((s, p, o, g) for s, p, o in triples)
+    return ds
 
 
-def ensure_receivers(ds: Dataset, policy: URIRef) -> None:
+def ensure_receivers(triples: dict[Triple, None], policy: URIRef) -> None:
     """A sharing practice whose text names no recipient gets the policy's 'unspecified third party'.
 
     'We sell your data' implies a recipient; an explicit, marked node keeps that honest and queryable.
     """
-    g = ds.graph(policy)
     unspecified = child(policy, "party", "third-unspecified")
-    for practice in list(g.subjects(RDF.type, PR2G.DataSharingDisclosure)):
-        if (practice, PR2G.receiver, None) not in g:
-            g.add((unspecified, RDF.type, PR2G.ThirdParty))
-            g.add((unspecified, PR2G.name, Literal("unspecified third party")))
-            g.add((unspecified, PPG.recipientKind, recipient_kind_iri("unknown")))
-            g.add((unspecified, PPG.implicit, Literal(True)))
-            g.add((practice, PR2G.receiver, unspecified))
+    sharing = {s for s, p, o in triples if p == RDF.type and o == PR2G.DataSharingDisclosure}
+    received = {s for s, p, _ in triples if p == PR2G.receiver}
+    for practice in sorted(sharing - received):
+        triples[(unspecified, RDF.type, PR2G.ThirdParty)] = None
+        triples[(unspecified, PR2G.name, Literal("unspecified third party"))] = None
+        triples[(unspecified, PPG.recipientKind, recipient_kind_iri("unknown"))] = None
+        triples[(unspecified, PPG.implicit, Literal(True))] = None
+        triples[(practice, PR2G.receiver, unspecified)] = None

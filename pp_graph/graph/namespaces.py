@@ -8,9 +8,10 @@ Instance IRIs are derived from the site, the policy text's digest and positions 
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from rdflib import Namespace, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from rdflib import Dataset, Namespace, URIRef
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD, NamespaceManager
 
 from pp_graph.vocab import dpv
 
@@ -64,3 +65,11 @@ def recipient_kind_iri(kind: str) -> URIRef:
 def bind_prefixes(graph: object) -> None:
     for prefix, ns in PREFIXES.items():
         graph.bind(prefix, ns, override=True)  # type: ignore[attr-defined]
+
+
+@cache
+def namespace_manager() -> NamespaceManager:
+    """The prefixes a policy Dataset carries (rdflib's defaults and ours), for writers that get bare triples."""
+    ds = Dataset()
+    bind_prefixes(ds)
+    return ds.namespace_manager

@@ -9,6 +9,7 @@ from pathlib import Path
 from pp_graph.errors import InputError
 from pp_graph.load.versions import iso_of_stamp, stamp_of
 from pp_graph.model import Policy
+from pp_graph.sites import is_domain, site_host
 
 SUFFIXES = {
     ".txt": "text/plain",
@@ -18,7 +19,9 @@ SUFFIXES = {
     ".htm": "text/html",
 }
 
-_DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
+# Files over this size are refused by the batch unless raised (--max-size): a policy is rarely over 1 MB,
+# and a 50 MB file is more likely a dump than one policy (and takes minutes).
+DEFAULT_MAX_BYTES = 10_000_000
 
 
 def site_from_name(path: Path) -> str:
@@ -34,11 +37,24 @@ def site_from_name(path: Path) -> str:
     return name.lower()
 
 
-def check_site(site: str, source: str) -> str:
-    site = site.strip().lower()
-    if not _DOMAIN.match(site):
-        raise InputError(source, f"site {site!r} is not a domain name (e.g. github.com); pass --site DOMAIN")
-    return site
+def check_site(site: str, source: str, *, from_option: bool = False) -> str:
+    """The normalised site (see pp_graph.sites) or InputError; the hint names --site only when it was not given."""
+    host = site_host(site)
+    if not is_domain(host):
+        hint = "" if from_option else "; pass --site DOMAIN"
+        raise InputError(source, f"site {site.strip()!r} is not a domain name or URL (e.g. github.com){hint}")
+    return host
+
+
+def skip_reason(path: Path) -> str | None:
+    """Why a file found in a folder is not a policy, or None when it is one."""
+    if path.name.startswith("._"):
+        return "AppleDouble metadata file (._*), not a policy"
+    if path.name.startswith("."):
+        return "hidden file"
+    if "." not in site_from_name(path):
+        return "not named <domain>.<ext>"
+    return None
 
 
 def discover(inputs: Iterable[Path]) -> list[Path]:
@@ -46,12 +62,28 @@ def discover(inputs: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for p in inputs:
         if p.is_dir():
-            found.extend(f for f in sorted(p.rglob("*")) if f.is_file() and f.suffix.lower() in SUFFIXES)
+            found.extend(
+                f
+                for f in sorted(p.rglob("*"))
+                if f.is_file() and f.suffix.lower() in SUFFIXES and not _in_hidden_folder(f, p)
+            )
         elif p.is_file():
             found.append(p)
         else:
             raise InputError(str(p), "no such file or folder")
     return found
+
+
+def _in_hidden_folder(f: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in f.relative_to(root).parts[:-1])
+
+
+def display_name(f: Path, inputs: Iterable[Path]) -> str:
+    """How messages name a file: relative to the folder it was found in, else as given."""
+    for p in inputs:
+        if p.is_dir() and f.is_relative_to(p):
+            return str(f.relative_to(p))
+    return str(f)
 
 
 def policy_files(inputs: Iterable[Path]) -> tuple[list[Path], list[Path]]:
@@ -62,25 +94,58 @@ def policy_files(inputs: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     skipped: list[Path] = []
     named = {p for p in inputs if p.is_file()}
     for f in discover(inputs):
-        (policies if f in named or "." in site_from_name(f) else skipped).append(f)
+        (policies if f in named or skip_reason(f) is None else skipped).append(f)
     return policies, skipped
 
 
-def read_text(path: Path) -> str:
-    src = path.name
+def read_text(path: Path, label: str | None = None, max_bytes: int | None = None) -> str:
+    """The file's text (UTF-8, or UTF-16/32 with a byte-order mark); InputError naming ``label`` otherwise."""
+    src = label or path.name
     try:
+        if max_bytes is not None and path.stat().st_size > max_bytes:
+            raise InputError(src, too_big(path.stat().st_size, max_bytes))
         raw = path.read_bytes()
     except OSError as e:
         raise InputError(src, f"cannot be read ({e.strerror})") from e
+    return decode_text(raw, src)
+
+
+def too_big(size: int, limit: int) -> str:
+    return (
+        f"is {size / 1e6:.3g} MB, over the size limit of {limit / 1e6:g} MB; if it really is one policy, "
+        f"raise the limit (--max-size {max(1, -(-size // 1_000_000))})"
+    )
+
+
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def decode_text(raw: bytes, src: str) -> str:
+    """Bytes → text: a UTF-16/32 byte-order mark decides the encoding, else UTF-8 (BOM optional)."""
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            try:
+                text = raw.decode(codec)  # the BOM itself is consumed by the codec
+            except UnicodeDecodeError as e:
+                raise InputError(
+                    src, f"is not valid {codec.upper()} (byte {e.start}) despite its byte-order mark"
+                ) from e
+            if not text.strip():
+                raise InputError(src, "is empty")
+            return text
     if not raw.strip():
         raise InputError(src, "is empty")
     if b"\x00" in raw[:8192]:
         raise InputError(src, "looks binary (contains NUL bytes); expected a text, markdown or HTML policy")
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(src, f"is not valid UTF-8 (byte {e.start}); re-encode it as UTF-8") from e
-    return text
 
 
 def html_to_text(html: str) -> str:
@@ -100,31 +165,48 @@ def html_to_text(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def load_policy(path: Path, site: str | None = None, valid_from: str | None = None) -> Policy:
-    """One policy file; a dated version's date comes from its name unless ``valid_from`` is given."""
+def load_policy(
+    path: Path,
+    site: str | None = None,
+    *,
+    label: str | None = None,
+    max_bytes: int | None = None,
+    valid_from: str | None = None,
+) -> Policy:
+    """A policy file; errors name it as ``label`` (default: its name), sites from --site are checked as such.
+    A dated version's date comes from its name (``<domain>/<YYYYMMDDTHHMMSSZ>.md``) unless ``valid_from`` is given."""
+    src = label or path.name
     suffix = path.suffix.lower()
     media = SUFFIXES.get(suffix)
     if media is None:
-        raise InputError(path.name, f"unsupported file type {suffix or '(none)'}; use one of {', '.join(SUFFIXES)}")
+        raise InputError(src, f"unsupported file type {suffix or '(none)'}; use one of {', '.join(SUFFIXES)}")
+    text = read_text(path, src, max_bytes)
+    if site is not None:
+        site = check_site(site, src, from_option=True)
     stamp = stamp_of(path)
     if valid_from is None and stamp:
         valid_from = iso_of_stamp(stamp)
     name = f"{path.parent.name}/{path.name}" if stamp else path.name  # a bare date says nothing of the site
-    return policy_from_text(read_text(path), site or site_from_name(path), name, media, valid_from)
+    return policy_from_text(text, site or site_from_name(path), name, media, label=src, valid_from=valid_from)
 
 
 def policy_from_text(
-    text: str, site: str, name: str = "<text>", media_type: str = "text/markdown", valid_from: str | None = None
+    text: str,
+    site: str,
+    name: str = "<text>",
+    media_type: str = "text/markdown",
+    *,
+    label: str | None = None,
+    valid_from: str | None = None,
 ) -> Policy:
     """A policy from a string; files come through here too, so both get the same checks."""
+    src = label or name
     if not text.strip():
-        raise InputError(name, "is empty")
+        raise InputError(src, "is empty")
     # One newline convention so offsets mean the same on every platform.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if media_type == "text/html":
         text = html_to_text(text)
         if not text.strip():
-            raise InputError(name, "HTML has no visible text")
-    return Policy(
-        site=check_site(site, name), text=text, source_name=name, media_type=media_type, valid_from=valid_from
-    )
+            raise InputError(src, "HTML has no visible text")
+    return Policy(site=check_site(site, src), text=text, source_name=name, media_type=media_type, valid_from=valid_from)

@@ -212,7 +212,10 @@ def variables(text: str) -> set[str]:
 
 def parse(path: Path) -> NamedQuery:
     """Read and validate one .rq file; errors name the file and line."""
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(str(path), f"is not valid UTF-8 (byte {e.start})") from e
     meta: dict[str, str] = {}
     params: list[Param] = []
     for lineno, line in enumerate(text.splitlines(), 1):

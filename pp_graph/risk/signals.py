@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pp_graph.resources import QUERIES
 from pp_graph.risk.tables import RiskTables
+from pp_graph.sites import site_host
 from pp_graph.vocab.dpv import DPV, EU_GDPR, PD, PERSONAL_DATA, PURPOSE, Vocabulary
 
 _KIND_PREFIX = "urn:pp-graph:ontology#recipient-"
@@ -364,12 +365,7 @@ def _practice_level(drel: str, pm: str, rm: str) -> str | None:
 
 def candidate_domains(site: str) -> list[str]:
     """'https://www.Gist.GitHub.com/x' → ['gist.github.com', 'github.com']: the site, then its parent domains."""
-    s = site.strip().lower()
-    if "://" in s:
-        s = s.split("://", 1)[1]
-    s = s.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].split("@")[-1].split(":", 1)[0].strip(".")
-    if s.startswith("www."):
-        s = s[4:]
+    s = site_host(site)  # the one normalisation convert --site uses too
     labels = [x for x in s.split(".") if x]
     return [".".join(labels[i:]) for i in range(max(1, len(labels) - 1))] if labels else []
 

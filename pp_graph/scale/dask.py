@@ -29,19 +29,21 @@ def convert_remote(
     backend: str,
     options: dict[str, Any],
     learned: str | None = None,
+    label: str = "",
 ) -> tuple[Any, dict[str, bytes]]:
     """On a worker: convert one policy given as bytes; (its FileResult, output file name → bytes)."""
     from pp_graph import batch
 
     if batch.backend_key() != (backend, repr(sorted(options.items())), learned):
-        batch._init_worker(backend, options, learned)
+        batch._init_worker(backend, options, learned=learned)
     with tempfile.TemporaryDirectory(prefix="pp-graph-task-") as tmp:
         src = Path(tmp) / "in" / rel
         src.parent.mkdir(parents=True)
         src.write_bytes(data)
         out = Path(tmp) / "out"
         out.mkdir()
-        result = batch._convert_one(str(src), site, str(out), fmt, digest, settings, valid_from)
+        # The size limit was checked by the client; the label is the file's name as the client gave it.
+        result = batch._convert_one(str(src), label, site, str(out), fmt, digest, settings, None, valid_from)
         files = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file() and not f.name.startswith(".")}
     return result, files
 
@@ -59,6 +61,7 @@ def run_on_dask(
     options: dict[str, Any],
     on_done: Callable[[Any], None] | None,
     learned: str | None = None,
+    labels: dict[Path, str] | None = None,
 ) -> list[Any]:
     """Every (file, digest) of ``todo`` as a task on the cluster at ``scheduler``; results as they finish."""
     try:
@@ -89,6 +92,7 @@ def run_on_dask(
                     backend,
                     options,
                     learned,  # a model folder: every worker must see it at this path
+                    (labels or {}).get(f, f.name),
                     key=f"pp-graph-convert-{digest[:16]}-{settings}-{fmt}",
                     retries=2,
                 )
@@ -102,7 +106,6 @@ def run_on_dask(
             # The graph before its report: a report names a graph that is there (resume trusts that).
             for name, body in sorted(files.items(), key=lambda kv: kv[0].endswith(".report.json")):
                 atomic_write(out_dir / name, body)
-            result.source = Path(result.source).name
             results.append(result)
             if on_done:
                 on_done(result)

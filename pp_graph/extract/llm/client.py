@@ -23,8 +23,10 @@ from pp_graph.extract.llm.config import LLMSettings
 from pp_graph.extract.llm.errors import (
     BudgetExceeded,
     LLMAuthError,
+    LLMConnectionError,
     LLMFatalError,
     LLMModelError,
+    LLMNoKeyError,
     LLMRequestError,
     Truncated,
 )
@@ -213,7 +215,10 @@ class OpenAITransport:
     def __init__(self, settings: LLMSettings) -> None:
         from openai import AsyncOpenAI
 
-        kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)
+        try:
+            kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)
+        except ConfigError as e:  # fatal here: said once for the batch, not once per policy
+            raise LLMNoKeyError(str(e)) from e
         self.settings = settings
         self.base_url = kwargs["base_url"] or "https://api.openai.com/v1"
         self.client = AsyncOpenAI(**kwargs, timeout=settings.timeout, max_retries=0)
@@ -396,6 +401,7 @@ class LLMClient:
         attempt = 0
         while True:
             wait: float | None = None
+            unreachable = False
             try:
                 async with self._slot(req.stage):
                     return await self._transport_now().send(req, mode)
@@ -433,14 +439,28 @@ class LLMClient:
             except openai.APITimeoutError:
                 last = f"no answer within {s.timeout:g}s"
             except openai.APIConnectionError as e:
-                last = f"connection failed: {e}"
+                last = f"connection failed: {_cause(e)}"
+                unreachable = True
             attempt += 1
             if attempt > s.retries:
+                if unreachable:
+                    # Not this request's fault: every further one would fail the same way, so the batch stops.
+                    raise LLMConnectionError(
+                        f"cannot reach the LLM server at {self.base_url} ({last}) after {attempt} attempts; start "
+                        "it, or fix --option base_url / OPENAI_BASE_URL"
+                    )
                 raise LLMRequestError(f"{req.stage}: giving up after {attempt} attempts ({last}) at {self.base_url}")
             self.usage.stage(req.stage).retries += 1
             backoff = min(s.backoff_cap, s.backoff_base * 2 ** (attempt - 1)) * random.uniform(0.5, 1.0)
             delay = min(wait, s.retry_after_cap) if wait is not None else backoff
             await self.sleep(delay)
+
+
+def _cause(e: BaseException) -> str:
+    """The innermost reason of a connection error ('[Errno 111] Connection refused'), not the SDK's wrapper."""
+    while e.__cause__ is not None:
+        e = e.__cause__
+    return str(e) or type(e).__name__
 
 
 def _detail(e: Any) -> str:

@@ -108,6 +108,8 @@ def load_settings(config: str | Path | None = None, **options: Any) -> LLMSettin
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except OSError as e:
             raise ConfigError(f"{path}: cannot read the LLM config ({e.strerror})") from e
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{path}: the LLM config is not valid UTF-8 (byte {e.start})") from e
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from e
         data = dict(raw.get("llm", raw))

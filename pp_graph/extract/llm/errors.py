@@ -6,7 +6,7 @@ same way, so the batch stops at the first one; other errors fail only the policy
 
 from __future__ import annotations
 
-from pp_graph.errors import PPGraphError
+from pp_graph.errors import ConfigError, PPGraphError
 
 
 class LLMError(PPGraphError):
@@ -31,6 +31,14 @@ class LLMAuthError(LLMFatalError):
 
 class LLMModelError(LLMFatalError):
     """The server does not know the model (404, or 400 naming the model)."""
+
+
+class LLMConnectionError(LLMFatalError):
+    """The server cannot be reached at all (refused, no route, DNS) after the retries."""
+
+
+class LLMNoKeyError(LLMFatalError, ConfigError):
+    """No API key and no local server: every policy would stop at its first request the same way."""
 
 
 class BudgetExceeded(LLMFatalError):

@@ -1,0 +1,72 @@
+"""Killing a `--jobs N` batch: the workers stop with it, finished files are kept whole, a rerun resumes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "policies"
+EXE = Path(sys.executable).parent / "pp-graph"
+
+
+def _inputs(folder: Path, n: int = 6, copies: int = 20) -> Path:
+    folder.mkdir()
+    text = (FIXTURES / "tinyshop.example.md").read_text(encoding="utf-8")
+    for i in range(n):
+        (folder / f"site{i}.example.md").write_text((text + "\n\n") * copies, encoding="utf-8")
+    return folder
+
+
+def _group_gone(pgid: int, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.slow  # three real batches with process pools, each killed and resumed (~10 s each)
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGKILL"])
+def test_killed_batch_leaves_no_workers_and_resumes(tmp_path: Path, sig: str) -> None:
+    src, out = _inputs(tmp_path / "in"), tmp_path / "out"
+    cmd = [str(EXE), "convert", str(src), "-o", str(out), "-j", "2", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while not list(out.glob("*.report.json")) and time.monotonic() < end and proc.poll() is None:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the batch finished before it could be interrupted"
+        if sig == "SIGINT":
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group gets it
+        else:
+            os.kill(proc.pid, getattr(signal, sig))  # kill PID: the parent alone
+        proc.wait(timeout=30)
+        # Workers included: nothing of the batch is left running, writing or hanging.
+        assert _group_gone(proc.pid, 20), "workers outlived the batch"
+    finally:
+        if proc.poll() is None or not _group_gone(proc.pid, 0.1):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    if sig != "SIGKILL":
+        assert proc.returncode == 130
+        assert b"run the same command again to resume" in proc.stderr.read()  # type: ignore[union-attr]
+    assert not list(out.glob(".*.tmp")), "a half-written file was left behind"
+    done = sorted(p.name.removesuffix(".report.json") for p in out.glob("*.report.json"))
+    assert 1 <= len(done) < 6
+    for site in done:  # what was finished is whole
+        assert json.loads((out / f"{site}.report.json").read_text())["output"] == f"{site}.trig"
+        assert (out / f"{site}.trig").read_text().rstrip().endswith("}")
+    again = subprocess.run([*cmd[:-1], "--json"], capture_output=True, text=True, timeout=300)
+    report = json.loads(again.stdout)
+    assert again.returncode == 0, again.stderr
+    assert report["unchanged"] >= len(done) and report["unchanged"] + report["converted"] == 6
