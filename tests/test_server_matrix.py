@@ -49,6 +49,7 @@ PARAMS: dict[str, list[dict[str, str]]] = {
     "risk-transparency": [{"policy": SHOP}, {"policy": EDGE}],
     "risk-site-policies": [{"domain": "shop.example"}, {"domain": "edge.example"}],
     "risk-graph-triples": [{"policy": EDGE}],
+    "inferred-classes": [{}],
     "view-policies": [{}],
     "view-segments": [{"policy": SHOP}, {"policy": EDGE}],
     "view-practices": [{"policy": SHOP}, {"policy": EDGE}],

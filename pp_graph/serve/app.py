@@ -45,6 +45,7 @@ def create_app(corpus: Corpus, *, query_seconds: float = QUERY_SECONDS) -> Flask
     app.register_error_handler(PPGraphError, _input_error)
     for name in app.jinja_env.list_templates():  # compile once at start, not on a user's first page
         app.jinja_env.get_template(name)
+    _top_classes(corpus)  # the site cards' one corpus-wide query, run at start too
     return app
 
 
