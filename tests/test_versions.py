@@ -179,3 +179,17 @@ def test_risk_uses_the_newest_version_or_the_one_in_force_as_of(dated: Path) -> 
     assert res.exit_code == 0 and json.loads(res.output)["policy"]["valid_from"] == "2022-06-01T12:00:00Z"
     bad = CliRunner().invoke(main, ["risk", "--graph", str(dated), "--site", SITE, "--as-of", "soon"])
     assert bad.exit_code == 2 and "--as-of" in bad.output
+
+
+def test_a_reverted_text_stays_a_version_of_its_own(tmp_path: Path) -> None:
+    """Jan: text A, Mar: text B, Jun: text A again. Each dated version is its own graph, so the policy in force
+    in February is January's A (one shared graph for both A's would carry only June's date)."""
+    src = tmp_path / "src" / SITE
+    src.mkdir(parents=True)
+    for stamp, name in (("20220101T000000Z", "base"), ("20220301T000000Z", "negation"), ("20220601T000000Z", "base")):
+        (src / f"{stamp}.md").write_text((V / f"{name}.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert CliRunner().invoke(main, ["convert", str(tmp_path / "src"), "-o", str(tmp_path / "out")]).exit_code == 0
+    c = Corpus.open([tmp_path / "out"])
+    assert [v.valid_from[:10] for v in c.sites[SITE]] == ["2022-01-01", "2022-03-01", "2022-06-01"]  # type: ignore[index]
+    assert c.as_of(SITE, "2022-02-01T00:00:00Z").valid_from == "2022-01-01T00:00:00Z"
+    assert [p.diff.empty for p in history(c, SITE) if p.diff] == [False, False]

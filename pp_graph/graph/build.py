@@ -79,7 +79,7 @@ class _Builder:
     def __init__(self, ex: PolicyExtraction) -> None:
         self.ex = ex
         p = ex.policy
-        self.policy = policy_iri(p.site, p.digest)
+        self.policy = policy_iri(p.site, p.digest, p.valid_from)
         self.triples: dict[Triple, None] = {}
         self.parties: dict[str, URIRef] = {}
 

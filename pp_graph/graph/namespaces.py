@@ -49,9 +49,11 @@ def site_iri(site: str) -> URIRef:
     return URIRef(SITE_BASE + site)
 
 
-def policy_iri(site: str, digest: str) -> URIRef:
-    """One IRI (and named graph) per policy version: the site plus a digest of its text."""
-    return URIRef(f"{POLICY_BASE}{site}:{digest[:16]}")
+def policy_iri(site: str, digest: str, valid_from: str | None = None) -> URIRef:
+    """One IRI (and named graph) per policy version: the site plus a digest of its text, and for a dated version
+    its date too, so a text that comes back unchanged after a change (a revert) stays a version of its own."""
+    stamp = f"@{valid_from.replace('-', '').replace(':', '')}" if valid_from else ""
+    return URIRef(f"{POLICY_BASE}{site}:{digest[:16]}{stamp}")
 
 
 def child(policy: URIRef, *parts: object) -> URIRef:
