@@ -31,7 +31,8 @@ def main() -> int:
         rep = convert_batch([VERSIONS], out, jobs=2)
         t_conv = time.perf_counter() - t0
         failed = [f for f in rep.files if f.status == "failed"]
-        print(f"converted {len(rep.files) - len(failed)} versions in {t_conv:.1f} s ({len(failed)} failed)")
+        converted = sum(f.status == "converted" for f in rep.files)
+        print(f"converted {converted} versions in {t_conv:.1f} s ({len(failed)} failed)")
         t1 = time.perf_counter()
         corpus = Corpus.open([out])
         pairs = 0
