@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, handle_errors
+from pp_graph.cli.common import emit, format_option, handle_errors
 
 _FORMATS = click.Choice(["table", "json", "csv", "markdown"])
 
@@ -108,14 +108,7 @@ def diff_cmd(
     required=True,
     help="Folder of dated policy graphs.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json", "csv"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 @handle_errors
 def history(site: str, graph: Path, fmt: str) -> None:
     """The timeline of a site's policy: every version, and which practices appeared, changed or vanished."""
@@ -156,14 +149,7 @@ def history(site: str, graph: Path, fmt: str) -> None:
     required=True,
     help="The archive: <out>/<domain>/<YYYYMMDDTHHMMSSZ>.md, one file per version.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json", "csv"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@format_option()
 @handle_errors
 def track(sites_file: Path, out: Path, fmt: str) -> None:
     """Fetch each site's policy (SITES_FILE: TOML) and keep a new dated version when its text changed.
