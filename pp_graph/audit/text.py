@@ -13,11 +13,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cache
 
-from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
-from pp_graph.risk.tables import _concept
-from pp_graph.vocab.dpv import PERSONAL_DATA, vocabulary
+from pp_graph.risk.tables import term_table
 
 # A number (one separator between its digit groups: 4,870.00, 4539 1488, (415) 555-0137) or a run of letters and
 # digits; everything else separates tokens ("March 14, 2025" is three).
@@ -149,12 +147,7 @@ def content_tokens(normalised_text: str) -> list[str]:
 def kind_terms() -> tuple[re.Pattern[str], dict[str, str]]:
     """The term → pd: category table (data/audit/kind_terms.tsv) and one regex over its terms."""
     path = DATA / "audit" / "kind_terms.tsv"
-    vocab = vocabulary()
-    table: dict[str, str] = {}
-    for n, parts, line in tsv_lines(path):
-        if len(parts) != 2 or not all(parts):
-            raise DataFileError(f"{path.name}:{n}: expected 'term<TAB>concept', got {line!r}")
-        table[parts[0].lower()] = _concept(path, n, parts[1], (PERSONAL_DATA,), vocab)
+    table = term_table(path)
     alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?<![a-z0-9])(?:{alts})(?![a-z0-9])"), table
 

@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from pp_graph.datafiles import tsv_lines
-from pp_graph.errors import DataFileError
+from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.resources import DATA
-from pp_graph.risk.tables import _concept
-from pp_graph.vocab.dpv import PD, PERSONAL_DATA, vocabulary
+from pp_graph.risk.tables import term_table
+from pp_graph.vocab.dpv import PD
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,26 +30,6 @@ class Detection:
 
 
 Finder = Callable[[str], Iterator[tuple[int, int]]]
-
-
-def luhn_ok(digits: str) -> bool:
-    if not digits.isdigit() or not 13 <= len(digits) <= 19:
-        return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def iban_ok(iban: str) -> bool:
-    s = iban.replace(" ", "").upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", s):
-        return False
-    moved = s[4:] + s[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
 
 
 def _regex(
@@ -185,12 +164,7 @@ _RECOGNIZERS: tuple[tuple[str, str, Finder], ...] = (
 @cache
 def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
     path = DATA / "risk" / "detect_terms.tsv"
-    vocab = vocabulary()
-    table: dict[str, str] = {}
-    for n, parts, line in tsv_lines(path):
-        if len(parts) != 2 or not all(parts):
-            raise DataFileError(f"{path.name}:{n}: expected 'term<TAB>concept', got {line!r}")
-        table[parts[0].lower()] = _concept(path, n, parts[1], (PERSONAL_DATA,), vocab)
+    table = term_table(path)
     alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
 

@@ -80,6 +80,17 @@ def _concept(path: Path, n: int, term: str, tops: tuple[str, ...], vocab: Vocabu
     return iri
 
 
+def term_table(path: Path) -> dict[str, str]:
+    """A ``term<TAB>pd:concept`` file (lower-cased terms → personal-data IRIs); errors name the file and line."""
+    vocab = vocabulary()
+    table: dict[str, str] = {}
+    for n, parts, line in tsv_lines(path):
+        if len(parts) != 2 or not all(parts):
+            raise DataFileError(f"{path.name}:{n}: expected 'term<TAB>concept', got {line!r}")
+        table[parts[0].lower()] = _concept(path, n, parts[1], (PERSONAL_DATA,), vocab)
+    return table
+
+
 @dataclass(eq=False)
 class Inherited:
     """A table keyed by DPV concepts whose values flow down ``skos:broader``; ``combine`` picks among parents."""
