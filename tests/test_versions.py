@@ -193,3 +193,10 @@ def test_a_reverted_text_stays_a_version_of_its_own(tmp_path: Path) -> None:
     assert [v.valid_from[:10] for v in c.sites[SITE]] == ["2022-01-01", "2022-03-01", "2022-06-01"]  # type: ignore[index]
     assert c.as_of(SITE, "2022-02-01T00:00:00Z").valid_from == "2022-01-01T00:00:00Z"
     assert [p.diff.empty for p in history(c, SITE) if p.diff] == [False, False]
+
+
+def test_diff_of_files_names_a_bad_file_once(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    res = CliRunner().invoke(main, ["diff", str(V / "base.md"), str(empty), "--site", SITE])
+    assert res.exit_code == 2 and res.output.count(str(empty)) == 1 and "is empty" in res.output

@@ -37,7 +37,11 @@ def diff_files(old: Path, new: Path, site: str | None) -> Diff:
             rep = convert_batch([f], Path(tmp) / name, site=site, valid_from=parse_date(date))
             failed = [r for r in rep.files if r.status == "failed"]
             if failed:
-                raise InputError(str(f), failed[0].error or "could not be converted")
+                # The batch's message already names the file: say it once.
+                msg = failed[0].error or "could not be converted"
+                for prefix in (f"{f}: ", f"{f.name}: "):
+                    msg = msg.removeprefix(prefix)
+                raise InputError(str(f), msg)
         c = Corpus.open([Path(tmp)])
         if len(c.sites) != 1:
             raise InputError(f"{old}, {new}", f"are policies of different sites ({', '.join(c.sites)}); pass --site")
