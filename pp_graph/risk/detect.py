@@ -171,7 +171,6 @@ def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
 
 # Entity types from the anonymizer's recognisers that are personal data by themselves (names, passports):
 # the NER also finds places and organisations, which alone identify nobody and are left to the anonymizer.
-NER_MAX_CHARS = 20_000
 _ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICENSE": "OfficialID"}
 
 
@@ -182,7 +181,8 @@ def detect(text: str, *, ner: bool = True) -> list[Detection]:
 
 @lru_cache(maxsize=1024)  # detection is pure and NER costs milliseconds: an agent resending a text pays once
 def _detect(text: str, ner: bool) -> tuple[Detection, ...]:
-    from pp_graph.anonymize.recognizers import Occupied, recognize
+    from pp_graph.anonymize.chunks import recognize_long
+    from pp_graph.anonymize.recognizers import Occupied
 
     occ = Occupied()
     out: list[Detection] = []
@@ -197,8 +197,8 @@ def _detect(text: str, ner: bool) -> tuple[Detection, ...]:
         if occ.free(m.start(), m.end()):
             occ.take(m.start(), m.end())
             out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
-    # NER over very long texts costs seconds; beyond NER_MAX_CHARS only the pattern recognisers run for names.
-    for ent in recognize(text, ner=ner and len(text) <= NER_MAX_CHARS, types=_ENTITY_CATEGORIES):
+    # Long texts are read in bounded chunks (offsets mapped back), so NER covers all of every text.
+    for ent in recognize_long(text, ner=ner, types=_ENTITY_CATEGORIES):
         if occ.free(ent.start, ent.end):
             occ.take(ent.start, ent.end)
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
