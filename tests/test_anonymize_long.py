@@ -3,8 +3,14 @@ chunk cut is found whole and once; names found in one chunk propagate to the oth
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
+
+import pp_graph.risk.detect as detect_mod
 from pp_graph.anonymize import recognize
 from pp_graph.anonymize.chunks import cores, recognize_long
+from pp_graph.risk import ActionContext, RiskEngine
 from pp_graph.risk.detect import detect
 from pp_graph.vocab.dpv import PD
 
@@ -16,7 +22,7 @@ def test_cores_cover_the_text_at_boundaries() -> None:
     text = (FILLER * 30 + "\n\n") * 20
     cs = cores(text, 2_000)
     assert cs[0][0] == 0 and cs[-1][1] == len(text)
-    assert all(a[1] == b[0] for a, b in zip(cs, cs[1:], strict=False))  # contiguous, no gap, no overlap
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(cs))  # contiguous, no gap, no overlap
     assert all(1_000 <= e - s <= 2_000 for s, e in cs[:-1])
     assert all(text[e - 2 : e] in ("\n\n", ". ") for _, e in cs[:-1])  # cut after a paragraph or sentence
 
@@ -49,3 +55,18 @@ def test_a_name_propagates_across_chunks() -> None:
     text = "My name is Zqxwv Plortnik. " + FILLER * 40 + "Later Plortnik called back. " + FILLER * 5
     found = {text[e.start : e.end] for e in recognize_long(text, size=500, overlap=80) if e.type == "PERSON"}
     assert found == {"Zqxwv Plortnik", "Plortnik"}
+
+
+def test_decision_record_says_how_far_ner_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = FILLER * 600 + NER_ONLY + " " + FILLER * 50
+    engine = RiskEngine(None)
+    full = engine.decide(ActionContext(text=text, recipients=("first_party",)))
+    assert full.detection == {"chars": len(text), "ner_chars": len(text), "ner": "full"}
+    assert any(c["iri"] == PD + "Name" for c in full.categories)
+    monkeypatch.setattr(detect_mod, "NER_MAX_CHARS", 12_000)
+    part = engine.decide(ActionContext(text=text, recipients=("first_party",)))
+    assert part.detection is not None and part.detection["ner"] == "partial"
+    assert 12_000 <= part.detection["ner_chars"] < text.index("Barack")
+    assert not any(c["iri"] == PD + "Name" for c in part.categories)  # the name lies beyond what NER read
+    assert any("NER read the first" in r for r in part.reasons)
+    assert engine.decide(ActionContext(data=("pd:Name",))).detection is None

@@ -57,16 +57,21 @@ def recognize_long(
     types: Iterable[str] | None = None,
     size: int = CHUNK_CHARS,
     overlap: int = OVERLAP,
+    ner_chars: int | None = None,
 ) -> list[Entity]:
-    """``recognize`` for a text of any length: the same result as one call for texts up to ``size``."""
-    if len(text) <= size:
+    """``recognize`` for a text of any length: the same result as one call for texts up to ``size``.
+
+    ``ner_chars`` bounds the cost: NER reads the chunks that start before it, the rest gets the pattern
+    recognisers only (``ner_coverage`` says how far NER read)."""
+    if len(text) <= size and (ner_chars is None or len(text) <= ner_chars):
         return recognize(text, ner=ner, types=types)
     from pp_graph.anonymize.structure import name_propagation
 
     occ, found = Occupied(), []
     for start, end in cores(text, size):
         lo = max(0, start - overlap)
-        for e in recognize(text[lo : min(len(text), end + overlap)], ner=ner):
+        use_ner = ner and (ner_chars is None or start < ner_chars)
+        for e in recognize(text[lo : min(len(text), end + overlap)], ner=use_ner):
             s = e.start + lo
             if start <= s < end and occ.free(s, e.end + lo):
                 occ.take(s, e.end + lo)
@@ -80,3 +85,10 @@ def recognize_long(
     out = [x for x in found if want is None or x.type in want]
     out.sort(key=lambda x: (x.start, x.end))
     return out
+
+
+def ner_coverage(text: str, ner_chars: int | None, size: int = CHUNK_CHARS) -> int:
+    """How many leading characters of ``text`` NER reads under ``recognize_long(..., ner_chars=…)``."""
+    if ner_chars is None or len(text) <= ner_chars:
+        return len(text)
+    return max((e for s, e in cores(text, size) if s < ner_chars), default=0)
