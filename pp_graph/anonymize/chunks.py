@@ -71,16 +71,16 @@ def recognize_long(
     for start, end in cores(text, size):
         lo = max(0, start - overlap)
         use_ner = ner and (ner_chars is None or start < ner_chars)
-        for e in recognize(text[lo : min(len(text), end + overlap)], ner=use_ner):
-            s = e.start + lo
-            if start <= s < end and occ.free(s, e.end + lo):
-                occ.take(s, e.end + lo)
-                found.append(replace(e, start=s, end=e.end + lo))
+        for ent in recognize(text[lo : min(len(text), end + overlap)], ner=use_ner):
+            s, e = ent.start + lo, ent.end + lo
+            if start <= s < end and occ.free(s, e):
+                occ.take(s, e)
+                found.append(replace(ent, start=s, end=e))
     persons = [(x.start, x.end) for x in found if x.type == "PERSON"]
-    for t, s, e in name_propagation(text, persons):
-        if occ.free(s, e):
-            occ.take(s, e)
-            found.append(Entity(t, s, e, "name_propagation"))
+    for t, a, b in name_propagation(text, persons):
+        if occ.free(a, b):
+            occ.take(a, b)
+            found.append(Entity(t, a, b, "name_propagation"))
     want = set(types) if types is not None else None
     out = [x for x in found if want is None or x.type in want]
     out.sort(key=lambda x: (x.start, x.end))

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from pp_graph.errors import PlaneError
 from pp_graph.plane.contracts import Contract, FieldRule
 from pp_graph.plane.fields import Field, PrivacyClass
+from pp_graph.plane.text import AnonymizerText, TextRewrite, TextSpan
 from pp_graph.risk.detect import detect
 from pp_graph.vocab.dpv import compact, expand, vocabulary
 
@@ -41,10 +42,11 @@ class Tokenizer:
 
 
 class TextTransformer(Protocol):
-    """Rewrites free text at an anonymization level. The default tokenises detected spans; the anonymizer
-    (``pp_graph.anonymize(text, level=...)``) plugs in here as another implementation."""
+    """Rewrites free text at an anonymization level: returns a ``TextRewrite`` (text, categories, spans with
+    input offsets) or a plain (text, categories) pair. The default is the anonymizer (``AnonymizerText``);
+    ``token_text`` tokenises risk detection's spans only."""
 
-    def __call__(self, text: str, level: str, token: Callable[[str], str]) -> tuple[str, list[str]]: ...
+    def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite | tuple[str, list[str]]: ...
 
 
 def token_text(text: str, level: str, token: Callable[[str], str]) -> tuple[str, list[str]]:
@@ -79,15 +81,19 @@ class FieldDecision:
     category: str | None
     action: str
     reasons: tuple[str, ...]
+    spans: tuple[TextSpan, ...] = ()  # free text: what was replaced (categories and input offsets, no values)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "name": self.name,
             "class": self.cls,
             "category": self.category,
             "action": self.action,
             "reasons": list(self.reasons),
         }
+        if self.spans:
+            d["spans"] = [s.label() for s in self.spans]
+        return d
 
 
 @dataclass
@@ -129,6 +135,7 @@ class _Work:
     value: Any = None
     reasons: list[str] = field(default_factory=list)
     categories: tuple[str, ...] = ()
+    spans: tuple[TextSpan, ...] = ()
 
     def set(self, action: str, reason: str, value: Any = None) -> None:
         self.action, self.value = action, value
@@ -141,7 +148,7 @@ class Projector:
 
     tokens: Tokenizer
     site_check: SiteCheck | None = None
-    transform_text: TextTransformer = token_text
+    transform_text: TextTransformer = field(default_factory=AnonymizerText)
     _purpose_ok: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def project(
@@ -166,7 +173,9 @@ class Projector:
                 if _STRENGTH[w.action] < 2:
                     self._tighten(w, site, purpose, contract.recipient if contract else None)
         values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
-        decisions = [FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons)) for w in work]
+        decisions = [
+            FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans) for w in work
+        ]
         missing = [n for n in (contract.required if contract else []) if n not in values]
         name = contract.name if contract else boundary
         return Projection(boundary, name, purpose, values, decisions, missing)
@@ -211,10 +220,12 @@ class Projector:
     def _scan(self, w: _Work, level: str) -> None:
         """Free text: detection proposes categories; the policy's answer is to tokenise them."""
         scope = w.f.subject or "-"
-        text, cats = self.transform_text(str(w.value), level, lambda s: self.tokens.token(scope, s))
-        if cats:
-            w.set(TRANSFORM, f"free text: detected {', '.join(cats)}; replaced by tokens", text)
-            w.categories = tuple(sorted(set(w.categories) | set(cats)))
+        res = self.transform_text(str(w.value), level, lambda s: self.tokens.token(scope, s))
+        rw = res if isinstance(res, TextRewrite) else TextRewrite(res[0], list(res[1]))
+        if rw.categories:
+            w.set(TRANSFORM, f"free text: detected {', '.join(rw.categories)}; {rw.how}", rw.text)
+            w.categories = tuple(sorted(set(w.categories) | set(rw.categories)))
+            w.spans = rw.spans
 
     def _tighten(self, w: _Work, site: str, purpose: str, recipient: str | None) -> None:
         assert self.site_check is not None

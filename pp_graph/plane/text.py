@@ -1,0 +1,103 @@
+"""Free text through the anonymizer: the data plane's default ``TextTransformer``.
+
+The plane asks for a level (``"L1"``…``"L5"``: L1 for prose a contract passes, the site's ℓ0 when AMRSF says
+transform); the anonymizer rewrites the text at that level, but never below ``floor`` (default L3), because the
+plane promises that personal data in free text is replaced, and L1/L2 only generalise (a name becomes initials).
+Typed placeholders become the plane's subject-scoped tokens, so one value has one token across fields and calls.
+Risk detection runs too: what it finds and the anonymizer's types do not cover (credentials, health terms, MAC
+and GPS) is tokenised as well, and its categories win where both saw a span (a date with a birth cue is
+pd:BirthDate, not pd:LifeHistory). The result names categories, types and input offsets — never a value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pp_graph.errors import PlaneError
+
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+_\d+\]")
+
+
+@dataclass(frozen=True, slots=True)
+class TextSpan:
+    """One replaced span: its DPV category, the detector's type, offsets in the input text."""
+
+    category: str
+    type: str
+    start: int
+    end: int
+
+    def label(self) -> str:
+        """The ledger's form: ``pd:Name PERSON 5-13``."""
+        return f"{self.category} {self.type} {self.start}-{self.end}"
+
+
+@dataclass(frozen=True, slots=True)
+class TextRewrite:
+    """What a TextTransformer returns: the text, the categories found, the spans replaced and how."""
+
+    text: str
+    categories: list[str]
+    spans: tuple[TextSpan, ...] = ()
+    how: str = "replaced by tokens"
+
+
+def parse_level(level: str | int) -> int:
+    s = str(level).strip().upper().removeprefix("L")
+    if not s.isdigit() or not 1 <= int(s) <= 5:
+        raise PlaneError(f"anonymization level {level!r}: expected L1–L5")
+    return int(s)
+
+
+@dataclass(frozen=True)
+class AnonymizerText:
+    """``TextTransformer`` running ``pp_graph.anonymize`` at the asked level (at least ``floor``)."""
+
+    floor: int = 3
+
+    def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite:
+        from pp_graph.anonymize.chunks import recognize_long
+        from pp_graph.anonymize.levels import apply_level
+        from pp_graph.risk.detect import detect
+
+        lv = max(parse_level(level), self.floor)
+        ents = recognize_long(text)
+        out, reps = apply_level(text, ents, lv)
+        found = detect(text)
+        spans = [TextSpan(_category(r.type, r.start, r.end, found), r.type, r.start, r.end) for r in reps]
+        extra = [d for d in found if not any(r.start < d.end and d.start < r.end for r in reps)]
+        for d in extra:  # spans the anonymizer's types do not cover: tokenise the value wherever it survived
+            out = _tokenise(out, text[d.start : d.end], token)
+            spans.append(TextSpan(_compact(d.category), d.recognizer, d.start, d.end))
+        values: dict[str, str] = {}
+        for r in reps:
+            if _PLACEHOLDER.fullmatch(r.replacement):
+                values.setdefault(r.replacement, text[r.start : r.end])
+        out = _PLACEHOLDER.sub(lambda m: token(values[m.group(0)]) if m.group(0) in values else m.group(0), out)
+        spans.sort(key=lambda s: (s.start, s.end))
+        cats = sorted({s.category for s in spans})
+        return TextRewrite(out, cats, tuple(spans), f"anonymized at L{lv}, entities replaced by tokens")
+
+
+def _tokenise(out: str, value: str, token: Callable[[str], str]) -> str:
+    tok = token(value)
+    return re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", lambda _m: tok, out)
+
+
+def _compact(iri: str) -> str:
+    from pp_graph.vocab.dpv import compact
+
+    return compact(iri)
+
+
+def _category(type_: str, start: int, end: int, found: list[Any]) -> str:
+    """Risk detection's category when it saw the same span (it reads cues), else the type's table row."""
+    from pp_graph.anonymize.categories import category
+
+    for d in found:
+        if d.start < end and start < d.end:
+            return _compact(d.category)
+    return _compact(category(type_))
