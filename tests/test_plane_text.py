@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pp_graph.anonymize import TYPES
 from pp_graph.anonymize.categories import CATEGORY_TABLE, HEADER, load_categories
 from pp_graph.datafiles import tsv_lines
-from pp_graph.errors import DataFileError, LedgerError, PlaneError
+from pp_graph.errors import ContractError, DataFileError, LedgerError, PlaneError
 from pp_graph.plane import DataPlane, Field
 from pp_graph.plane import demo as demo_mod
+from pp_graph.plane.contracts import parse_contract
 from pp_graph.plane.keys import PlaneKeys
 from pp_graph.plane.ledger import check_record
+from pp_graph.plane.projection import Projector, SiteVerdict, Tokenizer
 from pp_graph.plane.text import AnonymizerText, parse_level
 from pp_graph.vocab.dpv import expand, vocabulary
 
@@ -122,3 +125,43 @@ def test_plane_default_records_categories_and_offsets_never_values(tmp_path: Pat
     blob = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("agent.db"))
     for part in CANARY_PARTS:
         assert part.encode() not in blob, part
+
+
+# -- the level a contract asks, and a site raising it --
+
+NURSE = "Mail Jane Roe at jane@roe.org, she is our nurse at Acme Corp."
+
+
+def _contract(level: str | None, free_text: bool = True) -> Any:
+    rule: dict[str, Any] = {"classes": ["internal"], "free_text": free_text}
+    if level is not None:
+        rule["level"] = level
+    doc = {"contract": {"name": "t", "boundary": "tool", "purpose": "dpv:CustomerCare"}, "fields": {"note": rule}}
+    return parse_contract(doc, "t.toml")
+
+
+def _project(contract: Any, site_level: str | None = None) -> Any:
+    check = (lambda *_: SiteVerdict("transform", site_level, "test site")) if site_level else None
+    p = Projector(Tokenizer(bytes(range(32))), check)
+    fields = [Field("note", NURSE, "internal", subject="user:1", free_text=True)]
+    proj = p.project(fields, boundary="tool", purpose="dpv:CustomerCare", contract=contract, sites=("s",) * bool(check))
+    return proj["note"], proj.decisions[0]
+
+
+def test_contract_asks_a_level() -> None:
+    text, d = _project(_contract(None))
+    assert "nurse" in text and any("anonymized at L3" in r for r in d.reasons)  # default: the floor
+    text, d = _project(_contract("l4"))
+    assert "nurse" not in text and "Jane" not in text and any("anonymized at L4" in r for r in d.reasons)
+    assert _contract("L4").digest != _contract(None).digest  # the level is part of what a decision rests on
+    with pytest.raises(ContractError, match=r"fields.note.level.*not an anonymization level"):
+        _contract("L7")
+    with pytest.raises(ContractError, match="applies to free text only"):
+        _contract("L4", free_text=False)
+
+
+def test_a_site_level_above_the_contract_rewrites_again() -> None:
+    text, d = _project(_contract(None), site_level="L4")
+    assert "nurse" not in text and any("rewritten again at L4" in r for r in d.reasons)
+    text, d = _project(_contract("L4"), site_level="L3")  # a lower site level never loosens
+    assert "nurse" not in text and not any("rewritten again" in r for r in d.reasons)

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from pp_graph.errors import PlaneError
 from pp_graph.plane.contracts import Contract, FieldRule
 from pp_graph.plane.fields import Field, PrivacyClass
-from pp_graph.plane.text import AnonymizerText, TextRewrite, TextSpan
+from pp_graph.plane.text import AnonymizerText, TextRewrite, TextSpan, parse_level
 from pp_graph.risk.detect import detect
 from pp_graph.vocab.dpv import compact, expand, vocabulary
 
@@ -136,6 +136,7 @@ class _Work:
     reasons: list[str] = field(default_factory=list)
     categories: tuple[str, ...] = ()
     spans: tuple[TextSpan, ...] = ()
+    level: int = 0  # the level free text was last rewritten at (0: not rewritten)
 
     def set(self, action: str, reason: str, value: Any = None) -> None:
         self.action, self.value = action, value
@@ -212,7 +213,7 @@ class Projector:
         else:
             w.reasons.append(f"{f.cls!s}: allowed")
             if f.free_text or (rule is not None and rule.free_text):
-                self._scan(w, "L1")
+                self._scan(w, rule.level if rule is not None and rule.level else "L1")
         if f.category and not w.categories:
             w.categories = (f.category,)
         return w
@@ -220,12 +221,13 @@ class Projector:
     def _scan(self, w: _Work, level: str) -> None:
         """Free text: detection proposes categories; the policy's answer is to tokenise them."""
         scope = w.f.subject or "-"
-        res = self.transform_text(str(w.value), level, lambda s: self.tokens.token(scope, s))
+        res = self.transform_text(str(w.f.value), level, lambda s: self.tokens.token(scope, s))
         rw = res if isinstance(res, TextRewrite) else TextRewrite(res[0], list(res[1]))
         if rw.categories:
             w.set(TRANSFORM, f"free text: detected {', '.join(rw.categories)}; {rw.how}", rw.text)
             w.categories = tuple(sorted(set(w.categories) | set(rw.categories)))
             w.spans = rw.spans
+            w.level = rw.level or parse_level(level)
 
     def _tighten(self, w: _Work, site: str, purpose: str, recipient: str | None) -> None:
         assert self.site_check is not None
@@ -233,10 +235,14 @@ class Projector:
         if v.decision == DENY:
             w.set(DENY, f"site {site}: {v.reason}")
         elif v.decision == TRANSFORM:
-            if w.action == ALLOW and (w.f.free_text or (w.rule is not None and w.rule.free_text)):
-                self._scan(w, v.level)
+            prose = w.f.free_text or (w.rule is not None and w.rule.free_text)
+            if prose and (w.action == ALLOW or (w.action == TRANSFORM and parse_level(v.level) > w.level)):
+                was = w.action
+                self._scan(w, v.level)  # from the original text again, at the site's higher level
                 if w.action == ALLOW:
                     w.reasons.append(f"site {site}: {v.reason}; no personal data found in the text")
+                elif was == TRANSFORM:
+                    w.reasons.append(f"site {site}: {v.reason}; rewritten again at {v.level}")
             elif w.action == ALLOW:
                 w.set(TOKEN, f"site {site}: {v.reason}", self.tokens.token(w.f.subject or "-", w.f.value))
             else:

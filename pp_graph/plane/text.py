@@ -43,6 +43,7 @@ class TextRewrite:
     categories: list[str]
     spans: tuple[TextSpan, ...] = ()
     how: str = "replaced by tokens"
+    level: int = 0  # the level the text was rewritten at (0: the transformer has no levels)
 
 
 def parse_level(level: str | int) -> int:
@@ -79,7 +80,7 @@ class AnonymizerText:
         out = _PLACEHOLDER.sub(lambda m: token(values[m.group(0)]) if m.group(0) in values else m.group(0), out)
         spans.sort(key=lambda s: (s.start, s.end))
         cats = sorted({s.category for s in spans})
-        return TextRewrite(out, cats, tuple(spans), f"anonymized at L{lv}, entities replaced by tokens")
+        return TextRewrite(out, cats, tuple(spans), f"anonymized at L{lv}, entities replaced by tokens", lv)
 
 
 def _tokenise(out: str, value: str, token: Callable[[str], str]) -> str:
