@@ -163,3 +163,14 @@ def test_a_site_level_above_the_contract_rewrites_again() -> None:
     assert "nurse" not in text and any("rewritten again at L4" in r for r in d.reasons)
     text, d = _project(_contract("L4"), site_level="L3")  # a lower site level never loosens
     assert "nurse" not in text and not any("rewritten again" in r for r in d.reasons)
+
+
+def test_long_free_text_says_how_far_ner_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pp_graph.risk.detect as detect_mod
+
+    monkeypatch.setattr(detect_mod, "NER_MAX_CHARS", 2_000)  # NER reads the first chunk (≤ 10,000) only
+    filler = "The weather was mild and the meeting ran long. " * 230  # ≈ 10,800 characters
+    text = "Mail Zqxwv Plortnik at zqxwv.plortnik@canary-mail.org. " + filler + "Barack Obama visited."
+    rw = AnonymizerText()(text, "L3", fake_token)
+    assert "Barack" in rw.text and "Zqxwv" not in rw.text and "zqxwv" not in rw.text  # patterns run throughout
+    assert "names by NER in the first" in rw.how and f"of {len(text):,} characters" in rw.how

@@ -11,8 +11,9 @@ pd:BirthDate, not pd:LifeHistory). The result names categories, types and input 
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,32 +61,52 @@ class AnonymizerText:
     floor: int = 3
 
     def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite:
-        from pp_graph.anonymize.chunks import recognize_long
+        from pp_graph.anonymize.chunks import ner_coverage, recognize_long
         from pp_graph.anonymize.levels import apply_level
-        from pp_graph.risk.detect import detect
+        from pp_graph.risk import detect as risk_detect
 
         lv = max(parse_level(level), self.floor)
-        ents = recognize_long(text)
-        out, reps = apply_level(text, ents, lv)
-        found = detect(text)
-        spans = [TextSpan(_category(r.type, r.start, r.end, found), r.type, r.start, r.end) for r in reps]
-        extra = [d for d in found if not any(r.start < d.end and d.start < r.end for r in reps)]
-        for d in extra:  # spans the anonymizer's types do not cover: tokenise the value wherever it survived
-            out = _tokenise(out, text[d.start : d.end], token)
-            spans.append(TextSpan(_compact(d.category), d.recognizer, d.start, d.end))
+        bound = risk_detect.NER_MAX_CHARS  # the same bound as risk detection: NER cost grows with the text
+        out, reps = apply_level(text, recognize_long(text, ner_chars=bound), lv)
+        found = risk_detect.detect(text)  # sorted, non-overlapping
+        starts = [d.start for d in found]
+        spans = [
+            TextSpan(_category(r.type, _overlap(found, starts, r.start, r.end)), r.type, r.start, r.end) for r in reps
+        ]
+        taken = sorted((r.start, r.end) for r in reps)
+        extra = [d for d in found if _overlap(taken, [a for a, _ in taken], d.start, d.end) is None]
+        out = _tokenise(out, {text[d.start : d.end] for d in extra}, token)  # what the anonymizer's types miss
+        spans += [TextSpan(_compact(d.category), d.recognizer, d.start, d.end) for d in extra]
         values: dict[str, str] = {}
         for r in reps:
             if _PLACEHOLDER.fullmatch(r.replacement):
                 values.setdefault(r.replacement, text[r.start : r.end])
         out = _PLACEHOLDER.sub(lambda m: token(values[m.group(0)]) if m.group(0) in values else m.group(0), out)
         spans.sort(key=lambda s: (s.start, s.end))
-        cats = sorted({s.category for s in spans})
-        return TextRewrite(out, cats, tuple(spans), f"anonymized at L{lv}, entities replaced by tokens", lv)
+        how = f"anonymized at L{lv}, entities replaced by tokens"
+        read = ner_coverage(text, bound)
+        if read < len(text):
+            how += f" (names by NER in the first {read:,} of {len(text):,} characters)"
+        return TextRewrite(out, sorted({s.category for s in spans}), tuple(spans), how, lv)
 
 
-def _tokenise(out: str, value: str, token: Callable[[str], str]) -> str:
-    tok = token(value)
-    return re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", lambda _m: tok, out)
+def _overlap(spans: Sequence[Any], starts: list[int], s: int, e: int) -> Any:
+    """The span of sorted, non-overlapping ``spans`` (objects with start/end, or pairs) that overlaps [s, e)."""
+    i = bisect.bisect_right(starts, s)
+    for j in (i - 1, i):
+        if 0 <= j < len(spans):
+            a, b = (spans[j].start, spans[j].end) if hasattr(spans[j], "start") else spans[j]
+            if a < e and s < b:
+                return spans[j]
+    return None
+
+
+def _tokenise(out: str, values: set[str], token: Callable[[str], str]) -> str:
+    """Every surviving occurrence of each value (as a whole word) becomes its token, in one pass."""
+    if not values:
+        return out
+    alts = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)(?:{alts})(?!\w)", lambda m: token(m.group(0)), out)
 
 
 def _compact(iri: str) -> str:
@@ -94,11 +115,8 @@ def _compact(iri: str) -> str:
     return compact(iri)
 
 
-def _category(type_: str, start: int, end: int, found: list[Any]) -> str:
+def _category(type_: str, seen: Any) -> str:
     """Risk detection's category when it saw the same span (it reads cues), else the type's table row."""
     from pp_graph.anonymize.categories import category
 
-    for d in found:
-        if d.start < end and start < d.end:
-            return _compact(d.category)
-    return _compact(category(type_))
+    return _compact(seen.category) if seen is not None else _compact(category(type_))
