@@ -392,14 +392,17 @@ def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[
     return taken
 
 
-def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None) -> list[Entity]:
-    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
+# The types the sequence model owns: pattern spans of these types are its features, not the answer.
+SOFT_TYPES = frozenset({"PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE"})
+NER_MODES = ("crf", "spacy", "crf+spacy", "crf(spacy)", "hybrid", "none")
+# In the hybrid mode the sequence model decides these types only (chosen by cross-validation on the dev half).
+CRF_OWN = frozenset({"STREET_ADDRESS"})
 
-    Order: pattern recognisers, then address-block structure, then NER, then name propagation (other mentions
-    and enumeration members of a detected person) into what is still free."""
-    from pp_graph.anonymize.structure import address_blocks, name_propagation
 
-    want = set(types) if types is not None else None
+def rule_entities(text: str) -> list[Entity]:
+    """The pattern recognisers and the address-block structure, overlaps resolved (no statistical model)."""
+    from pp_graph.anonymize.structure import address_blocks
+
     cands: list[tuple[int, int, Entity]] = []
     for r in sorted(REGISTRY.values(), key=lambda r: (r.priority, r.name)):
         for s, e in r.find(text):
@@ -408,9 +411,42 @@ def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None
     taken = _resolve(cands, [])
     streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
     block = [(29, -(e - s), Entity(t, s, e, "address_block")) for t, s, e in address_blocks(text, streets)]
-    taken = _resolve(block, taken)
-    if ner:
-        taken = _resolve([(50, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    return _resolve(block, taken)
+
+
+def recognize(
+    text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "crf"
+) -> list[Entity]:
+    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
+
+    Order: pattern recognisers and address-block structure; then (``mode``) the sequence model, which takes the
+    pattern spans as features and decides the soft types (names, places, organisations, titles, addresses), and/or
+    the spaCy pipeline; then name propagation (other mentions and enumeration members of a detected person)."""
+    from pp_graph.anonymize import crf
+    from pp_graph.anonymize.structure import name_propagation
+
+    if mode not in NER_MODES:
+        raise ValueError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
+    want = set(types) if types is not None else None
+    taken = rule_entities(text)
+    if ner and mode == "hybrid":
+        spacy_ents = ner_entities(text)
+        model = crf.predict(
+            text, [(x.type, x.start, x.end) for x in taken], [(x.type, x.start, x.end) for x in spacy_ents]
+        )
+        hard = [x for x in taken if x.type not in SOFT_TYPES]
+        soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
+        taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_OWN], hard)
+        taken = _resolve(soft, taken)
+        taken = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], taken)
+    elif ner and mode != "none":
+        if "crf" in mode:
+            ner_feats = [(x.type, x.start, x.end) for x in ner_entities(text)] if mode == "crf(spacy)" else None
+            model = crf.predict(text, [(x.type, x.start, x.end) for x in taken], ner_feats)
+            hard = [x for x in taken if x.type not in SOFT_TYPES]
+            taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
+        if mode in ("spacy", "crf+spacy"):
+            taken = _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
     persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
     taken = _resolve(
         [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken
