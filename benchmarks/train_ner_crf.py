@@ -25,7 +25,7 @@ from pp_graph.anonymize.recognizers import ner_entities, recognize, rule_entitie
 
 NER_FEATURES = True  # the spaCy pipeline's labels are features (mode "crf(spacy)")
 
-PARAMS = {"c1": 0.05, "c2": 0.01, "max_iterations": 150, "feature.possible_transitions": True}
+PARAMS = {"c1": 1.0, "c2": 0.05, "max_iterations": 150, "feature.possible_transitions": True}
 
 
 def _xy(samples: list[_pii.Sample]) -> list[tuple[list[dict[str, Any]], list[str]]]:

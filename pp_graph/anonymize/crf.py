@@ -172,7 +172,9 @@ def tagger(model_dir: Path) -> Any:
     if file_digest(path) != prov.get("digest"):
         raise ModelUnavailable(f"{path}: digest does not match PROVENANCE.json (retrain or restore the file)")
     if prov.get("features_version") != FEATURES_VERSION:
-        raise ModelUnavailable(f"{path}: trained with features v{prov.get('features_version')}, code has v{FEATURES_VERSION}")
+        raise ModelUnavailable(
+            f"{path}: trained with features v{prov.get('features_version')}, code has v{FEATURES_VERSION}"
+        )
     t = pycrfsuite.Tagger()
     t.open(str(path))
     return t

@@ -414,9 +414,7 @@ def rule_entities(text: str) -> list[Entity]:
     return _resolve(block, taken)
 
 
-def recognize(
-    text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "crf"
-) -> list[Entity]:
+def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "hybrid") -> list[Entity]:
     """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
 
     Order: pattern recognisers and address-block structure; then (``mode``) the sequence model, which takes the
