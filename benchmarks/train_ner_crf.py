@@ -12,6 +12,7 @@ import json
 import random
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,24 @@ def _eval(samples: list[_pii.Sample], mode: str) -> dict[str, dict[str, float]]:
     return _pii.token_prf(samples, lambda t: [(e.type, e.start, e.end) for e in recognize(t, mode=mode)])
 
 
-def cv(dev: list[_pii.Sample], modes: list[str], params: dict[str, Any] | None = None) -> None:
+def _confusion(samples: list[_pii.Sample], mode: str, acc: Counter[tuple[str, str]]) -> None:
+    for s in samples:
+        pred = [(e.type, e.start, e.end) for e in recognize(s.text, mode=mode)]
+        for m, g, p in zip(_pii.TOKEN.finditer(s.text), _pii._labels(s.text, s.spans), _pii._labels(s.text, pred)):
+            if g != p:
+                acc[(g, p)] += 1
+                EXAMPLES.setdefault((g, p), []).append(f"{s.template}:{m.group(0)}")
+
+
+EXAMPLES: dict[tuple[str, str], list[str]] = {}
+
+
+def cv(
+    dev: list[_pii.Sample],
+    modes: list[str],
+    params: dict[str, Any] | None = None,
+    confusion: Counter[tuple[str, str]] | None = None,
+) -> None:
     templates = sorted({s.template for s in dev})
     random.Random(_pii.SEED).shuffle(templates)
     folds = [set(templates[::2]), set(templates[1::2])]
@@ -83,6 +101,8 @@ def cv(dev: list[_pii.Sample], modes: list[str], params: dict[str, Any] | None =
         with tempfile.TemporaryDirectory() as tmp:
             train(tr, Path(tmp), params)
             crf.MODEL_DIR = Path(tmp)
+            if confusion is not None:
+                _confusion(te, modes[0], confusion)
             for m in modes:
                 r = _eval(te, m)
                 tot[m].append(r)
@@ -98,13 +118,17 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--confusion", action="store_true", help="token confusions of the first mode (dev folds)")
     ap.add_argument("--modes", default="crf(spacy),spacy")
     ap.add_argument("--params", default="{}", help="JSON crfsuite parameters over the defaults")
     a = ap.parse_args()
     dev, _ = _pii.split(_pii.load())  # the held-out half is not used
     params = json.loads(a.params)
     if a.cv:
-        cv(dev, a.modes.split(","), params)
+        conf: Counter[tuple[str, str]] | None = Counter() if a.confusion else None
+        cv(dev, a.modes.split(","), params, conf)
+        for (g, p), n in (conf or Counter()).most_common(25):
+            print(f"{g:15} -> {p:15} {n:5}  {EXAMPLES[(g, p)][:14]}")
     if a.write:
         print(json.dumps(train(dev, crf.MODEL_DIR, params), indent=2))
     return 0

@@ -399,6 +399,39 @@ NER_MODES = ("crf", "spacy", "crf+spacy", "crf(spacy)", "hybrid", "none")
 CRF_OWN = frozenset({"STREET_ADDRESS"})
 
 
+def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> list[tuple[str, int, int]]:
+    """Model spans minus the structured entities inside them ("… 97403 before Friday" keeps the address part)."""
+    out = []
+    for t, s, e in spans:
+        cuts = sorted((x.start, x.end) for x in hard if x.start < e and s < x.end)
+        for a, b in cuts:
+            if a > s:
+                out.append((t, s, a))
+            s = max(s, b)
+        out.append((t, s, e))
+    trimmed = []
+    for t, s, e in out:
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if any(c.isalnum() for c in text[s:e]):
+            trimmed.append((t, s, e))
+    return trimmed
+
+
+_NUMBER_WORD = re.compile(r"\d+[ \t]+[^\W\d_]")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
+def _plausible(span: tuple[str, int, int], streets: list[tuple[int, int]], text: str) -> bool:
+    """A model address either extends a pattern street match or reads like one on its own (a number followed by
+    a word, and at least two words): "3... 2... 1... liftoff" or "They had 6: Anna, …" are not addresses."""
+    _, s, e = span
+    if any(a < e and s < b for a, b in streets):
+        return True
+    value = text[s:e]
+    return bool(_NUMBER_WORD.search(value)) and len(_LETTERS.findall(value)) >= 2
+
+
 def rule_entities(text: str) -> list[Entity]:
     """The pattern recognisers and the address-block structure, overlaps resolved (no statistical model)."""
     from pp_graph.anonymize.structure import address_blocks
@@ -434,7 +467,9 @@ def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None
         )
         hard = [x for x in taken if x.type not in SOFT_TYPES]
         soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
-        taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_OWN], hard)
+        streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
+        own = [x for x in _clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
+        taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
         taken = _resolve(soft, taken)
         taken = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], taken)
     elif ner and mode != "none":
