@@ -332,8 +332,10 @@ def ner_entities(text: str) -> list[Entity]:
     out = []
     for e in doc.ents:
         s, end = e.start_char, e.end_char
-        cut = re.search(r"[\n|]", text[s:end])
-        if cut:  # an entity does not run across lines or table cells
+        while s < end and not text[s].isalnum():  # nor starts with a quote mark
+            s += 1
+        cut = re.search(r'[\n|:"“”]', text[s:end])
+        if cut:  # an entity does not run across lines, table cells or into quoted speech
             end = s + cut.start()
         while end > s and text[end - 1] in ".,;:'\" \t":  # trailing punctuation is not the name
             end -= 1
@@ -348,7 +350,7 @@ def ner_entities(text: str) -> list[Entity]:
 
 
 _NAME_CUE = re.compile(
-    r"(?:(?i:my name is|this is|i am|i'm|name:|called|signed,?)\s+|"
+    r"(?:(?i:my name is|this is|i am|i'm|name:|called|signed,?|(?:directed|written|produced|posted|sent) by:?)\s+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?\s+)"
     r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)){0,3})"
 )
@@ -356,7 +358,8 @@ _NAME_CUE = re.compile(
 
 def _cued_names(text: str) -> Iterator[tuple[int, int]]:
     for m in _NAME_CUE.finditer(text):
-        yield m.start(1), m.end(1)
+        e = m.end(1) - 2 if m.group(1).endswith(("'s", "’s")) else m.end(1)
+        yield m.start(1), e
 
 
 REGISTRY["name_cue"] = Recognizer("name_cue", "PERSON", 45, _cued_names)
@@ -403,7 +406,9 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
     """Model spans minus the structured entities inside them ("… 97403 before Friday" keeps the address part)."""
     out = []
     for t, s, e in spans:
-        cuts = sorted((x.start, x.end) for x in hard if x.start < e and s < x.end)
+        cuts = [(x.start, x.end) for x in hard if x.start < e and s < x.end]
+        cuts += [(s + m.start(), s + m.end()) for m in _QUOTE_MARK.finditer(text[s:e])]  # "\n> " of a quoted reply
+        cuts.sort()
         for a, b in cuts:
             if a > s:
                 out.append((t, s, a))
@@ -418,6 +423,7 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
     return trimmed
 
 
+_QUOTE_MARK = re.compile(r"\n[ \t]*[>|][>| \t]*")
 _NUMBER_WORD = re.compile(r"\d+[ \t]+[^\W\d_]")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
 
