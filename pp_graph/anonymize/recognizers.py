@@ -219,6 +219,30 @@ regex(
     group=1,
 )
 
+# ---- organisations (priority 27–28): a legal-form or sector suffix, or an employment cue ----
+
+_ORG_SUFFIX = (
+    r"(?:Inc|LLC|Ltd|Corp|Corporation|GmbH|AG|PLC|plc|Co|Group|Partners|Holdings|Bank|Insurance|Capital|"
+    r"Solutions|Systems|Technologies|Software|Labs|Ventures|Associates|Foundation|Institute|University|Agency)"
+)
+_CAP = r"(?!(?:The|A|An|This|That|Our|My|Your|His|Her|Their|Its)\b)[A-Z][\w&'-]*"
+regex(
+    "org_suffix",
+    "ORGANIZATION",
+    27,
+    rf"\b(?:{_CAP}\s+(?:(?:{_CAP}|of|and|&)\s+){{0,4}}{_ORG_SUFFIX}\b\.?"
+    r"|(?:[a-z][\w&'-]*\s+){1,3}(?:inc|llc|ltd|gmbh)\b\.?)",
+)
+regex(
+    "org_cue",
+    "ORGANIZATION",
+    28,
+    r"(?i:\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|(?:ceo|cto|cfo|founder|employee|president) of)\s+)"
+    rf"(?:the\s+)?({_CAP}(?:\s+(?:{_CAP}|of|&))*(?<!\sof))"
+    rf"|\b[Tt]he\s+({_CAP}(?:\s+{_CAP}){{0,4}})\s+(?:office|headquarters|HQ|branch)\b",
+    group=-1,
+)
+
 # ---- addresses (priority 30–35) ----
 
 _SUFFIX = (
