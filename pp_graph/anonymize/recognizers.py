@@ -230,7 +230,7 @@ regex(
     "org_suffix",
     "ORGANIZATION",
     27,
-    rf"\b(?:{_CAP}\s+(?:(?:{_CAP}|of|and|&)\s+){{0,4}}{_ORG_SUFFIX}\b\.?"
+    rf"\b(?:{_CAP}\s+(?:(?:{_CAP}|and|&)\s+){{0,3}}{_ORG_SUFFIX}\b\.?"
     r"|(?:[a-z][\w&'-]*\s+){1,3}(?:inc|llc|ltd|gmbh)\b\.?)",
 )
 regex(
@@ -440,13 +440,20 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
         out.append((t, s, e))
     trimmed = []
     for t, s, e in out:
-        while e > s and text[e - 1].isspace():
-            e -= 1
+        while True:  # trailing blanks and function words ("… 97403 before") are not the address
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            last = _LAST_WORD.search(text, s, e)
+            if not last or last.group(0).lower() not in _TAIL_WORDS:
+                break
+            e = last.start()
         if any(c.isalnum() for c in text[s:e]):
             trimmed.append((t, s, e))
     return trimmed
 
 
+_LAST_WORD = re.compile(r"\w+$")
+_TAIL_WORDS = frozenset({"before", "after", "for", "in", "on", "at", "last", "and", "the", "to", "by", "please", "or"})
 _QUOTE_MARK = re.compile(r"\n[ \t]*[>|][>| \t]*")
 _NUMBER_WORD = re.compile(r"\d+[ \t]+[^\W\d_]")
 _LETTERS = re.compile(r"[^\W\d_]{3,}")
