@@ -75,7 +75,8 @@ def _eval(samples: list[_pii.Sample], mode: str) -> dict[str, dict[str, float]]:
 def _confusion(samples: list[_pii.Sample], mode: str, acc: Counter[tuple[str, str]]) -> None:
     for s in samples:
         pred = [(e.type, e.start, e.end) for e in recognize(s.text, mode=mode)]
-        for m, g, p in zip(_pii.TOKEN.finditer(s.text), _pii._labels(s.text, s.spans), _pii._labels(s.text, pred)):
+        toks = list(_pii.TOKEN.finditer(s.text))
+        for m, g, p in zip(toks, _pii._labels(s.text, s.spans), _pii._labels(s.text, pred), strict=True):
             if g != p:
                 acc[(g, p)] += 1
                 EXAMPLES.setdefault((g, p), []).append(f"{s.template}:{m.group(0)}")
