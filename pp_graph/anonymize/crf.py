@@ -10,6 +10,7 @@ checked on load, so a changed model is never used silently.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -107,14 +108,14 @@ def features(
 
 
 def rule_labels(toks: Sequence[Tok], spans: Iterable[tuple[str, int, int]]) -> list[str]:
+    """The type of the span each token overlaps ("O" for none); tokens are sorted, so each span costs O(log n)."""
     lab = ["O"] * len(toks)
-    starts = [t.start for t in toks]
+    ends = [t.end for t in toks]
     for typ, s, e in spans:
-        for i in range(len(toks)):
-            if starts[i] >= e:
-                break
-            if toks[i].end > s:
-                lab[i] = typ
+        i = bisect.bisect_right(ends, s)  # the first token ending after s
+        while i < len(toks) and toks[i].start < e:
+            lab[i] = typ
+            i += 1
     return lab
 
 
