@@ -120,3 +120,31 @@ def test_ner_spans_stop_at_quoted_speech() -> None:
     got = found('Koppány: "Who are you?"')
     assert ("PERSON", "Koppány") in got
     assert not any(":" in v or '"' in v for _, v in got)
+
+
+@pytest.mark.parametrize(("text", "ok"), [("born 12/05/1990", True), ("on 5.6.2001", True), ("03.93.92.16.85", False)])
+def test_numeric_dates_need_a_day_and_month_in_range(text: str, ok: bool) -> None:
+    assert bool(list(REGISTRY["date"].find(text))) is ok
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Fax: 9498777106", "9498777106"),
+        ("(37) 788-063-Office", "(37) 788-063"),
+        ("Mobile: 03.93.92.16.85", "03.93.92.16.85"),
+    ],
+)
+def test_phone_forms(text: str, value: str) -> None:
+    assert ("PHONE_NUMBER", value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["order 12345 shipped", "see last 10 transactions", "in 2019 we moved"])
+def test_phone_negative(text: str) -> None:
+    assert not any(t == "PHONE_NUMBER" for t, _ in found(text))
+
+
+def test_model_address_does_not_start_with_the_verb_before_it() -> None:
+    text = "The address of Acme is 12 Main Street, Springfield."
+    street = [v for t, v in found(text) if t == "STREET_ADDRESS"]
+    assert street and street[0].startswith("12 Main Street"), street

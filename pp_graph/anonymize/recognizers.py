@@ -171,6 +171,17 @@ _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
+
+
+def _date_ok(m: re.Match[str]) -> bool:
+    """A numeric d/m/y or m/d/y date has a day and a month in range ("03.93.92" is a phone number's digits)."""
+    parts = re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}", m.group(0))
+    if parts is None:
+        return True
+    a, b = int(parts.group(1)), int(parts.group(2))
+    return 1 <= a <= 31 and 1 <= b <= 31 and min(a, b) <= 12
+
+
 regex(
     "date",
     "DATE_TIME",
@@ -178,6 +189,7 @@ regex(
     r"\b(?:\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+\d{{4}}|"
     rf"{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|{_MONTH}\s+\d{{4}})\b",
+    check=_date_ok,
 )
 regex(
     "weekday",
@@ -310,7 +322,9 @@ regex(
     "phone",
     "PHONE_NUMBER",
     40,
-    r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(0?\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}(?:\s?x\d{1,5})?(?![\w-])",
+    # a bare run of 10 digits, or groups; "-Office" / "-Fax" may follow a number in a signature
+    r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(0?\d{1,4}\)[ .-]?)?(?:\d{10}|\d{2,5}(?:[ .-]\d{2,5}){0,4})(?:\s?x\d{1,5})?"
+    r"(?![\w]|-\d)",
     check=_phone_ok,
 )
 
@@ -441,6 +455,11 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
         out.append((t, s, e))
     trimmed = []
     for t, s, e in out:
+        while True:  # leading "is"/"at" ("… is 12 Main St") is not the address
+            first = _FIRST_WORD.match(text, s, e)
+            if not first or first.group(1).lower() not in _HEAD_WORDS:
+                break
+            s = first.end()
         while True:  # trailing blanks and function words ("… 97403 before") are not the address
             while e > s and text[e - 1].isspace():
                 e -= 1
@@ -453,7 +472,9 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
     return trimmed
 
 
+_FIRST_WORD = re.compile(r"(\w+)\s+")
 _LAST_WORD = re.compile(r"\w+$")
+_HEAD_WORDS = frozenset({"is", "at", "to", "in", "on", "from"})
 _TAIL_WORDS = frozenset({"before", "after", "for", "in", "on", "at", "last", "and", "the", "to", "by", "please", "or"})
 _QUOTE_MARK = re.compile(r"\n[ \t]*[>|][>| \t]*")
 _NUMBER_WORD = re.compile(r"\d+[ \t]+[^\W\d_]")
