@@ -36,7 +36,9 @@ def _xy(samples: list[_pii.Sample]) -> list[tuple[list[dict[str, Any]], list[str
         rules = [(x.type, x.start, x.end) for x in rule_entities(s.text)]
         gold = [x for x in s.spans if x[0] in crf.CRF_TYPES]
         ner = crf.rule_labels(toks, [(x.type, x.start, x.end) for x in ner_entities(s.text)]) if NER_FEATURES else None
-        out.append((crf.features(s.text, toks, crf.rule_labels(toks, rules), ner), crf.bio(toks, gold)))
+        rule, y = crf.rule_labels(toks, rules), crf.bio(toks, gold)
+        for a, b in crf.sentences(s.text, toks):  # one sequence per sentence, as the model is applied
+            out.append((crf.features(s.text, toks[a:b], rule[a:b], ner[a:b] if ner else None), y[a:b]))
     return out
 
 

@@ -148,3 +148,20 @@ def test_model_address_does_not_start_with_the_verb_before_it() -> None:
     text = "The address of Acme is 12 Main Street, Springfield."
     street = [v for t, v in found(text) if t == "STREET_ADDRESS"]
     assert street and street[0].startswith("12 Main Street"), street
+
+
+def test_each_sentence_of_a_long_text_reads_as_it_does_alone() -> None:
+    one = "Mail Jane Roe at jane@roe.org. She lives at 12 Main Street, Springfield and works for Acme Corp in Paris. "
+    alone = found(one)
+    assert ("STREET_ADDRESS", "12 Main Street, Springfield") in alone, alone
+    assert {("ORGANIZATION", "Acme Corp"), ("GPE", "Paris")} <= alone, alone
+    many = recognize(one * 5)
+    assert sum(e.type == "GPE" for e in many) == 5
+    assert max(e.end - e.start for e in many) <= len("12 Main Street, Springfield")
+
+
+def test_sentences_do_not_split_after_abbreviations_or_numbers() -> None:
+    text = "Send it to Apt. 5 Main St. Anna said yes. Then 12. Boris left."
+    toks = crf.tokens(text)
+    ends = [toks[b - 1].text + "|" + (toks[b].text if b < len(toks) else "$") for _, b in crf.sentences(text, toks)]
+    assert ends == [".|Then", ".|$"], ends

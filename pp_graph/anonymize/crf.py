@@ -25,7 +25,7 @@ from pp_graph.resources import DATA
 
 MODEL_DIR = DATA / "anonymize" / "ner-crf"
 MODEL_FILE = "model.crfsuite"
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2  # 2: one sequence per sentence
 # The types the model predicts; the pattern recognisers keep the structured ones.
 CRF_TYPES = ("PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE")
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -71,7 +71,8 @@ def features(
     out = []
     line_idx = 0
     for i, t in enumerate(toks):
-        before = text[toks[i - 1].end : t.start] if i else text[: t.start]
+        # a sentence starts like a text: the same sentence reads the same wherever it stands
+        before = text[toks[i - 1].end : t.start] if i else ""
         if i == 0 or "\n" in before:
             line_idx = 0
         else:
@@ -104,6 +105,30 @@ def features(
         f["-1|0"] = f"{toks[i - 1].text.lower() if i else '^'}|{w.lower()}"
         f["0|1"] = f"{w.lower()}|{toks[i + 1].text.lower() if i + 1 < len(toks) else '$'}"
         out.append(f)
+    return out
+
+
+_ABBREV = frozenset(
+    {"apt", "ste", "str", "st", "ave", "blvd", "rd", "dr", "mr", "mrs", "ms", "prof", "inc", "ltd", "no"}
+)
+
+
+def sentences(text: str, toks: Sequence[Tok]) -> list[tuple[int, int]]:
+    """Token ranges of sentences: the model was trained on short texts, and a run of sentences must not become one
+    address. A sentence ends at . ! ? after a word (not a number or an abbreviation such as "Apt.") before a blank
+    and a capital."""
+    out, start = [], 0
+    for i in range(1, len(toks) - 1):
+        t, prev, nxt = toks[i], toks[i - 1], toks[i + 1]
+        if (
+            t.text in ".!?"
+            and nxt.start > t.end
+            and nxt.text[:1].isupper()
+            and (t.text != "." or (prev.text.isalpha() and len(prev.text) > 1 and prev.text.lower() not in _ABBREV))
+        ):
+            out.append((start, i + 1))
+            start = i + 1
+    out.append((start, len(toks)))
     return out
 
 
@@ -192,5 +217,9 @@ def predict(
     if not toks:
         return []
     ner = rule_labels(toks, ner_spans) if ner_spans is not None else None
-    labels = tagger(model_dir or MODEL_DIR).tag(features(text, toks, rule_labels(toks, rule_spans), ner))
+    rule = rule_labels(toks, rule_spans)
+    tag = tagger(model_dir or MODEL_DIR).tag
+    labels: list[str] = []
+    for a, b in sentences(text, toks):
+        labels += tag(features(text, toks[a:b], rule[a:b], ner[a:b] if ner is not None else None))
     return spans_from_bio(toks, labels)

@@ -447,6 +447,9 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
     for t, s, e in spans:
         cuts = [(x.start, x.end) for x in hard if x.start < e and s < x.end]
         cuts += [(s + m.start(), s + m.end()) for m in _QUOTE_MARK.finditer(text[s:e])]  # "\n> " of a quoted reply
+        clause = _CLAUSE.search(text, s, e)  # "… Springfield and works for …": the address ended before the verb
+        if clause:
+            cuts.append((clause.start(), e))
         cuts.sort()
         for a, b in cuts:
             if a > s:
@@ -467,11 +470,14 @@ def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> l
             if not last or last.group(0).lower() not in _TAIL_WORDS:
                 break
             e = last.start()
+        if e - s > 4 and text[e - 1] == "." and re.search(r"[^\W\d_]{4}$", text[s : e - 1]):
+            e -= 1  # the full stop after "… Springfield." ends the sentence, not an abbreviation
         if any(c.isalnum() for c in text[s:e]):
             trimmed.append((t, s, e))
     return trimmed
 
 
+_CLAUSE = re.compile(r"\s+(?:and|but|who|which|where)\s+[a-z]{3,}\b(?!\.)")
 _FIRST_WORD = re.compile(r"(\w+)\s+")
 _LAST_WORD = re.compile(r"\w+$")
 _HEAD_WORDS = frozenset({"is", "at", "to", "in", "on", "from"})
