@@ -61,6 +61,7 @@ def train(samples: list[_pii.Sample], out_dir: Path, params: dict[str, Any] | No
         "params": p,
         "training_data": {
             "name": "pii-synth (synth_dataset_v2.json, MIT, Microsoft Corporation)",
+            "file_digest": crf.file_digest(_pii.DATASET),
             "part": f"development half of the seeded split by template (seed {_pii.SEED})",
             "sentences": len(samples),
             "templates": len({s.template for s in samples}),
