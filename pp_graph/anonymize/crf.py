@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +53,17 @@ def _shape(w: str) -> str:
     return re.sub(r"(.)\1+", r"\1\1", s)
 
 
-def _word_feats(w: str, p: str) -> dict[str, Any]:
-    lw = w.lower()
-    return {
-        p + "w": lw,
-        p + "shape": _shape(w),
-        p + "title": w[:1].isupper() and w[1:].islower(),
-        p + "upper": w.isupper() and len(w) > 1,
-    }
+_PREFIXES = ("", "-2:", "-1:", "1:", "2:")
+
+
+@lru_cache(maxsize=8192)  # the same word recurs as its neighbours' context: compute its features once
+def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
+    return (
+        (p + "w", w.lower()),
+        (p + "shape", _shape(w)),
+        (p + "title", w[:1].isupper() and w[1:].islower()),
+        (p + "upper", w.isupper() and len(w) > 1),
+    )
 
 
 def features(
@@ -91,8 +94,8 @@ def features(
             "line_pos": str(min(line_idx, 4)),
             "rule": rule[i],
             "ner": ner[i] if ner is not None else "-",
-            **_word_feats(w, ""),
         }
+        f.update(_word_feats(w, ""))
         for d in (-2, -1, 1, 2):
             j = i + d
             if 0 <= j < len(toks):
