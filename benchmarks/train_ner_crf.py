@@ -24,7 +24,7 @@ import _pii  # noqa: E402
 from pp_graph.anonymize import crf  # noqa: E402
 from pp_graph.anonymize.recognizers import ner_entities, recognize, rule_entities  # noqa: E402
 
-NER_FEATURES = True  # the spaCy pipeline's labels are features (mode "crf(spacy)")
+NER_FEATURES = True  # the spaCy pipeline's labels are features
 
 PARAMS = {"c1": 1.0, "c2": 0.05, "max_iterations": 150, "feature.possible_transitions": True}
 
@@ -123,7 +123,7 @@ def main() -> int:
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--confusion", action="store_true", help="token confusions of the first mode (dev folds)")
-    ap.add_argument("--modes", default="crf(spacy),spacy")
+    ap.add_argument("--modes", default="hybrid,crf,spacy")
     ap.add_argument("--params", default="{}", help="JSON crfsuite parameters over the defaults")
     a = ap.parse_args()
     dev, _ = _pii.split(_pii.load())  # the held-out half is not used

@@ -435,7 +435,7 @@ def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[
 
 # The types the sequence model owns: pattern spans of these types are its features, not the answer.
 SOFT_TYPES = frozenset({"PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE"})
-NER_MODES = ("crf", "spacy", "crf+spacy", "crf(spacy)", "hybrid", "none")
+NER_MODES = ("hybrid", "crf", "spacy", "none")
 # In the hybrid mode the sequence model decides these types only (chosen by cross-validation on the dev half).
 CRF_OWN = frozenset({"STREET_ADDRESS"})
 CRF_FILL = frozenset({"PERSON"})  # the model adds persons where nothing else found one (dev CV: +0.2 pt)
@@ -512,41 +512,43 @@ def rule_entities(text: str) -> list[Entity]:
     return _resolve(block, taken)
 
 
+def _hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> list[Entity]:
+    """The sequence model (pattern and spaCy labels as features) decides street-address runs and adds persons
+    nothing else found; the soft pattern spans and spaCy fill the rest. ``model_decides_all``: the model alone
+    decides every soft type (the ablation the choice was measured against)."""
+    from pp_graph.anonymize import crf
+
+    spacy_ents = ner_entities(text)
+    model = crf.predict(text, [(x.type, x.start, x.end) for x in taken], [(x.type, x.start, x.end) for x in spacy_ents])
+    hard = [x for x in taken if x.type not in SOFT_TYPES]
+    if model_decides_all:
+        return _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
+    soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
+    streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
+    own = [x for x in _clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
+    out = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
+    out = _resolve(soft, out)
+    out = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], out)
+    return _resolve([(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL], out)
+
+
 def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "hybrid") -> list[Entity]:
     """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
 
-    Order: pattern recognisers and address-block structure; then (``mode``) the sequence model, which takes the
-    pattern spans as features and decides the soft types (names, places, organisations, titles, addresses), and/or
-    the spaCy pipeline; then name propagation (other mentions and enumeration members of a detected person)."""
-    from pp_graph.anonymize import crf
+    Order: pattern recognisers and address-block structure; then, by ``mode``, "hybrid" (the default: the
+    sequence model and spaCy, see ``_hybrid``), "crf" (the sequence model decides all soft types), "spacy" (the
+    spaCy pipeline after the patterns) or "none"; then name propagation (other mentions and enumeration members of
+    a detected person). ``ner=False`` is mode "none"."""
     from pp_graph.anonymize.structure import name_propagation
 
     if mode not in NER_MODES:
         raise ValueError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
     want = set(types) if types is not None else None
     taken = rule_entities(text)
-    if ner and mode == "hybrid":
-        spacy_ents = ner_entities(text)
-        model = crf.predict(
-            text, [(x.type, x.start, x.end) for x in taken], [(x.type, x.start, x.end) for x in spacy_ents]
-        )
-        hard = [x for x in taken if x.type not in SOFT_TYPES]
-        soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
-        streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
-        own = [x for x in _clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
-        taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
-        taken = _resolve(soft, taken)
-        taken = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], taken)
-        fill = [(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL]
-        taken = _resolve(fill, taken)
-    elif ner and mode != "none":
-        if "crf" in mode:
-            ner_feats = [(x.type, x.start, x.end) for x in ner_entities(text)] if mode == "crf(spacy)" else None
-            model = crf.predict(text, [(x.type, x.start, x.end) for x in taken], ner_feats)
-            hard = [x for x in taken if x.type not in SOFT_TYPES]
-            taken = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
-        if mode in ("spacy", "crf+spacy"):
-            taken = _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    if ner and mode in ("hybrid", "crf"):
+        taken = _hybrid(text, taken, model_decides_all=mode == "crf")
+    elif ner and mode == "spacy":
+        taken = _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
     persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
     taken = _resolve(
         [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken
