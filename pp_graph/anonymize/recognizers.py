@@ -171,6 +171,17 @@ _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
+
+
+def _date_ok(m: re.Match[str]) -> bool:
+    """A numeric d/m/y or m/d/y date has a day and a month in range ("03.93.92" is a phone number's digits)."""
+    parts = re.fullmatch(r"(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}", m.group(0))
+    if parts is None:
+        return True
+    a, b = int(parts.group(1)), int(parts.group(2))
+    return 1 <= a <= 31 and 1 <= b <= 31 and min(a, b) <= 12
+
+
 regex(
     "date",
     "DATE_TIME",
@@ -178,6 +189,7 @@ regex(
     r"\b(?:\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|"
     rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+\d{{4}}|"
     rf"{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|{_MONTH}\s+\d{{4}})\b",
+    check=_date_ok,
 )
 regex(
     "weekday",
@@ -217,6 +229,30 @@ regex(
     26,
     r"(?:,\s+the\s+|\bas\s+(?:an?\s+)?)([A-Z][\w-]*(?:\s+[a-z][\w-]*){0,2})(?=,|\s+but\b|\s+said\b)",
     group=1,
+)
+
+# ---- organisations (priority 27–28): a legal-form or sector suffix, or an employment cue ----
+
+_ORG_SUFFIX = (
+    r"(?:Inc|LLC|Ltd|Corp|Corporation|GmbH|AG|PLC|plc|Co|Group|Partners|Holdings|Bank|Insurance|Capital|"
+    r"Solutions|Systems|Technologies|Software|Labs|Ventures|Associates|Foundation|Institute|University|Agency)"
+)
+_CAP = r"(?!(?:The|A|An|This|That|Our|My|Your|His|Her|Their|Its)\b)[A-Z][\w&'-]*"
+regex(
+    "org_suffix",
+    "ORGANIZATION",
+    27,
+    rf"\b(?:{_CAP}\s+(?:(?:{_CAP}|and|&)\s+){{0,3}}{_ORG_SUFFIX}\b\.?"
+    r"|(?:[a-z][\w&'-]*\s+){1,3}(?:inc|llc|ltd|gmbh)\b\.?)",
+)
+regex(
+    "org_cue",
+    "ORGANIZATION",
+    28,
+    r"(?i:\b(?:work(?:s|ed|ing)? (?:for|at)|employed (?:by|at)|(?:ceo|cto|cfo|founder|employee|president) of)\s+)"
+    rf"(?:the\s+)?({_CAP}(?:\s+(?:{_CAP}|of|&))*(?<!\sof))"
+    rf"|\b[Tt]he\s+({_CAP}(?:\s+{_CAP}){{0,4}})\s+(?:office|headquarters|HQ|branch)\b",
+    group=-1,
 )
 
 # ---- addresses (priority 30–35) ----
@@ -286,7 +322,9 @@ regex(
     "phone",
     "PHONE_NUMBER",
     40,
-    r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(0?\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}(?:\s?x\d{1,5})?(?![\w-])",
+    # a bare run of 10 digits, or groups; "-Office" / "-Fax" may follow a number in a signature
+    r"(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(0?\d{1,4}\)[ .-]?)?(?:\d{10}|\d{2,5}(?:[ .-]\d{2,5}){0,4})(?:\s?x\d{1,5})?"
+    r"(?![\w]|-\d)",
     check=_phone_ok,
 )
 
@@ -332,8 +370,10 @@ def ner_entities(text: str) -> list[Entity]:
     out = []
     for e in doc.ents:
         s, end = e.start_char, e.end_char
-        cut = re.search(r"[\n|]", text[s:end])
-        if cut:  # an entity does not run across lines or table cells
+        while s < end and not text[s].isalnum():  # nor starts with a quote mark
+            s += 1
+        cut = re.search(r'[\n|:"“”]', text[s:end])
+        if cut:  # an entity does not run across lines, table cells or into quoted speech
             end = s + cut.start()
         while end > s and text[end - 1] in ".,;:'\" \t":  # trailing punctuation is not the name
             end -= 1
@@ -348,7 +388,7 @@ def ner_entities(text: str) -> list[Entity]:
 
 
 _NAME_CUE = re.compile(
-    r"(?:(?i:my name is|this is|i am|i'm|name:|called|signed,?)\s+|"
+    r"(?:(?i:my name is|this is|i am|i'm|name:|called|signed,?|(?:directed|written|produced|posted|sent) by:?)\s+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?\s+)"
     r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)){0,3})"
 )
@@ -356,7 +396,8 @@ _NAME_CUE = re.compile(
 
 def _cued_names(text: str) -> Iterator[tuple[int, int]]:
     for m in _NAME_CUE.finditer(text):
-        yield m.start(1), m.end(1)
+        e = m.end(1) - 2 if m.group(1).endswith(("'s", "’s")) else m.end(1)
+        yield m.start(1), e
 
 
 REGISTRY["name_cue"] = Recognizer("name_cue", "PERSON", 45, _cued_names)
@@ -392,14 +433,74 @@ def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[
     return taken
 
 
-def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None) -> list[Entity]:
-    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
+# The types the sequence model owns: pattern spans of these types are its features, not the answer.
+SOFT_TYPES = frozenset({"PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE"})
+NER_MODES = ("hybrid", "crf", "spacy", "none")
+# In the hybrid mode the sequence model decides these types only (chosen by cross-validation on the dev half).
+CRF_OWN = frozenset({"STREET_ADDRESS"})
+CRF_FILL = frozenset({"PERSON"})  # the model adds persons where nothing else found one (dev CV: +0.2 pt)
 
-    Order: pattern recognisers, then address-block structure, then NER, then name propagation (other mentions
-    and enumeration members of a detected person) into what is still free."""
-    from pp_graph.anonymize.structure import address_blocks, name_propagation
 
-    want = set(types) if types is not None else None
+def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> list[tuple[str, int, int]]:
+    """Model spans minus the structured entities inside them ("… 97403 before Friday" keeps the address part)."""
+    out = []
+    for t, s, e in spans:
+        cuts = [(x.start, x.end) for x in hard if x.start < e and s < x.end]
+        cuts += [(s + m.start(), s + m.end()) for m in _QUOTE_MARK.finditer(text[s:e])]  # "\n> " of a quoted reply
+        clause = _CLAUSE.search(text, s, e)  # "… Springfield and works for …": the address ended before the verb
+        if clause:
+            cuts.append((clause.start(), e))
+        cuts.sort()
+        for a, b in cuts:
+            if a > s:
+                out.append((t, s, a))
+            s = max(s, b)
+        out.append((t, s, e))
+    trimmed = []
+    for t, s, e in out:
+        while True:  # leading "is"/"at" ("… is 12 Main St") is not the address
+            first = _FIRST_WORD.match(text, s, e)
+            if not first or first.group(1).lower() not in _HEAD_WORDS:
+                break
+            s = first.end()
+        while True:  # trailing blanks and function words ("… 97403 before") are not the address
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            last = _LAST_WORD.search(text, s, e)
+            if not last or last.group(0).lower() not in _TAIL_WORDS:
+                break
+            e = last.start()
+        if e - s > 4 and text[e - 1] == "." and re.search(r"[^\W\d_]{4}$", text[s : e - 1]):
+            e -= 1  # the full stop after "… Springfield." ends the sentence, not an abbreviation
+        if any(c.isalnum() for c in text[s:e]):
+            trimmed.append((t, s, e))
+    return trimmed
+
+
+_CLAUSE = re.compile(r"\s+(?:and|but|who|which|where)\s+[a-z]{3,}\b(?!\.)")
+_FIRST_WORD = re.compile(r"(\w+)\s+")
+_LAST_WORD = re.compile(r"\w+$")
+_HEAD_WORDS = frozenset({"is", "at", "to", "in", "on", "from"})
+_TAIL_WORDS = frozenset({"before", "after", "for", "in", "on", "at", "last", "and", "the", "to", "by", "please", "or"})
+_QUOTE_MARK = re.compile(r"\n[ \t]*[>|][>| \t]*")
+_NUMBER_WORD = re.compile(r"\d+[ \t]+[^\W\d_]")
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
+def _plausible(span: tuple[str, int, int], streets: list[tuple[int, int]], text: str) -> bool:
+    """A model address either extends a pattern street match or reads like one on its own (a number followed by
+    a word, and at least two words): "3... 2... 1... liftoff" or "They had 6: Anna, …" are not addresses."""
+    t, s, e = span
+    if t != "STREET_ADDRESS" or any(a < e and s < b for a, b in streets):
+        return True
+    value = text[s:e]
+    return bool(_NUMBER_WORD.search(value)) and len(_LETTERS.findall(value)) >= 2
+
+
+def rule_entities(text: str) -> list[Entity]:
+    """The pattern recognisers and the address-block structure, overlaps resolved (no statistical model)."""
+    from pp_graph.anonymize.structure import address_blocks
+
     cands: list[tuple[int, int, Entity]] = []
     for r in sorted(REGISTRY.values(), key=lambda r: (r.priority, r.name)):
         for s, e in r.find(text):
@@ -408,9 +509,46 @@ def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None
     taken = _resolve(cands, [])
     streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
     block = [(29, -(e - s), Entity(t, s, e, "address_block")) for t, s, e in address_blocks(text, streets)]
-    taken = _resolve(block, taken)
-    if ner:
-        taken = _resolve([(50, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    return _resolve(block, taken)
+
+
+def _hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> list[Entity]:
+    """The sequence model (pattern and spaCy labels as features) decides street-address runs and adds persons
+    nothing else found; the soft pattern spans and spaCy fill the rest. ``model_decides_all``: the model alone
+    decides every soft type (the ablation the choice was measured against)."""
+    from pp_graph.anonymize import crf
+
+    spacy_ents = ner_entities(text)
+    model = crf.predict(text, [(x.type, x.start, x.end) for x in taken], [(x.type, x.start, x.end) for x in spacy_ents])
+    hard = [x for x in taken if x.type not in SOFT_TYPES]
+    if model_decides_all:
+        return _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
+    soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
+    streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
+    own = [x for x in _clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
+    out = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
+    out = _resolve(soft, out)
+    out = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], out)
+    return _resolve([(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL], out)
+
+
+def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "hybrid") -> list[Entity]:
+    """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
+
+    Order: pattern recognisers and address-block structure; then, by ``mode``, "hybrid" (the default: the
+    sequence model and spaCy, see ``_hybrid``), "crf" (the sequence model decides all soft types), "spacy" (the
+    spaCy pipeline after the patterns) or "none"; then name propagation (other mentions and enumeration members of
+    a detected person). ``ner=False`` is mode "none"."""
+    from pp_graph.anonymize.structure import name_propagation
+
+    if mode not in NER_MODES:
+        raise ValueError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
+    want = set(types) if types is not None else None
+    taken = rule_entities(text)
+    if ner and mode in ("hybrid", "crf"):
+        taken = _hybrid(text, taken, model_decides_all=mode == "crf")
+    elif ner and mode == "spacy":
+        taken = _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
     persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
     taken = _resolve(
         [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken

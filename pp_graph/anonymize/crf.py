@@ -1,0 +1,228 @@
+"""A small sequence model (linear-chain CRF, python-crfsuite) for names, places, organisations, titles and
+address runs.
+
+Tokens are ``\\w+`` or one punctuation mark (the benchmark's scoring unit). Features are the word, its shape
+and affixes, its neighbours, where it sits on its line, and the type the pattern recognisers gave it (so the model
+learns when to extend a street match over the city and postcode lines that follow it). The model file is a
+crfsuite binary under ``data/anonymize/ner-crf/``; its sha256 is recorded next to it in ``PROVENANCE.json`` and
+checked on load, so a changed model is never used silently.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from pp_graph.errors import PPGraphError
+from pp_graph.resources import DATA
+
+MODEL_DIR = DATA / "anonymize" / "ner-crf"
+MODEL_FILE = "model.crfsuite"
+FEATURES_VERSION = 2  # 2: one sequence per sentence
+# The types the model predicts; the pattern recognisers keep the structured ones.
+CRF_TYPES = ("PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE")
+TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+class ModelUnavailable(PPGraphError):
+    """The sequence model file is missing, unreadable or does not match its recorded digest."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[Tok]:
+    return [Tok(m.group(0), m.start(), m.end()) for m in TOKEN.finditer(text)]
+
+
+def _shape(w: str) -> str:
+    s = re.sub(r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω]", "X", w)
+    s = re.sub(r"[^\WX\d_]", "x", s)
+    s = re.sub(r"\d", "d", s)
+    return re.sub(r"(.)\1+", r"\1\1", s)
+
+
+_PREFIXES = ("", "-2:", "-1:", "1:", "2:")
+
+
+@lru_cache(maxsize=8192)  # the same word recurs as its neighbours' context: compute its features once
+def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
+    return (
+        (p + "w", w.lower()),
+        (p + "shape", _shape(w)),
+        (p + "title", w[:1].isupper() and w[1:].islower()),
+        (p + "upper", w.isupper() and len(w) > 1),
+    )
+
+
+def features(
+    text: str, toks: Sequence[Tok], rule: Sequence[str], ner: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """One feature dict per token; ``rule`` is the pattern recognisers' type per token ("O" for none), ``ner``
+    the spaCy pipeline's label per token."""
+    out = []
+    line_idx = 0
+    for i, t in enumerate(toks):
+        # a sentence starts like a text: the same sentence reads the same wherever it stands
+        before = text[toks[i - 1].end : t.start] if i else ""
+        if i == 0 or "\n" in before:
+            line_idx = 0
+        else:
+            line_idx += 1
+        w = t.text
+        f: dict[str, Any] = {
+            "bias": 1.0,
+            "suf3": w[-3:].lower(),
+            "suf2": w[-2:].lower(),
+            "pre3": w[:3].lower(),
+            "digit": w.isdigit(),
+            "ndig": str(len(w)) if w.isdigit() else "-",
+            "nl_before": "\n" in before,
+            "sp_before": bool(before),
+            "line0": line_idx == 0,
+            "line_pos": str(min(line_idx, 4)),
+            "rule": rule[i],
+            "ner": ner[i] if ner is not None else "-",
+        }
+        f.update(_word_feats(w, ""))
+        for d in (-2, -1, 1, 2):
+            j = i + d
+            if 0 <= j < len(toks):
+                f.update(_word_feats(toks[j].text, f"{d}:"))
+                f[f"{d}:rule"] = rule[j]
+                if ner is not None:
+                    f[f"{d}:ner"] = ner[j]
+            else:
+                f[f"{d}:edge"] = True
+        f["-1|0"] = f"{toks[i - 1].text.lower() if i else '^'}|{w.lower()}"
+        f["0|1"] = f"{w.lower()}|{toks[i + 1].text.lower() if i + 1 < len(toks) else '$'}"
+        out.append(f)
+    return out
+
+
+_ABBREV = frozenset(
+    {"apt", "ste", "str", "st", "ave", "blvd", "rd", "dr", "mr", "mrs", "ms", "prof", "inc", "ltd", "no"}
+)
+
+
+def sentences(text: str, toks: Sequence[Tok]) -> list[tuple[int, int]]:
+    """Token ranges of sentences: the model was trained on short texts, and a run of sentences must not become one
+    address. A sentence ends at . ! ? after a word (not a number or an abbreviation such as "Apt.") before a blank
+    and a capital."""
+    out, start = [], 0
+    for i in range(1, len(toks) - 1):
+        t, prev, nxt = toks[i], toks[i - 1], toks[i + 1]
+        if (
+            t.text in ".!?"
+            and nxt.start > t.end
+            and nxt.text[:1].isupper()
+            and (t.text != "." or (prev.text.isalpha() and len(prev.text) > 1 and prev.text.lower() not in _ABBREV))
+        ):
+            out.append((start, i + 1))
+            start = i + 1
+    out.append((start, len(toks)))
+    return out
+
+
+def rule_labels(toks: Sequence[Tok], spans: Iterable[tuple[str, int, int]]) -> list[str]:
+    """The type of the span each token overlaps ("O" for none); tokens are sorted, so each span costs O(log n)."""
+    lab = ["O"] * len(toks)
+    ends = [t.end for t in toks]
+    for typ, s, e in spans:
+        i = bisect.bisect_right(ends, s)  # the first token ending after s
+        while i < len(toks) and toks[i].start < e:
+            lab[i] = typ
+            i += 1
+    return lab
+
+
+def bio(toks: Sequence[Tok], spans: Iterable[tuple[str, int, int]]) -> list[str]:
+    """BIO labels from typed spans (the training target)."""
+    lab = ["O"] * len(toks)
+    for typ, s, e in sorted(spans, key=lambda x: x[1]):
+        first = True
+        for i, t in enumerate(toks):
+            if t.end > s and t.start < e:
+                lab[i] = ("B-" if first else "I-") + typ
+                first = False
+    return lab
+
+
+def spans_from_bio(toks: Sequence[Tok], labels: Sequence[str]) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    cur: list[Any] | None = None
+    for t, lab in zip(toks, labels, strict=True):
+        if lab == "O":
+            cur = None
+            continue
+        tag, typ = lab.split("-", 1)
+        if cur is not None and tag == "I" and cur[0] == typ:
+            cur[2] = t.end
+            continue
+        cur = [typ, t.start, t.end]
+        out.append(cur)  # type: ignore[arg-type]
+    return [(c[0], c[1], c[2]) for c in out]
+
+
+def file_digest(path: Path) -> str:
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def provenance(model_dir: Path | None = None) -> dict[str, Any]:
+    model_dir = model_dir or MODEL_DIR
+    try:
+        return dict(json.loads((model_dir / "PROVENANCE.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError) as e:
+        raise ModelUnavailable(f"{model_dir / 'PROVENANCE.json'}: cannot read the model's provenance ({e})") from None
+
+
+@cache
+def tagger(model_dir: Path) -> Any:
+    """The loaded crfsuite tagger, after checking the file against the digest recorded in PROVENANCE.json."""
+    try:
+        import pycrfsuite
+    except ImportError as e:
+        raise ModelUnavailable(f"python-crfsuite is not installed ({e}); pip install pp-graph's dependencies") from None
+    path = model_dir / MODEL_FILE
+    prov = provenance(model_dir)
+    if not path.is_file():
+        raise ModelUnavailable(f"{path}: the sequence model file is missing")
+    if file_digest(path) != prov.get("digest"):
+        raise ModelUnavailable(f"{path}: digest does not match PROVENANCE.json (retrain or restore the file)")
+    if prov.get("features_version") != FEATURES_VERSION:
+        raise ModelUnavailable(
+            f"{path}: trained with features v{prov.get('features_version')}, code has v{FEATURES_VERSION}"
+        )
+    t = pycrfsuite.Tagger()
+    t.open(str(path))
+    return t
+
+
+def predict(
+    text: str,
+    rule_spans: Iterable[tuple[str, int, int]],
+    ner_spans: Iterable[tuple[str, int, int]] | None = None,
+    model_dir: Path | None = None,
+) -> list[tuple[str, int, int]]:
+    """Typed spans the model finds in ``text``, given the pattern recognisers' (and the NER's) spans as context."""
+    toks = tokens(text)
+    if not toks:
+        return []
+    ner = rule_labels(toks, ner_spans) if ner_spans is not None else None
+    rule = rule_labels(toks, rule_spans)
+    tag = tagger(model_dir or MODEL_DIR).tag
+    labels: list[str] = []
+    for a, b in sentences(text, toks):
+        labels += tag(features(text, toks[a:b], rule[a:b], ner[a:b] if ner is not None else None))
+    return spans_from_bio(toks, labels)

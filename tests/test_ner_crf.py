@@ -1,0 +1,167 @@
+"""The anonymizer's sequence model and the rules around it: the committed model loads, matches its recorded
+digest, finds names, organisations, places and multi-line addresses in hand-written text; the organisation, name-cue
+and clipping rules with positive and negative cases."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pp_graph.anonymize import crf, recognize
+from pp_graph.anonymize.recognizers import REGISTRY, ner_entities, rule_entities
+
+
+def found(text: str, **kw: object) -> set[tuple[str, str]]:
+    return {(e.type, text[e.start : e.end]) for e in recognize(text, **kw)}  # type: ignore[arg-type]
+
+
+def test_model_digest_is_recorded_in_provenance() -> None:
+    prov = crf.provenance()
+    assert prov["digest"] == crf.file_digest(crf.MODEL_DIR / crf.MODEL_FILE)
+    assert prov["features_version"] == crf.FEATURES_VERSION
+    assert "development half" in prov["training_data"]["part"]
+
+
+def test_a_changed_model_file_is_refused(tmp_path: Path) -> None:
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
+    with (tmp_path / "m" / crf.MODEL_FILE).open("ab") as f:
+        f.write(b"\0")
+    with pytest.raises(crf.ModelUnavailable, match="digest"):
+        crf.tagger(tmp_path / "m")
+    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps({**prov, "digest": "sha256:0"}))
+    (tmp_path / "m2").mkdir()
+    with pytest.raises(crf.ModelUnavailable, match="provenance"):
+        crf.tagger(tmp_path / "m2")
+
+
+def test_model_finds_person_organisation_and_place() -> None:
+    text = "Yesterday Margaret Olsen of Northwind Traders Ltd flew to Lisbon for the audit."
+    rules = [(x.type, x.start, x.end) for x in rule_entities(text)]
+    ner = [(x.type, x.start, x.end) for x in ner_entities(text)]  # the model reads the spaCy labels as features
+    got = {(t, text[s:e]) for t, s, e in crf.predict(text, rules, ner)}
+    assert {t for t, _ in got} >= {"PERSON", "ORGANIZATION", "GPE"}, got
+    assert ("GPE", "Lisbon") in got
+    assert any(t == "PERSON" and "Margaret Olsen" in v for t, v in got), got
+
+
+def test_model_extends_an_address_over_its_city_and_postcode_lines() -> None:
+    text = "Please ship the parcel to 742 Evergreen Terrace\nSpringfield\nOR 97403 before Friday."
+    got = found(text)
+    street = [v for t, v in got if t == "STREET_ADDRESS"]
+    assert street and street[0].startswith("742 Evergreen Terrace") and "97403" in street[0], got
+    assert ("DATE_TIME", "Friday") in got  # the structured entity is cut out of the model's span
+    assert all("before" not in v for v in street)
+
+
+def test_model_spans_that_do_not_read_like_an_address_are_dropped() -> None:
+    assert not any(t == "STREET_ADDRESS" for t, _ in found("They had 3: Anna, Boris and Chiara."))
+    assert not any(t == "STREET_ADDRESS" for t, _ in found("3... 2... 1... go!"))
+
+
+def test_the_spacy_only_mode_is_still_available_and_bad_modes_fail() -> None:
+    assert ("EMAIL_ADDRESS", "a@b.org") in found("mail a@b.org", mode="spacy")
+    with pytest.raises(ValueError, match="unknown NER mode"):
+        recognize("x", mode="gpt")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("She joined Fabrikam Software Inc. last year.", "Fabrikam Software Inc."),
+        ("I banked with Allied Irish Bank for years", "Allied Irish Bank"),
+        ("invoice from blue heron widgets llc today", "blue heron widgets llc"),
+    ],
+)
+def test_org_suffix_positive(text: str, value: str) -> None:
+    spans = {text[s:e] for s, e in REGISTRY["org_suffix"].find(text)}
+    assert value in spans, spans
+
+
+@pytest.mark.parametrize("text", ["The Bank is closed on Sunday.", "Our Group meets at noon.", "a group of friends"])
+def test_org_suffix_negative(text: str) -> None:
+    assert list(REGISTRY["org_suffix"].find(text)) == []
+
+
+def test_org_suffix_does_not_swallow_the_person_before_of() -> None:
+    text = "Margaret Olsen of Northwind Traders Ltd called."
+    assert {text[s:e] for s, e in REGISTRY["org_suffix"].find(text)} == {"Northwind Traders Ltd"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I work for Tailspin Toys these days.", "Tailspin Toys"),
+        ("He is employed by Contoso.", "Contoso"),
+        ("The Wingtip office is at the harbour.", "Wingtip"),
+    ],
+)
+def test_org_cue_positive(text: str, value: str) -> None:
+    spans = {text[s:e] for s, e in REGISTRY["org_cue"].find(text)}
+    assert value in spans, spans
+
+
+@pytest.mark.parametrize("text", ["I work for myself.", "We worked at night.", "the office is closed"])
+def test_org_cue_negative(text: str) -> None:
+    assert list(REGISTRY["org_cue"].find(text)) == []
+
+
+def test_name_cue_after_a_credit_line_and_without_the_possessive() -> None:
+    find = REGISTRY["name_cue"].find
+    text = "Written by: Tomasz Nowak. I'm Amanda's friend."
+    assert {text[s:e] for s, e in find(text)} == {"Tomasz Nowak", "Amanda"}
+    assert list(find("written by hand, sent by post")) == []
+
+
+def test_ner_spans_stop_at_quoted_speech() -> None:
+    got = found('Koppány: "Who are you?"')
+    assert ("PERSON", "Koppány") in got
+    assert not any(":" in v or '"' in v for _, v in got)
+
+
+@pytest.mark.parametrize(("text", "ok"), [("born 12/05/1990", True), ("on 5.6.2001", True), ("03.93.92.16.85", False)])
+def test_numeric_dates_need_a_day_and_month_in_range(text: str, ok: bool) -> None:
+    assert bool(list(REGISTRY["date"].find(text))) is ok
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Fax: 9498777106", "9498777106"),
+        ("(37) 788-063-Office", "(37) 788-063"),
+        ("Mobile: 03.93.92.16.85", "03.93.92.16.85"),
+    ],
+)
+def test_phone_forms(text: str, value: str) -> None:
+    assert ("PHONE_NUMBER", value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["order 12345 shipped", "see last 10 transactions", "in 2019 we moved"])
+def test_phone_negative(text: str) -> None:
+    assert not any(t == "PHONE_NUMBER" for t, _ in found(text))
+
+
+def test_model_address_does_not_start_with_the_verb_before_it() -> None:
+    text = "The address of Acme is 12 Main Street, Springfield."
+    street = [v for t, v in found(text) if t == "STREET_ADDRESS"]
+    assert street and street[0].startswith("12 Main Street"), street
+
+
+def test_each_sentence_of_a_long_text_reads_as_it_does_alone() -> None:
+    one = "Mail Jane Roe at jane@roe.org. She lives at 12 Main Street, Springfield and works for Acme Corp in Paris. "
+    alone = found(one)
+    assert ("STREET_ADDRESS", "12 Main Street, Springfield") in alone, alone
+    assert {("ORGANIZATION", "Acme Corp"), ("GPE", "Paris")} <= alone, alone
+    many = recognize(one * 5)
+    assert sum(e.type == "GPE" for e in many) == 5
+    assert max(e.end - e.start for e in many) <= len("12 Main Street, Springfield")
+
+
+def test_sentences_do_not_split_after_abbreviations_or_numbers() -> None:
+    text = "Send it to Apt. 5 Main St. Anna said yes. Then 12. Boris left."
+    toks = crf.tokens(text)
+    ends = [toks[b - 1].text + "|" + (toks[b].text if b < len(toks) else "$") for _, b in crf.sentences(text, toks)]
+    assert ends == [".|Then", ".|$"], ends
