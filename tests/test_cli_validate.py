@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -44,7 +46,7 @@ def test_folder_goes_on_after_an_unreadable_file(tmp_path: Path) -> None:
 
 def test_folder_json_has_every_file_and_its_error(tmp_path: Path) -> None:
     d = folder(tmp_path)
-    code, out, _ = run(str(d), "--json")
+    code, out, _ = run(str(d), "--format", "json")
     assert code == 2
     rows = {Path(r["file"]).name: r for r in json.loads(out)}
     assert set(rows) == {"a-broken.ttl", "b-good.trig", "c-bad.trig"}
@@ -71,7 +73,29 @@ def test_rdf_that_is_not_a_policy_graph_does_not_conform() -> None:
 def test_a_named_graph_without_a_policy_is_reported(tmp_path: Path) -> None:
     extra = tmp_path / "two.trig"
     extra.write_text(MINI.read_text() + "\n<urn:x:stray> { <urn:x:a> <urn:x:b> <urn:x:c> . }\n")
-    code, out, _ = run(str(extra), "--json")
+    code, out, _ = run(str(extra), "--format", "json")
     assert code == 1
     [rep] = json.loads(out)
     assert {r["graph"] for r in rep["results"]} == {"urn:x:stray"}
+
+
+def test_folder_csv_one_row_per_result_and_file(tmp_path: Path) -> None:
+    d = folder(tmp_path)
+    code, out, _ = run(str(d), "--format", "csv")
+    assert code == 2
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0])[:4] == ["file", "conforms", "error", "graph"]
+    by_file: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        by_file.setdefault(Path(r["file"]).name, []).append(r)
+    assert "not valid turtle" in by_file["a-broken.ttl"][0]["error"] and by_file["a-broken.ttl"][0]["conforms"] == ""
+    assert [r["conforms"] for r in by_file["b-good.trig"]] == ["True"]
+    bad = by_file["c-bad.trig"]
+    assert len(bad) == 2 and all(r["severity"] == "Violation" and r["component"] for r in bad)
+
+
+def test_json_flag_is_a_deprecated_alias(tmp_path: Path) -> None:
+    d = folder(tmp_path)
+    code, out, err = run(str(d), "--json")
+    assert code == 2 and "--json is deprecated; use --format json" in err
+    assert out == run(str(d), "--format", "json")[1]

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from pp_graph.anonymize.recognizers import Entity
 from pp_graph.errors import PPGraphError
+from pp_graph.extract.llm.chat import ChatRole
 
 _STOP = frozenset(
     [
@@ -202,39 +203,11 @@ def parse_guesses(content: str) -> list[Guess]:
     return out
 
 
-class OpenAIGuesser:
+class OpenAIGuesser(ChatRole):
     """The attacker as a chat model on an OpenAI-compatible endpoint (temperature 0, JSON answer)."""
 
-    def __init__(
-        self,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        timeout: float = 30.0,
-    ) -> None:
-        from openai import OpenAI
-
-        from pp_graph.extract.llm.client import openai_client_kwargs
-
-        self.name = f"llm:{model}"
-        self.model = model
-        args = openai_client_kwargs(base_url, api_key, api_key_env, what="anonymize guesser", option="--llm-base-url")
-        self.client = OpenAI(**args, timeout=timeout, max_retries=1)
+    what = "anonymize guesser"
+    error = GuesserError
 
     def guesses(self, rewritten: str) -> list[Guess]:
-        import openai
-
-        try:
-            resp = self.client.chat.completions.create(
-                model=self.model,
-                temperature=0,
-                seed=0,
-                max_tokens=400,
-                messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": rewritten}],
-            )
-        except openai.OpenAIError as e:
-            raise GuesserError(f"{self.model}: {type(e).__name__}: {e}") from e
-        if not resp.choices or resp.choices[0].message.content is None:
-            raise GuesserError(f"{self.model}: empty answer")
-        return parse_guesses(resp.choices[0].message.content)
+        return parse_guesses(self.chat.complete(SYSTEM, rewritten, 400))

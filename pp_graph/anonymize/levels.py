@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from pp_graph.anonymize.recognizers import Entity
+from pp_graph.anonymize.recognizers import Entity, Occupied
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.resources import DATA
@@ -188,11 +188,10 @@ def _with_mentions(text: str, ents: list[Entity]) -> list[Entity]:
     rx = re.compile(
         r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in sorted(toks, key=len, reverse=True)) + r")(?![\w-])"
     )
-    extra = [
-        Entity("PERSON", m.start(), m.end(), "mention")
-        for m in rx.finditer(text)
-        if all(m.end() <= e.start or m.start() >= e.end for e in ents)
-    ]
+    occ = Occupied()  # O(log n) overlap test: a long text holds tens of thousands of entities
+    for e in sorted(ents, key=lambda e: e.start):
+        occ.take(e.start, e.end)
+    extra = [Entity("PERSON", m.start(), m.end(), "mention") for m in rx.finditer(text) if occ.free(m.start(), m.end())]
     return sorted([*ents, *extra], key=lambda e: (e.start, e.end))
 
 

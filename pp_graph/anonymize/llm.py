@@ -6,7 +6,10 @@ original value back and falls back to the offline rules.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pp_graph.errors import PPGraphError
+from pp_graph.extract.llm.chat import ChatRole
 from pp_graph.resources import PROMPTS
 
 
@@ -14,41 +17,16 @@ class RewriterError(PPGraphError):
     """The rewriting model gave no usable answer."""
 
 
-class OpenAIRewriter:
-    def __init__(
-        self,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        timeout: float = 30.0,
-    ) -> None:
-        from openai import OpenAI
+class OpenAIRewriter(ChatRole):
+    what = "anonymize rewriter"
+    error = RewriterError
 
-        from pp_graph.extract.llm.client import openai_client_kwargs
-
-        self.name = f"llm:{model}"
-        self.model = model
-        args = openai_client_kwargs(base_url, api_key, api_key_env, what="anonymize rewriter", option="--llm-base-url")
-        self.client = OpenAI(**args, timeout=timeout, max_retries=1)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.system = (PROMPTS / "anonymize-rewrite.txt").read_text(encoding="utf-8")
 
     def rewrite(self, text: str, level: int) -> str:
-        import openai
-
-        try:
-            resp = self.client.chat.completions.create(
-                model=self.model,
-                temperature=0,
-                seed=0,
-                max_tokens=max(200, len(text)),
-                messages=[
-                    {"role": "system", "content": self.system},
-                    {"role": "user", "content": f"Level {level}.\n\n{text}"},
-                ],
-            )
-        except openai.OpenAIError as e:
-            raise RewriterError(f"{self.model}: {type(e).__name__}: {e}") from e
-        if not resp.choices or not resp.choices[0].message.content:
+        out = self.chat.complete(self.system, f"Level {level}.\n\n{text}", max(200, len(text))).strip()
+        if not out:
             raise RewriterError(f"{self.model}: empty answer")
-        return resp.choices[0].message.content.strip()
+        return out

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, handle_errors
+from pp_graph.cli.common import CLIError, emit, handle_errors
 from pp_graph.cli.risk import _engine, risk
 
 TEXT_KEYS = frozenset({"id", "text", "level"})
@@ -47,31 +47,89 @@ def _obj(line: str, keys: frozenset[str] | None) -> dict[str, Any]:
     return obj
 
 
-def run_lines(stream: IO[bytes], out: IO[str], one: Callable[[dict[str, Any]], dict[str, Any]], keys: Any) -> int:
-    """One output record per input line (error records for bad lines); returns how many failed."""
-    from pp_graph.errors import PPGraphError
+def run_lines(
+    stream: IO[bytes], one: Callable[[dict[str, Any]], dict[str, Any]], keys: Any
+) -> Iterator[dict[str, Any]]:
+    """One output record per input line, in order; a bad line gives an error record and the batch goes on."""
+    from pp_graph.errors import InputError, PPGraphError
 
-    failed = 0
     for n, line, problem in _lines(stream):
         ident = None
         try:
             if line is None:
-                from pp_graph.errors import InputError
-
                 raise InputError("line", problem or "unreadable")
             obj = _obj(line, None)
             ident = obj.get("id")
             obj = _obj(line, keys)
-            rec = {"line": n, **one(obj)}
+            yield {"line": n, **one(obj)}
         except PPGraphError as e:
-            failed += 1
-            rec = {"line": n, "id": ident, "error": str(e)}
+            yield {"line": n, "id": ident, "error": str(e)}
         except Exception as e:  # a bug must not stop the batch: record it and go on
-            failed += 1
-            rec = {"line": n, "id": ident, "error": f"internal error: {type(e).__name__}"}
-        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        out.flush()
-    return failed
+            yield {"line": n, "id": ident, "error": f"internal error: {type(e).__name__}"}
+
+
+# Table/CSV: one row per replaced entity (type, offsets, replacement), never the text or an original value.
+ANON_COLUMNS = ["line", "id", "start_level", "level", "type", "start", "end", "replacement", "error"]
+GUARD_COLUMNS = ["line", "id", "decision", "tier", "start_level", "level", *ANON_COLUMNS[4:]]
+
+
+def _entity_rows(base: dict[str, Any], entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    keep = ("type", "start", "end", "replacement")
+    return [{**base, **{k: e[k] for k in keep}} for e in entities] or [base]
+
+
+def anonymize_rows(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    base = {"line": rec.get("line"), "id": rec.get("id")}
+    if "error" in rec:
+        return [{**base, "error": rec["error"]}]
+    base.update(start_level=f"L{rec['start_level']}", level=f"L{rec['level']}")
+    return _entity_rows(base, rec["entities"])
+
+
+def guard_rows(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    base = {"line": rec.get("line"), "id": rec.get("id")}
+    if "error" in rec:
+        return [{**base, "decision": rec.get("decision"), "error": rec["error"]}]
+    a = rec.get("anonymization")
+    base.update(decision=rec["decision"], tier=rec["tier"], start_level=rec["level"])
+    if a is None:  # allow / deny: no rewrite; ℓ0 is the counterfactual start level
+        return [base]
+    base.update(start_level=a["start_level"], level=a["final_level"])
+    return _entity_rows(base, a["entities"])
+
+
+class Output:
+    """Where records go: JSONL streams each one as it is done; json, table and csv print once at the end."""
+
+    def __init__(self, fmt: str, rows: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: list[str]):
+        self.fmt, self.rows, self.columns = fmt, rows, columns
+        self.records: list[dict[str, Any]] = []
+        self.failed = 0
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.failed += "error" in rec
+        if self.fmt == "jsonl":
+            click.echo(json.dumps(rec, ensure_ascii=False))
+        else:
+            self.records.append(rec)
+
+    def close(self) -> None:
+        if self.fmt == "json":
+            click.echo(json.dumps(self.records, indent=1, ensure_ascii=False))
+        elif self.fmt != "jsonl":
+            emit([r for rec in self.records for r in self.rows(rec)], self.fmt, self.columns)
+        if self.failed:
+            click.echo(f"{self.failed} line(s) failed; see their error records", err=True)
+            sys.exit(1)
+
+
+_FORMAT: dict[str, Any] = {
+    "type": click.Choice(["jsonl", "json", "table", "csv"]),
+    "default": "jsonl",
+    "show_default": True,
+    "help": "jsonl: one record per line as it is done; json: one array at the end; table/csv: one row per "
+    "replaced entity (id, levels, type, offsets, replacement; never the text or an original value).",
+}
 
 
 def _models(backend: str, llm_model: str | None, llm_base_url: str | None, llm_key_env: str) -> tuple[Any, Any]:
@@ -91,6 +149,7 @@ def _models(backend: str, llm_model: str | None, llm_base_url: str | None, llm_k
 
 _BACKEND = [
     click.Option(["--max-level"], type=click.IntRange(1, 5), default=5, show_default=True, help="Highest level."),
+    click.Option(["--format", "fmt"], **_FORMAT),
     click.Option(
         ["--backend"],
         type=click.Choice(["offline", "llm"]),
@@ -111,6 +170,7 @@ _BACKEND = [
 @click.option("--llm-model", help="OpenAI-compatible model for --backend llm.")
 @click.option("--llm-base-url", help="Base URL of the OpenAI-compatible server.")
 @click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True)
+@click.option("--format", "fmt", **_FORMAT)
 @handle_errors
 def anonymize(
     inputs: Path | None,
@@ -122,11 +182,12 @@ def anonymize(
     llm_model: str | None,
     llm_base_url: str | None,
     llm_api_key_env: str,
+    fmt: str,
 ) -> None:
     """Anonymize texts: JSONL {"id", "text"[, "level"]} in, {"id", "text", "level", "entities"} out.
 
     Entities carry type, input offsets and the replacement, never the original value. A bad line gives
-    {"line": N, "error": …}, the others are processed, and the exit code is 1.
+    {"line": N, "error": …} (an error row in table/csv), the others are processed, and the exit code is 1.
     """
     from pp_graph.anonymize import anonymize as run
 
@@ -149,26 +210,31 @@ def anonymize(
         d = a.to_dict()
         return {"id": obj.get("id"), **d}
 
-    if text is not None:
-        if inputs is not None:
-            raise CLIError("give INPUTS or --text, not both")
-        click.echo(json.dumps(one({"text": text}), ensure_ascii=False))
-        return
-    if inputs is None:
+    if text is not None and inputs is not None:
+        raise CLIError("give INPUTS or --text, not both")
+    if text is None and inputs is None:
         raise CLIError("give a JSONL file ('-' for stdin) or --text")
-    failed = _with_stream(inputs, lambda s: run_lines(s, sys.stdout, one, TEXT_KEYS))
-    if failed:
-        click.echo(f"{failed} line(s) failed; see their error records", err=True)
-        sys.exit(1)
+    out = Output(fmt, anonymize_rows, ANON_COLUMNS)
+    if text is not None:
+        out.add(one({"text": text}))  # a bad --text is an error (exit 2), not a record
+    elif inputs is not None:
+
+        def feed(stream: IO[bytes]) -> None:
+            for rec in run_lines(stream, one, TEXT_KEYS):
+                out.add(rec)
+
+        _with_stream(inputs, feed)
+    out.close()
 
 
-def _with_stream(path: Path, fn: Callable[[IO[bytes]], int]) -> int:
+def _with_stream(path: Path, fn: Callable[[IO[bytes]], None]) -> None:
     if str(path) == "-":
-        return fn(sys.stdin.buffer)
+        fn(sys.stdin.buffer)
+        return
     if not path.is_file():
         raise CLIError(f"{path}: not a file")
     with path.open("rb") as f:
-        return fn(f)
+        fn(f)
 
 
 def _guard(**kw: Any) -> None:
@@ -181,16 +247,16 @@ def _guard(**kw: Any) -> None:
         g = engine.guard(ActionContext.from_dict(obj), max_level=kw["max_level"], guesser=guesser, rewriter=rewriter)
         return g.to_dict()
 
+    out = Output(kw["fmt"], guard_rows, GUARD_COLUMNS)
     batch = kw["batch"]
     if batch is not None:
         per = ("site", "data", "text", "text_file", "purposes", "recipients", "basis", "operation")
         if any(kw[k] for k in per):
             raise CLIError("--batch reads every action from the file; drop the per-action options")
         stream = batch.buffer if hasattr(batch, "buffer") else batch
-        failed = run_lines(stream, sys.stdout, one, ACTION_KEYS)
-        if failed:
-            click.echo(f"{failed} line(s) failed; see their error records", err=True)
-            sys.exit(1)
+        for rec in run_lines(stream, one, ACTION_KEYS):
+            out.add(rec)
+        out.close()
         return
     text = kw["text"]
     if kw["text_file"] is not None:
@@ -211,7 +277,8 @@ def _guard(**kw: Any) -> None:
         "text": text,
         "likelihood": kw["likelihood"],
     }
-    click.echo(json.dumps(one({k: v for k, v in obj.items() if v is not None}), indent=1, ensure_ascii=False))
+    out.add(one({k: v for k, v in obj.items() if v is not None}))
+    out.close()
 
 
 def _guard_params() -> list[click.Parameter]:

@@ -7,14 +7,14 @@ import signal
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, err, handle_errors, table
+from pp_graph.cli.common import EXIT_ERROR, emit, err, format_option, handle_errors, table
 from pp_graph.graph.serialize import FORMATS
 
 _SHORT = {
@@ -251,18 +251,40 @@ def convert(
         sys.exit(1)
 
 
+VALIDATE_COLUMNS = ["file", "conforms", "error", "graph", "severity", "focus", "path", "value", "shape", "component"]
+
+
+def validation_rows(outcomes: Sequence[Any]) -> list[dict[str, Any]]:
+    """CSV rows: one per SHACL result, one per conforming file, one per file that could not be read."""
+    rows: list[dict[str, Any]] = []
+    for o in outcomes:
+        d = o.to_dict()
+        base = {"file": d["file"], "conforms": d["conforms"], "error": d["error"]}
+        results = d.get("results") or []
+        rows.extend({**base, **r} for r in results)
+        if not results:
+            rows.append(base)
+    return rows
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the validation reports as JSON.")
-@click.option("--max-results", type=int, default=20, show_default=True, help="Results shown per file.")
-def validate(paths: tuple[Path, ...], as_json: bool, max_results: int) -> None:
+@format_option()
+@click.option("--json", "as_json", is_flag=True, hidden=True, help="Deprecated: --format json.")
+@click.option("--max-results", type=int, default=20, show_default=True, help="Results shown per file (table).")
+def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int) -> None:
     """SHACL-validate graphs (files or folders); every file is reported, even after one that cannot be read.
 
+    --format table: the results of each non-conforming file and a tally; json: every file with its results or
+    its error; csv: one row per result (and per conforming or unreadable file).
     Exit 0 all conform, 1 some do not conform, 2 a file could not be read (or another error)."""
     from pp_graph.errors import PPGraphError
     from pp_graph.graph.files import no_graph_files
     from pp_graph.validate import graph_files, validate_each
 
+    if as_json:
+        err("note: --json is deprecated; use --format json")
+        fmt = "json"
     try:
         files = graph_files(paths)
         if not files:
@@ -273,8 +295,10 @@ def validate(paths: tuple[Path, ...], as_json: bool, max_results: int) -> None:
         sys.exit(EXIT_ERROR)
     failed = [o for o in outcomes if o.report is None]
     bad = [o for o in outcomes if o.report is not None and not o.report.conforms]
-    if as_json:
+    if fmt == "json":
         click.echo(json.dumps([o.to_dict() for o in outcomes], indent=1))
+    elif fmt == "csv":
+        emit(validation_rows(outcomes), "csv", [*VALIDATE_COLUMNS, "message"])
     else:
         for o in bad:
             assert o.report is not None

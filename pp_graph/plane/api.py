@@ -27,7 +27,8 @@ from pp_graph.plane.fields import Field, as_fields, dpv_term
 from pp_graph.plane.keys import PlaneKeys, load_keys
 from pp_graph.plane.ledger import Ledger, canonical, utc_now
 from pp_graph.plane.memory import Memory, MemoryRecord, RetentionTable, Scope, WriteResult
-from pp_graph.plane.projection import Projection, Projector, SiteVerdict, TextTransformer, Tokenizer, token_text
+from pp_graph.plane.projection import Projection, Projector, SiteVerdict, TextTransformer, Tokenizer
+from pp_graph.plane.text import AnonymizerText
 from pp_graph.vocab.dpv import PURPOSE
 
 R = TypeVar("R")
@@ -47,7 +48,7 @@ class DataPlane:
         engine: Any = None,
         sync: str = "normal",
         clock: Callable[[], float] = time.time,
-        transform_text: TextTransformer = token_text,
+        transform_text: TextTransformer | None = None,
         retention: RetentionTable | None = None,
     ) -> None:
         self.path = Path(db)
@@ -58,7 +59,9 @@ class DataPlane:
         self.clock = clock
         self.ledger = Ledger(self.conn, keys)
         self.memory = Memory(self.conn, retention or RetentionTable.load(), clock)
-        self.projector = Projector(Tokenizer(keys.token_key), self._site_check if engine else None, transform_text)
+        self.projector = Projector(
+            Tokenizer(keys.token_key), self._site_check if engine else None, transform_text or AnonymizerText()
+        )
         self._verdicts: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[SiteVerdict, str]] = {}
         self._site_digests: dict[str, str] = {}
         self._digests: dict[tuple[str | None, tuple[tuple[str, str], ...]], str] = {}

@@ -12,6 +12,8 @@ classes = ["personal"]          # privacy classes this field may carry
 required = true                 # the tool needs it
 category = "pd:EmailAddress"    # optional DPV category
 free_text = false               # optional (pp-graph): prose whose content is scanned for personal data
+level = "L4"                    # optional (pp-graph): anonymization level for that prose (L1–L5; the text
+                                #   transformer's floor, L3 by default, still applies; a site's ℓ0 may raise it)
 ```
 Every file is validated at load; an error names the file and the key.
 """
@@ -43,7 +45,8 @@ RECIPIENT_KINDS = (
     "data_broker",
 )
 _CONTRACT_KEYS = {"name", "boundary", "purpose", "site", "recipient", "description"}
-_FIELD_KEYS = {"classes", "required", "category", "free_text", "description"}
+_FIELD_KEYS = {"classes", "required", "category", "free_text", "level", "description"}
+LEVELS = ("L1", "L2", "L3", "L4", "L5")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class FieldRule:
     required: bool = False
     category: str | None = None
     free_text: bool = False
+    level: str | None = None  # anonymization level asked for free text (None: the plane's default)
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Contract:
                     "required": r.required,
                     "category": r.category,
                     "free_text": r.free_text,
+                    **({"level": r.level} if r.level else {}),  # absent: digests of older contracts unchanged
                 }
                 for n, r in sorted(self.fields.items())
             },
@@ -133,7 +138,14 @@ def _field_rule(src: str, name: str, table: object) -> FieldRule:
             category = dpv_term(category, PERSONAL_DATA, key)
         except PlaneError as e:
             raise ContractError(src, f"{key}.category", str(e)) from None
-    return FieldRule(name, frozenset(parsed), required, category, free_text)
+    level = _str(src, key, table, "level", optional=True)
+    if level is not None:
+        if level.upper() not in LEVELS:
+            raise ContractError(src, f"{key}.level", f"{level!r} is not an anonymization level; one of {LEVELS}")
+        if not free_text:
+            raise ContractError(src, f"{key}.level", "applies to free text only; set free_text = true")
+        level = level.upper()
+    return FieldRule(name, frozenset(parsed), required, category, free_text, level)
 
 
 def parse_contract(doc: Mapping[str, Any], src: str) -> Contract:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -26,7 +27,9 @@ from pp_graph.plane.keys import PlaneKeys, verify_signature
 RECORD_KEYS = frozenset(
     {"event", "boundary", "name", "purpose", "principal", "sites", "subject", "fields", "policy", "time", "result"}
 )
-FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention"})
+FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention", "spans"})
+# A replaced span of free text: "pd:Category TYPE start-end" — a shape with no room for the value itself.
+SPAN = re.compile(r"[\w-]+:\w+ [\w:]+ \d+-\d+")
 GENESIS = bytes(32)
 _CACHED_LEVEL = 8  # nodes of ≥ 256 leaves: at most n/256 of them, so the cache stays small
 CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
@@ -62,6 +65,8 @@ def check_record(rec: Mapping[str, Any]) -> None:
             for f in v:
                 if not isinstance(f, Mapping) or not FIELD_KEYS.issuperset(f) or not all(map(_flat, f.values())):
                     raise LedgerError(f"ledger field record has unknown keys or nested values: {sorted(f)}")
+                if "spans" in f and not all(SPAN.fullmatch(x) for x in f["spans"]):
+                    raise LedgerError("ledger field 'spans' must hold 'category TYPE start-end' entries only")
         elif not _flat(v):
             raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
 

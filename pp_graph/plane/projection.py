@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from pp_graph.errors import PlaneError
 from pp_graph.plane.contracts import Contract, FieldRule
 from pp_graph.plane.fields import Field, PrivacyClass
+from pp_graph.plane.text import AnonymizerText, TextRewrite, TextSpan, parse_level
 from pp_graph.risk.detect import detect
 from pp_graph.vocab.dpv import compact, expand, vocabulary
 
@@ -41,10 +42,11 @@ class Tokenizer:
 
 
 class TextTransformer(Protocol):
-    """Rewrites free text at an anonymization level. The default tokenises detected spans; the anonymizer
-    (``pp_graph.anonymize(text, level=...)``) plugs in here as another implementation."""
+    """Rewrites free text at an anonymization level: returns a ``TextRewrite`` (text, categories, spans with
+    input offsets) or a plain (text, categories) pair. The default is the anonymizer (``AnonymizerText``);
+    ``token_text`` tokenises risk detection's spans only."""
 
-    def __call__(self, text: str, level: str, token: Callable[[str], str]) -> tuple[str, list[str]]: ...
+    def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite | tuple[str, list[str]]: ...
 
 
 def token_text(text: str, level: str, token: Callable[[str], str]) -> tuple[str, list[str]]:
@@ -79,15 +81,19 @@ class FieldDecision:
     category: str | None
     action: str
     reasons: tuple[str, ...]
+    spans: tuple[TextSpan, ...] = ()  # free text: what was replaced (categories and input offsets, no values)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "name": self.name,
             "class": self.cls,
             "category": self.category,
             "action": self.action,
             "reasons": list(self.reasons),
         }
+        if self.spans:
+            d["spans"] = [s.label() for s in self.spans]
+        return d
 
 
 @dataclass
@@ -129,6 +135,8 @@ class _Work:
     value: Any = None
     reasons: list[str] = field(default_factory=list)
     categories: tuple[str, ...] = ()
+    spans: tuple[TextSpan, ...] = ()
+    level: int = 0  # the level free text was last rewritten at (0: not rewritten)
 
     def set(self, action: str, reason: str, value: Any = None) -> None:
         self.action, self.value = action, value
@@ -141,7 +149,7 @@ class Projector:
 
     tokens: Tokenizer
     site_check: SiteCheck | None = None
-    transform_text: TextTransformer = token_text
+    transform_text: TextTransformer = field(default_factory=AnonymizerText)
     _purpose_ok: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def project(
@@ -166,7 +174,9 @@ class Projector:
                 if _STRENGTH[w.action] < 2:
                     self._tighten(w, site, purpose, contract.recipient if contract else None)
         values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
-        decisions = [FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons)) for w in work]
+        decisions = [
+            FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans) for w in work
+        ]
         missing = [n for n in (contract.required if contract else []) if n not in values]
         name = contract.name if contract else boundary
         return Projection(boundary, name, purpose, values, decisions, missing)
@@ -203,7 +213,7 @@ class Projector:
         else:
             w.reasons.append(f"{f.cls!s}: allowed")
             if f.free_text or (rule is not None and rule.free_text):
-                self._scan(w, "L1")
+                self._scan(w, rule.level if rule is not None and rule.level else "L1")
         if f.category and not w.categories:
             w.categories = (f.category,)
         return w
@@ -211,10 +221,13 @@ class Projector:
     def _scan(self, w: _Work, level: str) -> None:
         """Free text: detection proposes categories; the policy's answer is to tokenise them."""
         scope = w.f.subject or "-"
-        text, cats = self.transform_text(str(w.value), level, lambda s: self.tokens.token(scope, s))
-        if cats:
-            w.set(TRANSFORM, f"free text: detected {', '.join(cats)}; replaced by tokens", text)
-            w.categories = tuple(sorted(set(w.categories) | set(cats)))
+        res = self.transform_text(str(w.f.value), level, lambda s: self.tokens.token(scope, s))
+        rw = res if isinstance(res, TextRewrite) else TextRewrite(res[0], list(res[1]))
+        if rw.categories:
+            w.set(TRANSFORM, f"free text: detected {', '.join(rw.categories)}; {rw.how}", rw.text)
+            w.categories = tuple(sorted(set(w.categories) | set(rw.categories)))
+            w.spans = rw.spans
+            w.level = rw.level or parse_level(level)
 
     def _tighten(self, w: _Work, site: str, purpose: str, recipient: str | None) -> None:
         assert self.site_check is not None
@@ -222,10 +235,14 @@ class Projector:
         if v.decision == DENY:
             w.set(DENY, f"site {site}: {v.reason}")
         elif v.decision == TRANSFORM:
-            if w.action == ALLOW and (w.f.free_text or (w.rule is not None and w.rule.free_text)):
-                self._scan(w, v.level)
+            prose = w.f.free_text or (w.rule is not None and w.rule.free_text)
+            if prose and (w.action == ALLOW or (w.action == TRANSFORM and parse_level(v.level) > w.level)):
+                was = w.action
+                self._scan(w, v.level)  # from the original text again, at the site's higher level
                 if w.action == ALLOW:
                     w.reasons.append(f"site {site}: {v.reason}; no personal data found in the text")
+                elif was == TRANSFORM:
+                    w.reasons.append(f"site {site}: {v.reason}; rewritten again at {v.level}")
             elif w.action == ALLOW:
                 w.set(TOKEN, f"site {site}: {v.reason}", self.tokens.token(w.f.subject or "-", w.f.value))
             else:

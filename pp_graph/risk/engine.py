@@ -21,7 +21,7 @@ from pp_graph.anonymize.guesser import Guesser
 from pp_graph.errors import InputError
 from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
-from pp_graph.risk.detect import Detection, detect
+from pp_graph.risk.detect import Detection, coverage, detect
 from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
 from pp_graph.risk.signals import CategoryMatch, Profile, Store, candidate_domains, load_domain_profile
 from pp_graph.risk.tables import TIERS, RiskTables, default_tables
@@ -118,6 +118,7 @@ class Decision:
     id: str | None = None
     tables: str = ""
     rules: list[dict[str, Any]] = field(default_factory=list)  # hard rules that fired (rules.tsv)
+    detection: dict[str, Any] | None = None  # how much of the text each detector read (None: no text)
 
     def to_dict(self) -> dict[str, Any]:
         # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
@@ -244,6 +245,7 @@ class RiskEngine:
             iri = self._resolve("data", term)
             categories.setdefault(iri, {"source": "input", "spans": []})
         detections: list[Detection] = detect(ctx.text) if ctx.text else []
+        read = coverage(ctx.text) if ctx.text else None
         for d in detections:
             c = categories.setdefault(d.category, {"source": "text", "spans": []})
             c["spans"].append({"start": d.start, "end": d.end, "recognizer": d.recognizer})
@@ -253,6 +255,11 @@ class RiskEngine:
         basis = self._resolve("basis", ctx.basis) if ctx.basis else None
         operation = self._resolve("operation", ctx.operation) if ctx.operation else None
         reasons: list[str] = []
+        if read is not None and read["ner"] == "partial":
+            reasons.append(
+                f"names: NER read the first {read['ner_chars']:,} of {read['chars']:,} characters; "
+                "the rest had the pattern recognisers only"
+            )
 
         # S_data is the heaviest category's weight; the tier is the most severe tier of any category (weights and
         # tiers are separate tables whose ranges overlap, so the heaviest category need not be the strictest).
@@ -364,6 +371,7 @@ class RiskEngine:
             id=ctx.id,
             tables=t.digest,
             rules=rules,
+            detection=read,
         )
 
     def _likelihood(

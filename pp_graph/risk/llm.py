@@ -74,30 +74,20 @@ class OpenAILikelihoodModel:
         api_key_env: str = "OPENAI_API_KEY",
     ) -> None:
         """``base_url``/``api_key`` default to $OPENAI_BASE_URL and $api_key_env; ConfigError if neither is set."""
-        from openai import OpenAI
-
-        from pp_graph.extract.llm.client import openai_client_kwargs
+        from pp_graph.extract.llm.chat import ChatModel
 
         self.name = model
-        args = openai_client_kwargs(
-            base_url, api_key, api_key_env, what="risk likelihood model", option="--llm-base-url"
+        self.chat = ChatModel(
+            model,
+            base_url,
+            api_key,
+            api_key_env,
+            what="risk likelihood model",
+            error=LikelihoodError,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-        self.client = OpenAI(**args, timeout=timeout, max_retries=max_retries)
 
     def estimate(self, context: Mapping[str, Any], evidence: Sequence[Mapping[str, Any]]) -> float:
-        import openai
-
         user = json.dumps({"action": dict(context), "policy_evidence": list(evidence)}, ensure_ascii=False)
-        try:
-            resp = self.client.chat.completions.create(
-                model=self.name,
-                temperature=0,
-                max_tokens=200,
-                seed=0,
-                messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
-            )
-        except openai.OpenAIError as e:
-            raise LikelihoodError(f"{self.name}: {type(e).__name__}: {e}") from e
-        if not resp.choices or resp.choices[0].message.content is None:
-            raise LikelihoodError(f"{self.name}: empty answer")
-        return parse_likelihood(resp.choices[0].message.content)
+        return parse_likelihood(self.chat.complete(SYSTEM, user, 200))

@@ -118,11 +118,17 @@ def _find_all(hay: str, needle: str) -> list[int]:
     return out
 
 
-_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$")
+_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(?:(\d+)W)?(?:(\d+)D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$")
 
 
 def valid_duration(value: str | None) -> str | None:
-    """An xsd:duration lexical form, or None."""
-    if value and _DURATION.match(value.strip()):
-        return value.strip()
-    return None
+    """An xsd:duration lexical form, or None. A model's ISO 8601 weeks (P2W) become days (P14D): xsd:duration
+    has no week designator in XML Schema 1.0 or 1.1."""
+    m = _DURATION.match(value.strip()) if value else None
+    if m is None:
+        return None
+    weeks, days = m.group(3), m.group(4)
+    if weeks is None:
+        return m.group(0)
+    total = 7 * int(weeks) + int(days or 0)
+    return f"P{m.group(1) or ''}{m.group(2) or ''}{total}D{m.group(5) or ''}"

@@ -604,5 +604,6 @@ def _duration(m: re.Match[str]) -> str | None:
         n = m.group(1).lower()
         count = int(n) if n.isdigit() else _NUMBERS.get(n)
         if count:
-            return f"P{count}{_UNIT[m.group(2).lower()]}"
+            unit, times = _UNIT[m.group(2).lower()]
+            return f"P{count * times}{unit}"
     return None

@@ -605,7 +605,8 @@ _PLACE = re.compile(
     r"countries outside[^.;,]{0,40})(?!\w)",  # a whole name: "located in Indiana" is not India
 )
 _PLACE_CONTEXT = re.compile(r"\b(stor\w*|server\w*|data cent\w*|host\w*|transfer\w*|located|process\w*)\b", re.I)
-_UNIT = {"day": "D", "week": "W", "month": "M", "year": "Y"}
+# xsd:duration has no week designator (ISO 8601's PnW is not in XML Schema 1.0 or 1.1): a week is 7 days.
+_UNIT = {"day": ("D", 1), "week": ("D", 7), "month": ("M", 1), "year": ("Y", 1)}
 
 # ---- Security ----
 

@@ -1,0 +1,164 @@
+"""`anonymize` and `guard` output formats: jsonl (default, streamed), json, table and csv — each keeps the input
+ids, reports bad lines as error records/rows with exit 1 at the end, and never prints an original value in
+table/csv (one row per replaced entity: id, levels, type, offsets, replacement)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pp_graph.cli import main
+
+GRAPHS = Path(__file__).parent / "fixtures" / "graphs"
+CANARY = "Mail Zqxwv Plortnik at zqxwv.plortnik@canary-mail.org, card 4111 1111 1111 1111."
+CANARY_PARTS = ("Zqxwv", "Plortnik", "zqxwv", "canary-mail", "4111")
+TEXTS = [
+    json.dumps({"id": "a", "text": CANARY}).encode(),
+    b'{"id": "b", "text": ""}',
+    b'{"id": "c", "text": "caf\xe9"}',
+    json.dumps({"id": "d", "text": "Nothing personal here."}).encode(),
+]
+
+
+@pytest.fixture
+def texts(tmp_path: Path) -> Path:
+    f = tmp_path / "texts.jsonl"
+    f.write_bytes(b"\n".join(TEXTS) + b"\n")
+    return f
+
+
+def run(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, list(args))
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    return res.exit_code, res.stdout
+
+
+def test_anonymize_jsonl_is_the_default(texts: Path) -> None:
+    code, out = run("anonymize", str(texts), "--level", "3")
+    recs = [json.loads(x) for x in out.splitlines()]
+    assert code == 1 and [r["id"] for r in recs] == ["a", "b", None, "d"]  # an undecodable line has no id
+    assert recs[0]["text"].startswith("Mail [PERSON_1] at [EMAIL_ADDRESS_1]") and recs[3]["entities"] == []
+    assert "is empty" in recs[1]["error"] and "not UTF-8" in recs[2]["error"]
+    assert not any(p in out for p in CANARY_PARTS)
+
+
+def test_anonymize_json_is_one_array(texts: Path) -> None:
+    code, out = run("anonymize", str(texts), "--format", "json")
+    recs = json.loads(out)
+    assert code == 1 and isinstance(recs, list) and [r["line"] for r in recs] == [1, 2, 3, 4]
+    assert [bool(r.get("error")) for r in recs] == [False, True, True, False]
+
+
+def test_anonymize_csv_one_row_per_entity(texts: Path) -> None:
+    code, out = run("anonymize", str(texts), "--format", "csv", "--level", "3")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 1
+    assert list(rows[0]) == ["line", "id", "start_level", "level", "type", "start", "end", "replacement", "error"]
+    a = [r for r in rows if r["id"] == "a"]
+    assert [r["type"] for r in a] == ["PERSON", "EMAIL_ADDRESS", "CREDIT_CARD"]
+    person = a[0]
+    assert (person["start"], person["end"], person["replacement"], person["level"]) == ("5", "19", "[PERSON_1]", "L3")
+    assert CANARY[int(person["start"]) : int(person["end"])] == "Zqxwv Plortnik"  # offsets point into the input
+    errors = {r["line"]: r["error"] for r in rows if r["error"]}
+    assert set(errors) == {"2", "3"} and "is empty" in errors["2"] and "not UTF-8" in errors["3"]
+    d = [r for r in rows if r["id"] == "d"]
+    assert len(d) == 1 and d[0]["type"] == "" and d[0]["level"] == "L3"  # a text with nothing to replace keeps its row
+    assert not any(p in out for p in CANARY_PARTS)
+
+
+COLS_TAIL = ["start", "end", "replacement", "error"]
+
+
+def test_anonymize_table(texts: Path) -> None:
+    code, out = run("anonymize", str(texts), "--format", "table")
+    lines = out.splitlines()
+    assert code == 1 and lines[0].split() == ["line", "id", "start_level", "level", "type", *COLS_TAIL]
+    assert any(ln.split()[:5] == ["1", "a", "L3", "L3", "PERSON"] for ln in lines[2:])
+    assert any("is empty" in ln for ln in lines) and not any(p in out for p in CANARY_PARTS)
+
+
+def test_anonymize_single_text_formats() -> None:
+    code, out = run("anonymize", "--text", "Mail Jane Roe at jane@roe.org", "--level", "2")
+    assert code == 0 and json.loads(out)["text"] == "Mail a person at an e-mail address"
+    code, out = run("anonymize", "--text", "Mail Jane Roe at jane@roe.org", "--level", "2", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [(r["type"], r["replacement"]) for r in rows] == [
+        ("PERSON", "a person"),
+        ("EMAIL_ADDRESS", "an e-mail address"),
+    ]
+    assert "Jane" not in out
+
+
+def test_anonymize_all_good_lines_exit_0(tmp_path: Path) -> None:
+    f = tmp_path / "ok.jsonl"
+    f.write_text(json.dumps({"id": 1, "text": "My name is Jane Roe"}) + "\n", encoding="utf-8")
+    for fmt in ("jsonl", "json", "table", "csv"):
+        code, out = run("anonymize", str(f), "--format", fmt)
+        assert code == 0 and "PERSON" in out, (fmt, out)
+
+
+GUARD_CANARY = "Mail Zqxwv Plortnik at zqxwv.plortnik@canary-mail.org"  # no card: a card is a hard deny
+ACTIONS = [
+    json.dumps(
+        {"id": "tr", "text": GUARD_CANARY, "recipient": "advertising", "purpose": "dpv:Marketing", "likelihood": 0.5}
+    ).encode(),
+    json.dumps({"id": "al", "text": "Hello there", "recipient": "first_party", "likelihood": 0.05}).encode(),
+    b'{"id": "bad", "recipient": "nobody"}',
+    b"\xff",
+]
+
+
+@pytest.fixture
+def actions(tmp_path: Path) -> Path:
+    f = tmp_path / "actions.jsonl"
+    f.write_bytes(b"\n".join(ACTIONS) + b"\n")
+    return f
+
+
+def test_guard_batch_jsonl_default(actions: Path) -> None:
+    code, out = run("guard", "--graph", str(GRAPHS), "--batch", str(actions))
+    recs = [json.loads(x) for x in out.splitlines()]
+    assert code == 1 and [r["id"] for r in recs] == ["tr", "al", "bad", None]
+    assert recs[0]["decision"] == "transform" and recs[1]["text"] == "Hello there"
+    assert "not a recipient kind" in recs[2]["error"] and "not UTF-8" in recs[3]["error"]
+
+
+def test_guard_batch_csv_and_table(actions: Path) -> None:
+    code, out = run("guard", "--graph", str(GRAPHS), "--batch", str(actions), "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 1 and list(rows[0])[:6] == ["line", "id", "decision", "tier", "start_level", "level"]
+    tr = [r for r in rows if r["id"] == "tr"]
+    assert tr and all(r["decision"] == "transform" and r["type"] for r in tr)
+    assert {r["type"] for r in tr} == {"PERSON", "EMAIL_ADDRESS"}
+    al = [r for r in rows if r["id"] == "al"]
+    assert len(al) == 1 and al[0]["decision"] == "allow" and al[0]["type"] == "" and al[0]["level"] == ""
+    assert "not a recipient kind" in next(r["error"] for r in rows if r["id"] == "bad")
+    assert sum(bool(r["error"]) for r in rows) == 2
+    assert not any(p in out for p in CANARY_PARTS) and "Hello there" not in out  # no text in table/csv
+    code, out = run("guard", "--graph", str(GRAPHS), "--batch", str(actions), "--format", "table")
+    assert code == 1 and out.splitlines()[0].split()[:4] == ["line", "id", "decision", "tier"]
+    assert "transform" in out and not any(p in out for p in CANARY_PARTS)
+
+
+def test_guard_single_json_and_table() -> None:
+    base = [
+        "guard",
+        "--graph",
+        str(GRAPHS),
+        "--text",
+        GUARD_CANARY,
+        "--recipient",
+        "advertising",
+        "--likelihood",
+        "0.5",
+    ]
+    code, out = run(*base, "--purpose", "dpv:Marketing", "--format", "json")
+    recs = json.loads(out)
+    assert code == 0 and len(recs) == 1 and recs[0]["decision"] == "transform"
+    code, out = run(*base, "--purpose", "dpv:Marketing", "--format", "table")
+    assert code == 0 and "EMAIL_ADDRESS" in out and not any(p in out for p in CANARY_PARTS)
