@@ -26,8 +26,8 @@ from pp_graph.extract.offline.facts import (
     sentences,
     subject_at,
 )
-from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
+from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
 from pp_graph.extract.offline.patterns import (
     _ATTR_ROLE,
@@ -309,7 +309,10 @@ class OfflineBackend(Backend):
                 party_hits.append(Hit(m.start() + off, m.end() + off, entry(own, "first_party", "first_party")))
         names = [h for h in party_hits if h.entry.case_sensitive]
         data, purposes = list(self.lex.data.find(text, off)), list(self.lex.purposes.find(text, off))
-        kept = {"data": self._mentions(seg, "data", data, names), "purpose": self._mentions(seg, "purpose", purposes, names)}
+        kept = {
+            "data": self._mentions(seg, "data", data, names),
+            "purpose": self._mentions(seg, "purpose", purposes, names),
+        }
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
             if kind == PartyKind.THIRD_PARTY and h.entry.phrase.lower() == own.lower():
@@ -358,7 +361,9 @@ class OfflineBackend(Backend):
         kept, decisions = self.mention_rules.classify(kind, ctx, hits)
         if self.trace is not None:
             for d in decisions:
-                why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (f" → {compact(d.concept)}" if d.concept else "")
+                why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (
+                    f" → {compact(d.concept)}" if d.concept else ""
+                )
                 self.trace.add(d.rule, d.action, seg.index, d.hit.start, d.hit.end, "", why)
         return kept
 
@@ -371,7 +376,9 @@ class OfflineBackend(Backend):
         return self._classes(policy, segments, spans, "data", self.lex.data)
 
     def purpose_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        return [[Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).kept["purpose"]] for s in segments]
+        return [
+            [Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).kept["purpose"]] for s in segments
+        ]
 
     def purpose_classes(
         self, policy: Policy, segments: list[Segment], spans: list[list[Span]]

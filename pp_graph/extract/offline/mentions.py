@@ -28,7 +28,19 @@ LEXICONS = {"data": PERSONAL_DATA, "purpose": PURPOSE}
 # How far the before/after conditions look: beyond any phrase they test, and it bounds the work per hit.
 _REACH = 80
 _GENERIC = expand("dpv:PersonalData")
-_KEYS = {"id", "kind", "lexicon", "doc", "phrases", "unless_phrases", "concepts", "before", "after", "unless_before", "unless_after"}
+_KEYS = {
+    "id",
+    "kind",
+    "lexicon",
+    "doc",
+    "phrases",
+    "unless_phrases",
+    "concepts",
+    "before",
+    "after",
+    "unless_before",
+    "unless_after",
+}
 _KEYS |= {"sentence", "predicate", "concept", "match", "no_match"}
 
 # A web or e-mail address, or a bare domain with its path: words inside it name nothing.
@@ -152,7 +164,9 @@ def _applies(rule: MentionRule, ctx: Context, h: Hit, surface: str) -> bool | st
         return False
     if rule.before or rule.unless_before:
         before = ctx.before(h)
-        if (rule.before and not rule.before.search(before)) or (rule.unless_before and rule.unless_before.search(before)):
+        if (rule.before and not rule.before.search(before)) or (
+            rule.unless_before and rule.unless_before.search(before)
+        ):
             return False
     if rule.after or rule.unless_after:
         after = ctx.after(h)
@@ -163,7 +177,10 @@ def _applies(rule: MentionRule, ctx: Context, h: Hit, surface: str) -> bool | st
     got = PREDICATES[rule.predicate](ctx, h) if rule.predicate else True
     if not got:
         return False
-    return rule.concept or got if rule.kind == "concept" else True
+    if rule.kind == "veto":
+        return True
+    concept = rule.concept or got
+    return concept if isinstance(concept, str) else False
 
 
 @dataclass(frozen=True)
@@ -190,20 +207,20 @@ class MentionRules:
         rules = self.by_lexicon[kind]
         for h in hits:
             surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
+            out: Hit | None = h
             for rule in rules:
                 got = _applies(rule, ctx, h, surface)
                 if got is False:
                     continue
-                if rule.kind == "veto":
-                    done.append(Decision(rule.id, "vetoed", h))
-                    h = None  # type: ignore[assignment]
-                else:
-                    assert isinstance(got, str)
+                if isinstance(got, str):
                     done.append(Decision(rule.id, "changed", h, got))
-                    h = Hit(h.start, h.end, Entry(h.entry.phrase, (got, *h.entry.value[1:]), h.entry.case_sensitive))
+                    out = Hit(h.start, h.end, Entry(h.entry.phrase, (got, *h.entry.value[1:]), h.entry.case_sensitive))
+                else:
+                    done.append(Decision(rule.id, "vetoed", h))
+                    out = None
                 break
-            if h is not None:
-                kept.append(h)
+            if out is not None:
+                kept.append(out)
         return kept, done
 
 
@@ -246,18 +263,22 @@ def _rule(raw: dict[str, Any], where: str) -> MentionRule:
     if kind == "concept" and not (concept or predicate):
         raise DataFileError(f"{where}: a concept rule needs a concept or a predicate that gives one")
     rule = MentionRule(
-        raw["id"],
-        kind,
-        lexicon,
-        raw["doc"],
-        frozenset(p.lower() for p in _strings(raw, "phrases", where)),
-        frozenset(p.lower() for p in _strings(raw, "unless_phrases", where)),
-        frozenset(expand(c) for c in _strings(raw, "concepts", where)),
-        *(_pattern(raw, k, where) for k in ("before", "after", "unless_before", "unless_after", "sentence")),
-        predicate,
-        concept,
-        _strings(raw, "match", where),
-        _strings(raw, "no_match", where),
+        id=raw["id"],
+        kind=kind,
+        lexicon=lexicon,
+        doc=raw["doc"],
+        phrases=frozenset(p.lower() for p in _strings(raw, "phrases", where)),
+        unless_phrases=frozenset(p.lower() for p in _strings(raw, "unless_phrases", where)),
+        concepts=frozenset(expand(c) for c in _strings(raw, "concepts", where)),
+        before=_pattern(raw, "before", where),
+        after=_pattern(raw, "after", where),
+        unless_before=_pattern(raw, "unless_before", where),
+        unless_after=_pattern(raw, "unless_after", where),
+        sentence=_pattern(raw, "sentence", where),
+        predicate=predicate,
+        concept=concept,
+        match=_strings(raw, "match", where),
+        no_match=_strings(raw, "no_match", where),
     )
     if not rule.match or not all("[[" in t and "]]" in t for t in (*rule.match, *rule.no_match)):
         raise DataFileError(f"{where}: a rule needs examples (match) with the hit marked [[…]]")
