@@ -8,7 +8,7 @@ import pytest
 
 from pp_graph.errors import DataFileError
 from pp_graph.extract.offline.backend import OfflineBackend
-from pp_graph.extract.offline.explain import traced_extract
+from pp_graph.extract.offline.explain import explain, traced_extract
 from pp_graph.extract.offline.mentions import PREDICATES, load_mention_rules, mention_rules
 from pp_graph.extract.pipeline import extract
 from pp_graph.load.sources import policy_from_text
@@ -103,3 +103,11 @@ def test_the_graph_concepts_follow_the_rules() -> None:
     assert data["information"] == "pd:Location"
     assert data["email address"] == "pd:EmailAddress"
     assert "support" not in purposes
+
+
+def test_explain_names_the_mention_rule_and_why() -> None:
+    text = "We share your postal address with delivery companies to deliver your order.\n"
+    rows = explain(policy_from_text(text, "example.com"), line=1).rows()
+    [row] = [r for r in rows if r["rule"] == "purpose.veto.party"]
+    assert (row["kind"], row["action"], row["note"]) == ("veto", "vetoed", "delivery")
+    assert "a party named by what it does" in str(row["why"])
