@@ -1,7 +1,9 @@
 """Mention precision (and sample recall) of the offline extractor on the labelled modern-corpus sample.
 
 Converts the 40-policy corpus into a temporary folder (or reads the graphs of a folder given as argument), then
-scores every sampled span the run ties to a practice. Target (issue 12): precision ≥ 0.85 for data and purposes.
+scores every sampled span the run ties to a practice. Target (issue 12): precision ≥ 0.85 for data and purposes, on
+the whole sample and on each half of it (split by policy: rules are written against the "work" half, the "check"
+half is only scored). Exit 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from pathlib import Path
 from _shared import corpus_files, target
 
 from pp_graph.batch import convert_batch
-from pp_graph.evaluate.dpv_sample import load_sample, score
+from pp_graph.evaluate.dpv_sample import HALVES, load_sample, score
 from pp_graph.store.embedded import open_store
 
+TARGET = 0.85  # issue 12
 QUERY = """
 PREFIX ppg: <urn:pp-graph:ontology#>
 PREFIX pr2g: <urn:pp-analyze:core#>
@@ -42,19 +45,21 @@ def main() -> int:
         folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tmp)
         if len(sys.argv) <= 1:
             convert_batch(corpus_files(), folder, jobs=2)
-        scores = score(sample, predictions(folder))
+        found = predictions(folder)
     ok = True
-    for kind, s in scores.items():
-        print(
-            f"{kind:8} sample {s.sample}  still predicted {s.predicted}  precision {s.precision:.3f}  "
-            f"sample recall {s.recall:.3f} ({s.found}/{s.gold_mentions})"
-        )
-        print(
-            "   most frequent wrong classes (predicted → gold):",
-            ", ".join(f"{p} → {g} ×{n}" for (p, g), n in s.confusions.most_common(6)),
-        )
-        ok &= s.precision >= 0.85
-    return target("mention precision ≥ 0.85 for data and purposes", ok)
+    for half in (None, *HALVES):
+        print(f"== {half or 'whole'} sample" + ("" if half else f" ({len(sample)} mentions)"))
+        for kind, s in score(sample, found, half).items():
+            print(
+                f"{kind:8} sample {s.sample}  still predicted {s.predicted}  precision {s.precision:.3f}  "
+                f"sample recall {s.recall:.3f} ({s.found}/{s.gold_mentions})"
+            )
+            print(
+                "   most frequent wrong classes (predicted → gold):",
+                ", ".join(f"{p} → {g} ×{n}" for (p, g), n in s.confusions.most_common(6)),
+            )
+            ok &= s.precision >= TARGET
+    return target(f"mention precision ≥ {TARGET} for data and purposes, whole sample and each half", ok)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pp_graph.evaluate.dpv_sample import NONE, Gold, load_sample, score
+import pytest
+
+from pp_graph.evaluate.dpv_sample import HALVES, NONE, Gold, half_of, load_sample, score
 
 
 def test_sample_is_well_formed() -> None:
@@ -29,3 +31,28 @@ def test_score_counts_right_wrong_alternatives_and_missing() -> None:
     s = score(gold, preds)["data"]
     assert (s.predicted, s.right, s.gold_mentions, s.found) == (3, 2, 3, 2)
     assert s.confusions == Counter({("pd:Communication", NONE): 1})
+
+
+def test_halves_split_by_policy_deterministically() -> None:
+    sample = load_sample()
+    halves = {g.site: half_of(g.site) for g in sample}
+    assert set(halves.values()) == set(HALVES)
+    # every policy's mentions lie in one half, and the split is fixed (a moved split would show here)
+    assert Counter(half_of(g.site) for g in sample) == {"work": 298, "check": 302}
+    assert half_of("facebook.com") == half_of("facebook.com")
+
+
+def test_score_of_one_half_counts_only_its_policies() -> None:
+    sites = sorted({g.site for g in load_sample()})
+    work = next(s for s in sites if half_of(s) == "work")
+    check = next(s for s in sites if half_of(s) == "check")
+    gold = [
+        Gold("d1", "data", work, 0, 5, "email", "pd:EmailAddress", ()),
+        Gold("d2", "data", check, 0, 5, "email", "pd:EmailAddress", ()),
+    ]
+    preds = {("data", work, 0, 5): "pd:EmailAddress", ("data", check, 0, 5): "pd:Name"}
+    assert score(gold, preds, "work")["data"].precision == 1.0
+    assert score(gold, preds, "check")["data"].precision == 0.0
+    assert score(gold, preds)["data"].predicted == 2
+    with pytest.raises(ValueError, match="half must be one of"):
+        score(gold, preds, "other")

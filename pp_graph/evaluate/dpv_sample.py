@@ -9,6 +9,7 @@ with a right class, so a change that drops mentions shows up even though the sam
 from __future__ import annotations
 
 import csv
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,15 @@ from pp_graph.vocab.dpv import compact, expand, vocabulary
 
 SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sample" / "mentions.tsv"
 NONE = "NONE"
+# The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
+# only scored ("check"), by a fixed seeded hash so the split never moves.
+HALVES = ("work", "check")
+_SPLIT_SEED = "dpv-sample-split:"
+
+
+def half_of(site: str) -> str:
+    """The half of the sample a policy's mentions belong to (deterministic)."""
+    return HALVES[hashlib.sha256(f"{_SPLIT_SEED}{site}".encode()).digest()[0] % 2]
 
 
 @dataclass(frozen=True)
@@ -83,10 +93,17 @@ def load_sample(path: Path = SAMPLE) -> list[Gold]:
     return out
 
 
-def score(sample: Iterable[Gold], predictions: Mapping[tuple[str, str, int, int], str]) -> dict[str, Score]:
-    """``predictions``: (kind, site, start, end) → predicted concept IRI (or CURIE)."""
+def score(
+    sample: Iterable[Gold], predictions: Mapping[tuple[str, str, int, int], str], half: str | None = None
+) -> dict[str, Score]:
+    """``predictions``: (kind, site, start, end) → predicted concept IRI (or CURIE); ``half``: score only the
+    mentions of that half of the sample (see half_of)."""
+    if half is not None and half not in HALVES:
+        raise ValueError(f"half must be one of {HALVES}, not {half!r}")
     out = {k: Score(k) for k in ("data", "purpose")}
     for g in sample:
+        if half is not None and half_of(g.site) != half:
+            continue
         s = out[g.kind]
         s.sample += 1
         s.gold_mentions += g.gold != NONE

@@ -27,6 +27,7 @@ from pp_graph.extract.offline.facts import (
     subject_at,
 )
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
+from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
 from pp_graph.extract.offline.patterns import (
     _ATTR_ROLE,
@@ -274,6 +275,7 @@ class OfflineBackend(Backend):
 
     def __init__(self, **_: object) -> None:
         self.lex = load_lexicons()
+        self.mention_rules = mention_rules()
         self._cache: dict[int, _SegState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
@@ -299,14 +301,18 @@ class OfflineBackend(Backend):
 
     def _analyse(self, policy: Policy, seg: Segment) -> _SegState:
         text, off = seg.text, seg.start
-        data = list(self.lex.data.find(text, off))
-        purposes = list(self.lex.purposes.find(text, off))
         parties: list[PartyMention] = []
         own = site_name(policy.site)
         party_hits = list(self.lex.parties.find(text, off))
         for m in re.finditer(rf"\b{re.escape(own)}\b", text):
             if not any(h.start <= m.start() + off < h.end for h in party_hits):
                 party_hits.append(Hit(m.start() + off, m.end() + off, entry(own, "first_party", "first_party")))
+        names = [h for h in party_hits if h.entry.case_sensitive]
+        data, purposes = list(self.lex.data.find(text, off)), list(self.lex.purposes.find(text, off))
+        kept = {
+            "data": self._mentions(seg, "data", data, names),
+            "purpose": self._mentions(seg, "purpose", purposes, names),
+        }
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
             if kind == PartyKind.THIRD_PARTY and h.entry.phrase.lower() == own.lower():
@@ -346,23 +352,50 @@ class OfflineBackend(Backend):
                     )
                 )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return _SegState(data, purposes, parties, triggers, attrs)
+        return _SegState(data, purposes, parties, triggers, attrs, kept)
+
+    def _mentions(self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit]) -> list[Hit]:
+        """The segment's lexicon hits that the mention rules keep, with the concept they settle on."""
+        lex = self.lex.data if kind == "data" else self.lex.purposes
+        ctx = Context(seg.text, seg.start, lex, names, hits)
+        kept, decisions = self.mention_rules.classify(kind, ctx, hits)
+        if self.trace is not None:
+            for d in decisions:
+                why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (
+                    f" → {compact(d.concept)}" if d.concept else ""
+                )
+                self.trace.add(d.rule, d.action, seg.index, d.hit.start, d.hit.end, "", why)
+        return kept
 
     # -- stages --
 
     def data_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        return [[Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).data] for s in segments]
+        return [[Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).kept["data"]] for s in segments]
 
     def data_classes(self, policy: Policy, segments: list[Segment], spans: list[list[Span]]) -> list[list[str | None]]:
-        return [[self._concept(self.lex.data, sp.text) for sp in ss] for ss in spans]
+        return self._classes(policy, segments, spans, "data", self.lex.data)
 
     def purpose_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]:
-        return [[Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).purposes] for s in segments]
+        return [
+            [Span.at(policy.text, h.start, h.end) for h in self._state(policy, s).kept["purpose"]] for s in segments
+        ]
 
     def purpose_classes(
         self, policy: Policy, segments: list[Segment], spans: list[list[Span]]
     ) -> list[list[str | None]]:
-        return [[self._concept(self.lex.purposes, sp.text) for sp in ss] for ss in spans]
+        return self._classes(policy, segments, spans, "purpose", self.lex.purposes)
+
+    def _classes(
+        self, policy: Policy, segments: list[Segment], spans: list[list[Span]], kind: str, lex: Lexicon
+    ) -> list[list[str | None]]:
+        # A span found by this backend keeps the concept its mention rules settled on; any other span (from
+        # another stage) is read off the lexicon.
+        out: list[list[str | None]] = []
+        for seg, ss in zip(segments, spans, strict=True):
+            st = self._state(policy, seg)
+            found = {(h.start, h.end): h.entry.value[0] for h in st.kept[kind]}
+            out.append([found.get((sp.start, sp.end)) or self._concept(lex, sp.text) for sp in ss])
+        return out
 
     @staticmethod
     def _concept(lex: Lexicon, text: str) -> str | None:

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from pp_graph.errors import InputError
 from pp_graph.extract.offline.backend import OfflineBackend
-from pp_graph.extract.offline.rules import Event, Trace, rule_by_id
+from pp_graph.extract.offline.mentions import MentionRule, mention_rules
+from pp_graph.extract.offline.rules import Event, Rule, Trace, rule_by_id
 from pp_graph.extract.pipeline import extract
 from pp_graph.model import Policy, PolicyExtraction, Segment
 
@@ -21,7 +22,7 @@ class Explanation:
     practices: list[tuple[str, bool, str, tuple[str, ...]]]  # (type, negated, trigger text, rule ids) kept
 
     def rows(self) -> list[dict[str, object]]:
-        rules = rule_by_id()
+        rules: dict[str, Rule | MentionRule] = {**rule_by_id(), **{r.id: r for r in mention_rules().rules}}
         out: list[dict[str, object]] = []
         for e in self.events:
             rule = rules.get(e.rule)

@@ -65,6 +65,9 @@ class _SegState:
     parties: list[PartyMention]  # by start offset
     triggers: list[Hit]
     attributes: list[AttributeMention]
+    # The data and purpose hits the mention rules keep, with their settled concepts (data/rules/mentions.toml).
+    # The practice rules read every lexicon hit above; only these become mentions.
+    kept: dict[str, list[Hit]] = field(default_factory=dict)
     party_starts: list[int] = field(init=False)  # for bisecting the parties near a trigger
     # for each party, the index of the nearest one up to it that can act (not "your", "our"…; see _subject), or -1
     actor_before: list[int] = field(init=False)

@@ -1,0 +1,305 @@
+"""Mention-level rules: which lexicon hits are data or purposes at all, and which DPV concept they denote.
+
+A lexicon phrase names a concept out of context ("content", "features", "improve"); the words around a hit decide
+whether it is one here (not a verb, a URL, a product or a party's name) and whether the text supports a narrower
+concept. The rules are declared in data/rules/mentions.toml, run in declared order for each hit, and the first one
+that applies decides: a veto drops the hit, a concept rule changes its concept. Each rule carries examples that
+must and must not fire (tests/test_offline_mentions.py runs them).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from pp_graph.errors import DataFileError
+from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon
+from pp_graph.resources import DATA
+from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, expand, vocabulary
+
+MENTION_RULES_FILE = DATA / "rules" / "mentions.toml"
+KINDS = ("veto", "concept")
+LEXICONS = {"data": PERSONAL_DATA, "purpose": PURPOSE}
+# How far the before/after conditions look: beyond any phrase they test, and it bounds the work per hit.
+_REACH = 80
+_GENERIC = expand("dpv:PersonalData")
+_KEYS = {
+    "id",
+    "kind",
+    "lexicon",
+    "doc",
+    "phrases",
+    "unless_phrases",
+    "concepts",
+    "before",
+    "after",
+    "unless_before",
+    "unless_after",
+}
+_KEYS |= {"sentence", "predicate", "concept", "match", "no_match"}
+
+# A web or e-mail address, or a bare domain with its path: words inside it name nothing.
+_URL = re.compile(
+    r"(?:https?://|mailto:|www\.)[^\s)\]>\"']+"
+    r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|\b(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|io|us|tv|uk|eu|de|fr|ai|app|me|co|info)\b(?:/[^\s)\]>\"']*)?",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+_COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
+_ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
+
+
+@dataclass(frozen=True)
+class MentionRule:
+    id: str
+    kind: str  # veto | concept
+    lexicon: str  # data | purpose
+    doc: str
+    phrases: frozenset[str] = frozenset()  # lower-case surfaces it applies to (none: any)
+    unless_phrases: frozenset[str] = frozenset()  # and those it never applies to
+    concepts: frozenset[str] = frozenset()  # concept IRIs it applies to (none: any)
+    before: re.Pattern[str] | None = None  # must match the text just before the hit (anchored at its end)
+    after: re.Pattern[str] | None = None  # must match the text just after the hit (anchored at its start)
+    unless_before: re.Pattern[str] | None = None
+    unless_after: re.Pattern[str] | None = None
+    sentence: re.Pattern[str] | None = None  # must be found in the hit's sentence
+    predicate: str = ""  # a named test in PREDICATES (a concept rule's predicate gives the concept)
+    concept: str = ""  # the IRI a concept rule gives
+    match: tuple[str, ...] = ()  # texts with the hit marked [[…]] that it must fire on
+    no_match: tuple[str, ...] = ()
+
+
+@dataclass
+class Context:
+    """One segment's text and what the predicates read of it (computed when first asked)."""
+
+    text: str
+    offset: int  # absolute offset of text[0]
+    lexicon: Lexicon  # the lexicon the hits come from
+    names: Sequence[Hit] = ()  # proper-name party hits (the site's own name, named companies)
+    others: Sequence[Hit] = ()  # the segment's hits of the same lexicon
+
+    @cached_property
+    def urls(self) -> list[tuple[int, int]]:
+        return [(m.start() + self.offset, m.end() + self.offset) for m in _URL.finditer(self.text)]
+
+    @cached_property
+    def name_ends(self) -> set[int]:
+        return {h.end for h in self.names}
+
+    @cached_property
+    def starts(self) -> dict[int, Hit]:
+        return {h.start: h for h in self.others}
+
+    def before(self, h: Hit) -> str:
+        s = h.start - self.offset
+        return self.text[max(0, s - _REACH) : s]
+
+    def after(self, h: Hit) -> str:
+        e = h.end - self.offset
+        return self.text[e : e + _REACH]
+
+    def sentence(self, h: Hit) -> str:
+        s, e = h.start - self.offset, h.end - self.offset
+        starts = [m.end() for m in _SENTENCE_END.finditer(self.text, 0, s)]
+        end = _SENTENCE_END.search(self.text, e)
+        return self.text[starts[-1] if starts else 0 : end.start() if end else len(self.text)]
+
+
+def _in_url(ctx: Context, h: Hit) -> bool:
+    """The hit is part of a web or e-mail address ("help.meta.com/support")."""
+    return any(a <= h.start and h.end <= b for a, b in ctx.urls)
+
+
+def _name_before(ctx: Context, h: Hit) -> bool:
+    """A company's name comes right before the hit ("Netflix content")."""
+    s = h.start - ctx.offset
+    return s > 0 and ctx.text[s - 1] == " " and h.start - 1 in ctx.name_ends
+
+
+def _after_name(ctx: Context, h: Hit) -> bool:
+    """A capitalised hit right after or inside a company's name is part of a product's name ("Facebook Ads",
+    "Zoom Email", "Google Analytics")."""
+    if any(n.start <= h.start and h.end <= n.end for n in ctx.names):
+        return True
+    return ctx.text[h.start - ctx.offset].isupper() and _name_before(ctx, h)
+
+
+def _said_narrower(ctx: Context, h: Hit) -> str | None:
+    """Generic information that the text narrows: "location-related information", "information about your device"."""
+    if h.entry.value[0] != _GENERIC:
+        return None
+    if m := _COMPOUND.search(ctx.before(h)):
+        surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset]
+        for phrase in (f"{m.group(1)} {surface}", m.group(1)):
+            e = ctx.lexicon.lookup(phrase)
+            if e is not None and e.value[0] != _GENERIC:
+                return e.value[0]
+    if m := _ABOUT.match(ctx.after(h)):
+        nxt = ctx.starts.get(h.end + m.end())
+        if nxt is not None and nxt.entry.value[0] != _GENERIC:
+            return nxt.entry.value[0]
+    return None
+
+
+PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
+    "in_url": _in_url,
+    "after_name": _after_name,
+    "name_before": _name_before,
+    "said_narrower": _said_narrower,
+}
+
+
+def _applies(rule: MentionRule, ctx: Context, h: Hit, surface: str) -> bool | str:
+    """False, or True (a veto applies), or the concept a concept rule gives."""
+    if (rule.phrases and surface not in rule.phrases) or surface in rule.unless_phrases:
+        return False
+    if rule.concepts and h.entry.value[0] not in rule.concepts:
+        return False
+    if rule.before or rule.unless_before:
+        before = ctx.before(h)
+        if (rule.before and not rule.before.search(before)) or (
+            rule.unless_before and rule.unless_before.search(before)
+        ):
+            return False
+    if rule.after or rule.unless_after:
+        after = ctx.after(h)
+        if (rule.after and not rule.after.match(after)) or (rule.unless_after and rule.unless_after.match(after)):
+            return False
+    if rule.sentence and not rule.sentence.search(ctx.sentence(h)):
+        return False
+    got = PREDICATES[rule.predicate](ctx, h) if rule.predicate else True
+    if not got:
+        return False
+    if rule.kind == "veto":
+        return True
+    concept = rule.concept or got
+    return concept if isinstance(concept, str) else False
+
+
+@dataclass(frozen=True)
+class Decision:
+    rule: str
+    action: str  # vetoed | changed
+    hit: Hit
+    concept: str = ""
+
+
+@dataclass(frozen=True)
+class MentionRules:
+    rules: tuple[MentionRule, ...]
+    by_lexicon: dict[str, tuple[MentionRule, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        grouped = {k: tuple(r for r in self.rules if r.lexicon == k) for k in LEXICONS}
+        object.__setattr__(self, "by_lexicon", grouped)
+
+    def classify(self, kind: str, ctx: Context, hits: Iterable[Hit]) -> tuple[list[Hit], list[Decision]]:
+        """The hits that stay (with their concept), and what each rule that applied did."""
+        kept: list[Hit] = []
+        done: list[Decision] = []
+        rules = self.by_lexicon[kind]
+        for h in hits:
+            surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
+            out: Hit | None = h
+            for rule in rules:
+                got = _applies(rule, ctx, h, surface)
+                if got is False:
+                    continue
+                if isinstance(got, str):
+                    done.append(Decision(rule.id, "changed", h, got))
+                    out = Hit(h.start, h.end, Entry(h.entry.phrase, (got, *h.entry.value[1:]), h.entry.case_sensitive))
+                else:
+                    done.append(Decision(rule.id, "vetoed", h))
+                    out = None
+                break
+            if out is not None:
+                kept.append(out)
+        return kept, done
+
+
+def _pattern(raw: dict[str, Any], key: str, where: str) -> re.Pattern[str] | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise DataFileError(f"{where}: {key} must be a non-empty regular expression")
+    try:
+        return re.compile(f"(?:{value})$" if key in ("before", "unless_before") else value, re.I)
+    except re.error as e:
+        raise DataFileError(f"{where}: {key} is not a valid regular expression ({e})") from e
+
+
+def _strings(raw: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise DataFileError(f"{where}: {key} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _rule(raw: dict[str, Any], where: str) -> MentionRule:
+    if unknown := set(raw) - _KEYS:
+        raise DataFileError(f"{where}: unknown keys {sorted(unknown)}")
+    if not all(isinstance(raw.get(k), str) and raw[k].strip() for k in ("id", "kind", "lexicon", "doc")):
+        raise DataFileError(f"{where}: id, kind, lexicon and doc are required strings")
+    kind, lexicon = raw["kind"], raw["lexicon"]
+    if kind not in KINDS or lexicon not in LEXICONS:
+        raise DataFileError(f"{where}: kind must be one of {KINDS} and lexicon one of {tuple(LEXICONS)}")
+    vocab, top = vocabulary(), LEXICONS[lexicon]
+    concepts = [expand(c) for c in (*_strings(raw, "concepts", where), *([raw["concept"]] if "concept" in raw else []))]
+    for c in concepts:
+        if not vocab.in_scheme(c, top):
+            raise DataFileError(f"{where}: {c} is not a DPV concept under {top}")
+    predicate = raw.get("predicate", "")
+    if predicate and predicate not in PREDICATES:
+        raise DataFileError(f"{where}: predicate {predicate!r} is not one of {sorted(PREDICATES)}")
+    concept = expand(raw["concept"]) if "concept" in raw else ""
+    if kind == "concept" and not (concept or predicate):
+        raise DataFileError(f"{where}: a concept rule needs a concept or a predicate that gives one")
+    rule = MentionRule(
+        id=raw["id"],
+        kind=kind,
+        lexicon=lexicon,
+        doc=raw["doc"],
+        phrases=frozenset(p.lower() for p in _strings(raw, "phrases", where)),
+        unless_phrases=frozenset(p.lower() for p in _strings(raw, "unless_phrases", where)),
+        concepts=frozenset(expand(c) for c in _strings(raw, "concepts", where)),
+        before=_pattern(raw, "before", where),
+        after=_pattern(raw, "after", where),
+        unless_before=_pattern(raw, "unless_before", where),
+        unless_after=_pattern(raw, "unless_after", where),
+        sentence=_pattern(raw, "sentence", where),
+        predicate=predicate,
+        concept=concept,
+        match=_strings(raw, "match", where),
+        no_match=_strings(raw, "no_match", where),
+    )
+    if not rule.match or not all("[[" in t and "]]" in t for t in (*rule.match, *rule.no_match)):
+        raise DataFileError(f"{where}: a rule needs examples (match) with the hit marked [[…]]")
+    return rule
+
+
+def load_mention_rules(path: Path = MENTION_RULES_FILE) -> MentionRules:
+    """Read and validate the mention rules: unique ids, known kinds, DPV concepts, marked examples."""
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise DataFileError(f"{path.name}: cannot be read as TOML ({e})") from e
+    rules: list[MentionRule] = []
+    for n, raw in enumerate(doc.get("rule", []), 1):
+        rule = _rule(raw, f"{path.name}: rule {n} ({raw.get('id', '?')})")
+        if any(r.id == rule.id for r in rules):
+            raise DataFileError(f"{path.name}: rule {n}: id {rule.id!r} declared twice")
+        rules.append(rule)
+    return MentionRules(tuple(rules))
+
+
+@cache
+def mention_rules() -> MentionRules:
+    return load_mention_rules()

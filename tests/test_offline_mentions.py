@@ -1,0 +1,113 @@
+"""Mention rules (data/rules/mentions.toml): valid, their examples hold, and the extractor applies them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pp_graph.errors import DataFileError
+from pp_graph.extract.offline.backend import OfflineBackend
+from pp_graph.extract.offline.explain import explain, traced_extract
+from pp_graph.extract.offline.mentions import PREDICATES, load_mention_rules, mention_rules
+from pp_graph.extract.pipeline import extract
+from pp_graph.load.sources import policy_from_text
+from pp_graph.vocab.dpv import compact
+
+_BACKEND = OfflineBackend()
+
+
+def _marked(text: str) -> tuple[str, int, int]:
+    """The text without its [[…]] marks, and the offsets of the marked words in it."""
+    s = text.index("[[")
+    e = text.index("]]") - 2
+    return text.replace("[[", "", 1).replace("]]", "", 1), s, e
+
+
+def _at(text: str, kind: str) -> tuple[list[str], str | None]:
+    """The mention rules that acted on the marked hit, and the concept the extractor's stage gives it (None:
+    dropped or not a hit)."""
+    plain, s, e = _marked(text)
+    policy = policy_from_text(plain + "\n", "example.com")
+    ex, trace = traced_extract(policy, _BACKEND)
+    fired = [ev.rule for ev in trace.events if (ev.start, ev.end) == (s, e) and ev.rule.startswith(kind + ".")]
+    mentions = [m for r in ex.results for m in (r.data if kind == "data" else r.purposes)]
+    concept = next((m.concept for m in mentions if (m.span.start, m.span.end) == (s, e)), None)
+    return fired, concept
+
+
+def _lexicon_hit(text: str, kind: str) -> bool:
+    plain, s, e = _marked(text)
+    lex = _BACKEND.lex.data if kind == "data" else _BACKEND.lex.purposes
+    return any((h.start, h.end) == (s, e) for h in lex.find(plain))
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "fires"),
+    [(r.id, t, True) for r in mention_rules().rules for t in r.match]
+    + [(r.id, t, False) for r in mention_rules().rules for t in r.no_match],
+)
+def test_mention_rule_examples(rule: str, text: str, fires: bool) -> None:
+    r = next(x for x in mention_rules().rules if x.id == rule)
+    assert _lexicon_hit(text, r.lexicon), f"the marked words in {text!r} are not a {r.lexicon} hit"
+    fired, concept = _at(text, r.lexicon)
+    assert (fired[:1] == [rule]) is fires, fired
+    if fires and r.kind == "veto":
+        assert concept is None  # the vetoed hit is no mention
+    elif fires and r.concept:
+        assert concept == r.concept
+
+
+def test_every_rule_is_valid_and_has_an_example() -> None:
+    rules = mention_rules().rules
+    assert len({r.id for r in rules}) == len(rules)
+    assert all(r.match and (not r.predicate or r.predicate in PREDICATES) for r in rules)
+    assert all(r.id.startswith(f"{r.lexicon}.{r.kind}.") for r in rules)
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ('kind = "guess"\nlexicon = "data"', "kind must be one of"),
+        ('kind = "concept"\nlexicon = "data"\nconcept = "pd:NoSuchThing"', "not a DPV concept"),
+        ('kind = "concept"\nlexicon = "purpose"\nconcept = "pd:EmailAddress"', "not a DPV concept"),
+        ('kind = "veto"\nlexicon = "data"\nafter = "("', "not a valid regular expression"),
+        ('kind = "veto"\nlexicon = "data"\npredicate = "guess"', "predicate"),
+        ('kind = "concept"\nlexicon = "data"', "needs a concept"),
+    ],
+)
+def test_rules_file_is_validated(tmp_path: Path, body: str, error: str) -> None:
+    bad = tmp_path / "mentions.toml"
+    bad.write_text(f'[[rule]]\nid = "x"\ndoc = "d"\nmatch = ["a [[b]]"]\n{body}\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match=error):
+        load_mention_rules(bad)
+
+
+def test_an_example_must_mark_its_hit(tmp_path: Path) -> None:
+    bad = tmp_path / "mentions.toml"
+    bad.write_text('[[rule]]\nid = "x"\ndoc = "d"\nkind = "veto"\nlexicon = "data"\nmatch = ["ab"]\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"marked \[\["):
+        load_mention_rules(bad)
+
+
+def test_the_graph_concepts_follow_the_rules() -> None:
+    # Through the whole pipeline: a changed concept reaches the mention, a vetoed hit is no mention, and a hit no
+    # rule touches keeps its lexicon concept.
+    text = (
+        "We use location-related information to show local news. We collect your email address. "
+        "Find us at https://support.example.com/privacy.\n"
+    )
+    ex = extract(policy_from_text(text, "example.com"), _BACKEND)
+    data = {m.span.text: compact(m.concept) for r in ex.results for m in r.data if m.concept}
+    purposes = {m.span.text for r in ex.results for m in r.purposes}
+    assert data["information"] == "pd:Location"
+    assert data["email address"] == "pd:EmailAddress"
+    assert "support" not in purposes
+
+
+def test_explain_names_the_mention_rule_and_why() -> None:
+    text = "We share your postal address with delivery companies to deliver your order.\n"
+    rows = explain(policy_from_text(text, "example.com"), line=1).rows()
+    [row] = [r for r in rows if r["rule"] == "purpose.veto.party"]
+    assert (row["kind"], row["action"], row["note"]) == ("veto", "vetoed", "delivery")
+    assert "a party named by what it does" in str(row["why"])
