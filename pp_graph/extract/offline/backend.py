@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from functools import cache
 
-from pp_graph.extract.offline.cues import CueTable, load_cues
 from pp_graph.extract.offline.facts import (
     _LineNotes,
     _negated,
@@ -26,11 +25,17 @@ from pp_graph.extract.offline.facts import (
     sentences,
     subject_at,
 )
+from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
-from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
+from pp_graph.extract.offline.paragraph import (
+    ParagraphPass,
+    SentenceReader,
+    _list_like,
+    _title_like,
+    run_paragraph_rules,
+)
 from pp_graph.extract.offline.patterns import (
     _ATTR_ROLE,
-    _CATEGORY,
     _CHOICE_LINE,
     _DATA_PROTECTION_LAW,
     _HEADING_CUES,
@@ -55,8 +60,8 @@ from pp_graph.extract.offline.patterns import (
     _UNIT,
     _USER_CHOICE,
 )
-from pp_graph.extract.offline.rules import Trace
-from pp_graph.extract.offline.trigger import _features, sentence_practices
+from pp_graph.extract.offline.rules import Trace, phases, register
+from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
@@ -187,7 +192,6 @@ class Lexicons:
     triggers: Lexicon
     attributes: Lexicon
     version: str
-    cues: CueTable
 
 
 def _with_plurals(rows: Iterable[tuple[str, ...]]) -> Iterable[Entry]:
@@ -256,8 +260,7 @@ def load_lexicons() -> Lexicons:
             raise DataFileError(f"attributes.tsv: {phrase!r}: {term} is not in DPV")
         attrs.append(entry(phrase, kind, iri))
     attributes = Lexicon("attributes", attrs)
-    cues = load_cues(LEXICON_DIR / "practice-cues.tsv")
-    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files), cues)
+    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files))
 
 
 def site_name(site: str) -> str:
@@ -272,8 +275,10 @@ def site_name(site: str) -> str:
 class OfflineBackend(Backend):
     name = "offline"
 
-    def __init__(self, **_: object) -> None:
+    def __init__(self, rule_ids: bool | str = False, **_: object) -> None:
         self.lex = load_lexicons()
+        # write ppg:rule in the graph (convert --rule-ids); an option, so it is part of the batch settings digest
+        self.rule_ids = rule_ids is True or str(rule_ids).lower() in ("true", "1", "yes")
         self._cache: dict[int, _SegState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
@@ -304,17 +309,20 @@ class OfflineBackend(Backend):
         parties: list[PartyMention] = []
         own = site_name(policy.site)
         party_hits = list(self.lex.parties.find(text, off))
+        by_name: set[int] = set()  # (the starts of the site's own name, found beside the lexicon)
         for m in re.finditer(rf"\b{re.escape(own)}\b", text):
             if not any(h.start <= m.start() + off < h.end for h in party_hits):
                 party_hits.append(Hit(m.start() + off, m.end() + off, entry(own, "first_party", "first_party")))
+                by_name.add(m.start() + off)
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
+            rule = "mention.party.site-name" if h.start in by_name else "mention.party"
             if kind == PartyKind.THIRD_PARTY and h.entry.phrase.lower() == own.lower():
                 kind, rkind = "first_party", "first_party"  # a company the lexicon names, in its own policy
+                rule = "mention.party.site-name"
             name = h.entry.phrase if kind == PartyKind.THIRD_PARTY else kind
-            parties.append(
-                PartyMention(Span.at(policy.text, h.start, h.end), PartyKind(kind), RecipientKind(rkind), name.lower())
-            )
+            span = Span.at(policy.text, h.start, h.end)
+            parties.append(PartyMention(span, PartyKind(kind), RecipientKind(rkind), name.lower(), (rule,)))
         triggers = list(self.lex.triggers.find(text, off))
         attrs: list[AttributeMention] = []
         for h in self.lex.attributes.find(text, off):
@@ -376,6 +384,8 @@ class OfflineBackend(Backend):
         return [self._state(policy, s).attributes for s in segments]
 
     def practices(self, policy: Policy, segments: list[Segment]) -> list[list[PracticeMention]]:
+        """Each line read under its heading (the heading rules, then the sentence engine, then the heading rules
+        that run after it), then the paragraph rules over the whole text; every scope in declared order."""
         out: list[list[PracticeMention]] = []
         lead_in: PracticeMention | None = None  # a line ending in ':' that announced a practice
         # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
@@ -385,33 +395,20 @@ class OfflineBackend(Backend):
         titles = [i for i, s in enumerate(segments) if heads[i] or marked[i]]  # the lines _inherit looks up to
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
+        before, after = _heading_phases()
         for i, seg in enumerate(segments):
-            st = self._state(policy, seg)
-            found: list[PracticeMention] = []
             if i and "\n\n" in policy.text[segments[i - 1].end : seg.start]:
                 blocks += 1
+            line = _Line(policy, segments, seg, self._state(policy, seg), titles, marked, section, blocks, pseudo)
+            line.lead_in = lead_in
             if heads[i]:
                 section, blocks = seg.text, 0
-            # A section about children, policy changes, contacting the site or other sites' practices (a
-            # title-like line of plain text only reaches its own and the next paragraph).
-            elif _OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH):
-                self._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", section.strip()[:60])
-                found.extend(self._stated_sales(policy, seg, st))
-            else:
-                notes = _LineNotes()
+            elif not any(fn(self, line) for fn in before):
                 for s0, s1 in sentences(seg):
-                    found.extend(sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace))
-                if (
-                    not [p for p in found if not any(p is h for h in notes.held)]
-                    and not notes.user_act
-                    and not notes.transfer_mechanism
-                    and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
-                ):
-                    inherited = self._inherit(
-                        policy, seg, segments, titles, marked, lead_in, bool(st.data), blocks == 0
-                    )
-                    if inherited and self._inherited_passes(inherited, seg, st):
-                        found.append(inherited)
+                    line.found.extend(sentence_practices(policy, seg, line.st, s0, s1, line.notes, self.trace))
+                for fn in after:
+                    fn(self, line)
+            found = line.found
             out.append(found)
             if heads[i]:
                 lead_in = None
@@ -420,9 +417,8 @@ class OfflineBackend(Backend):
             elif not _list_like(seg.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
-        _list_siblings(segments, heads, out, note)
         reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
-        _paragraph_rules(policy, segments, heads, out, reader)
+        run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         return out
 
     def _stated_sales(self, policy: Policy, seg: Segment, st: _SegState) -> list[PracticeMention]:
@@ -433,7 +429,7 @@ class OfflineBackend(Backend):
         out, notes = [], _LineNotes()
         hits = {t.start: t for t in st.triggers}
         for s0, s1 in sentences(seg):
-            for p in sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace):
+            for p in sentence_practices(policy, seg, st, s0, s1, notes, self.trace):
                 t = hits.get(p.span.start)
                 subject = subject_at(policy.text, st, s0, t) if t is not None else None
                 if (
@@ -453,15 +449,18 @@ class OfflineBackend(Backend):
             self.trace.add(rule, action, segment, start, end, practice, why)
 
     def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState) -> bool:
-        """The cue gate (see trigger._cue_gate) for a practice a line takes from its heading or lead-in."""
-        category, feats = _CATEGORY[p.type], _features(st, seg.start, seg.end)
-        if self.lex.cues.score(category, seg.text, feats, True) > 0:
-            if self.trace is not None:
-                self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
+        """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in."""
+        note = self._seg_note(seg.index) if self.trace is not None else None
+        if passes(p, seg.text, features(st, seg.start, seg.end), note, inherited=True):
+            self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
-        why = self.lex.cues.explain(category, seg.text, feats, True)
-        self._note("gate.cues", "dropped", seg.index, p.span.start, p.span.end, p.type.value, why)
         return False
+
+    def _seg_note(self, segment: int) -> Callable[[str, str, int, int, str, str], None]:
+        def note(rule: str, action: str, start: int, end: int, practice: str, why: str) -> None:
+            self._note(rule, action, segment, start, end, practice, why)
+
+        return note
 
     def _inherit(
         self,
@@ -519,7 +518,37 @@ class OfflineBackend(Backend):
         return None
 
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]:
-        return [self._relate(policy, r) for r in results]
+        out = []
+        for r in results:
+            rels = self._relate(policy, r)
+            self._mention_rules(r, rels)
+            out.append(rels)
+        return out
+
+    def _mention_rules(self, res: SegmentExtraction, rels: list[Relation]) -> None:
+        """Each data, purpose and party mention records the rule that made it and the link rules that tied it to
+        a practice (the mentions are replaced in place: their rule ids are not part of their identity)."""
+        links: dict[str, dict[str, None]] = {}
+        for rel in rels:
+            links.setdefault(rel.entity, {})[_link_rule(res.practices[rel.practice])] = None
+        for i, d in enumerate(res.data):
+            res.data[i] = replace(d, rules=self._traced(res, "data", i, d.span, _made_rule("data", d.concept), links))
+        for i, u in enumerate(res.purposes):
+            res.purposes[i] = replace(u, rules=self._traced(res, "purpose", i, u.span, "mention.purpose", links))
+        for i, m in enumerate(res.parties):
+            res.parties[i] = replace(m, rules=self._traced(res, "party", i, m.span, m.rules[0], links))
+
+    def _traced(
+        self, res: SegmentExtraction, kind: str, i: int, span: Span, made: str, links: dict[str, dict[str, None]]
+    ) -> tuple[str, ...]:
+        """A mention's rule ids (the rule that made it, then its link rules), noted in the trace if one is attached."""
+        linked = tuple(links.get(f"{kind}:{i}", ()))
+        if self.trace is not None:
+            seg = res.segment.index
+            self._note(made, "made", seg, span.start, span.end, "", kind)
+            for rid in linked:
+                self._note(rid, "linked", seg, span.start, span.end, "", kind)
+        return (made, *linked)
 
     def _relate(self, policy: Policy, res: SegmentExtraction) -> list[Relation]:
         rels: list[Relation] = []
@@ -582,6 +611,78 @@ class OfflineBackend(Backend):
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+@dataclass
+class _Line:
+    """One line as the heading rules read it: where it sits under its heading, and what was found in it."""
+
+    policy: Policy
+    segments: list[Segment]
+    seg: Segment
+    st: _SegState
+    titles: list[int]  # the indices of the headings and marked titles (see OfflineBackend._inherit)
+    marked: list[bool]
+    section: str  # title of the nearest heading above
+    blocks: int  # paragraphs since that heading
+    pseudo: bool  # plain text: title-like lines act as headings
+    lead_in: PracticeMention | None = None  # the practice a lead-in line above announced
+    found: list[PracticeMention] = field(default_factory=list)
+    notes: _LineNotes = field(default_factory=_LineNotes)
+
+
+# The heading-scope rules by id; those declared before the sentence rules run before them on each line (True:
+# the line is decided, its sentences are not read), the others after them.
+HeadingRule = Callable[[OfflineBackend, _Line], bool]
+HEADING_RULES: dict[str, HeadingRule] = {}
+
+
+@cache
+def _heading_phases() -> tuple[tuple[HeadingRule, ...], tuple[HeadingRule, ...]]:
+    return phases("heading", HEADING_RULES, "sentence")
+
+
+@register(HEADING_RULES, "veto.section.off-topic", "promotion.stated-sale")
+def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
+    """A section about children, policy changes, contacting the site or other sites' practices (a title-like
+    line of plain text only reaches its own and the next paragraph): only a sale the line states is kept."""
+    if not (_OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= _PSEUDO_REACH)):
+        return False
+    seg = line.seg
+    be._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", line.section.strip()[:60])
+    line.found.extend(be._stated_sales(line.policy, seg, line.st))
+    return True
+
+
+@register(HEADING_RULES, "inherit.lead-in", "inherit.heading")
+def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
+    """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
+    seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
+    if (
+        not [p for p in line.found if not any(p is h for h in notes.held)]
+        and not notes.user_act
+        and not notes.transfer_mechanism
+        and (st.data or line.blocks == 0 or (lead_in is not None and _list_like(seg.text)))
+    ):
+        inherited = be._inherit(
+            line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
+        )
+        if inherited and be._inherited_passes(inherited, seg, st):
+            line.found.append(inherited)
+    return False
+
+
+def _made_rule(kind: str, concept: str | None) -> str:
+    """The mention rule that made a data or purpose mention: the lexicon's phrases, or the generic words
+    ("information", "data") read as dpv:PersonalData."""
+    if kind == "data":
+        return "mention.data.generic" if concept == PERSONAL_DATA else "mention.data"
+    return "mention.purpose"
+
+
+def _link_rule(p: PracticeMention) -> str:
+    """The link rule that tied a mention to practice ``p`` (see OfflineBackend._relate)."""
+    return "link.line" if p.inherited else "link.sentence"
 
 
 def _security_heading(heading: str) -> bool:
