@@ -230,3 +230,22 @@ def test_cue_rules_score_under_their_own_ids() -> None:
     assert scored == {"cue.base": "+1", "cue.privacy-seal": "-1"}
     [dropped] = [e for e in ex.events if e.action == "dropped"]
     assert dropped.rule == "gate.cues" and "cue.privacy-seal -1" in dropped.why and ex.practices == []
+
+
+def test_data_in_a_sentence_without_a_practice_is_tied_to_the_nearest_practice_of_its_line() -> None:
+    from pp_graph.api import convert_policy
+    from pp_graph.model import Role
+
+    text = "Your postal address matters. We collect information from you. This includes your phone number.\n"
+    conv = convert_policy(policy_from_text(text, "example.com"), _BACKEND)
+    [res] = [r for r in conv.extraction.results if r.practices]
+    [p] = res.practices
+    tied = {res.data[int(r.entity[5:])].span.text for r in res.relations if r.role == Role.DATA_COLLECTED}
+    assert tied == {"postal address", "information", "phone number"}  # before it (no practice before) and after
+    rules = {res.data[i].span.text: res.data[i].rules for i in range(len(res.data))}
+    assert rules["phone number"] == ("mention.data", "link.nearby-sentence")
+    assert rules["information"] == ("mention.data.generic", "link.sentence")
+    # a party in another sentence is not taken as the practice's recipient or provider
+    shared = convert_policy(policy_from_text("We share your email address. Advertisers are great.\n", "example.com"))
+    [res] = [r for r in shared.extraction.results if r.practices]
+    assert not any(r.role == Role.DATA_RECEIVER and r.entity != "party:first" for r in res.relations)

@@ -529,8 +529,14 @@ class OfflineBackend(Backend):
         """Each data, purpose and party mention records the rule that made it and the link rules that tied it to
         a practice (the mentions are replaced in place: their rule ids are not part of their identity)."""
         links: dict[str, dict[str, None]] = {}
+        bounds = sentences(res.segment)
+        spans = {f"data:{i}": m.span.start for i, m in enumerate(res.data)}
+        spans.update((f"purpose:{i}", m.span.start) for i, m in enumerate(res.purposes))
+        spans.update((f"party:{i}", m.span.start) for i, m in enumerate(res.parties))
         for rel in rels:
-            links.setdefault(rel.entity, {})[_link_rule(res.practices[rel.practice])] = None
+            if rel.entity in spans:
+                rule = _link_rule(res.practices[rel.practice], bounds, spans[rel.entity])
+                links.setdefault(rel.entity, {})[rule] = None
         for i, d in enumerate(res.data):
             res.data[i] = replace(d, rules=self._traced(res, "data", i, d.span, _made_rule("data", d.concept), links))
         for i, u in enumerate(res.purposes):
@@ -560,6 +566,7 @@ class OfflineBackend(Backend):
                     return i
             return -1
 
+        adopt = _adopting_sentences([sent_of(p.span.start) for p in res.practices if not p.inherited], len(bounds))
         for pi, pr in enumerate(res.practices):
             # Inherited practices relate to everything in their (list-item) segment.
             s = -2 if pr.inherited else sent_of(pr.span.start)
@@ -567,8 +574,11 @@ class OfflineBackend(Backend):
             def here(span: Span, s: int = s) -> bool:
                 return s == -2 or sent_of(span.start) == s
 
-            data = [f"data:{i}" for i, d in enumerate(res.data) if here(d.span)]
-            purposes = [f"purpose:{i}" for i, p in enumerate(res.purposes) if here(p.span)]
+            def near(span: Span, s: int = s) -> bool:  # (see link.nearby-sentence)
+                return here(span) or adopt.get(sent_of(span.start), -3) == s
+
+            data = [f"data:{i}" for i, d in enumerate(res.data) if near(d.span)]
+            purposes = [f"purpose:{i}" for i, p in enumerate(res.purposes) if near(p.span)]
             parties = [(i, p) for i, p in enumerate(res.parties) if here(p.span)]
             attrs = [(i, a) for i, a in enumerate(res.attributes) if here(a.span)]
             third = [i for i, p in parties if p.kind == PartyKind.THIRD_PARTY]
@@ -680,9 +690,27 @@ def _made_rule(kind: str, concept: str | None) -> str:
     return "mention.purpose"
 
 
-def _link_rule(p: PracticeMention) -> str:
-    """The link rule that tied a mention to practice ``p`` (see OfflineBackend._relate)."""
-    return "link.line" if p.inherited else "link.sentence"
+def _adopting_sentences(stated: list[int], n: int) -> dict[int, int]:
+    """For each sentence of a line that states no practice, the sentence whose practices take its data and
+    purposes: the nearest one before it that states a practice, else the nearest after it ("We collect
+    information from you. This includes your name and e-mail address.")."""
+    have = sorted({s for s in stated if s >= 0})
+    out: dict[int, int] = {}
+    if not have:
+        return out
+    for j in range(n):
+        if j not in have:
+            before = [s for s in have if s < j]
+            out[j] = before[-1] if before else have[0]
+    return out
+
+
+def _link_rule(p: PracticeMention, bounds: list[tuple[int, int]], at: int) -> str:
+    """The link rule that tied a mention at offset ``at`` to practice ``p`` (see OfflineBackend._relate)."""
+    if p.inherited:
+        return "link.line"
+    same = any(a <= p.span.start < b and a <= at < b for a, b in bounds)
+    return "link.sentence" if same else "link.nearby-sentence"
 
 
 def _security_heading(heading: str) -> bool:
