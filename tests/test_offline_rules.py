@@ -239,7 +239,7 @@ def test_data_in_a_sentence_without_a_practice_is_tied_to_the_nearest_practice_o
     text = "Your postal address matters. We collect information from you. This includes your phone number.\n"
     conv = convert_policy(policy_from_text(text, "example.com"), _BACKEND)
     [res] = [r for r in conv.extraction.results if r.practices]
-    [p] = res.practices
+    assert len(res.practices) == 1
     tied = {res.data[int(r.entity[5:])].span.text for r in res.relations if r.role == Role.DATA_COLLECTED}
     assert tied == {"postal address", "information", "phone number"}  # before it (no practice before) and after
     rules = {res.data[i].span.text: res.data[i].rules for i in range(len(res.data))}

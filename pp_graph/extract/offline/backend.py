@@ -36,9 +36,11 @@ from pp_graph.extract.offline.paragraph import (
 )
 from pp_graph.extract.offline.patterns import (
     _ATTR_ROLE,
+    _AUDIENCE,
     _CHOICE_LINE,
     _DATA_PROTECTION_LAW,
     _HEADING_CUES,
+    _IDENTIFIES,
     _KEEP_STATE,
     _KEEP_VERB,
     _LEGAL_REGIME,
@@ -56,6 +58,7 @@ from pp_graph.extract.offline.patterns import (
     _PRACTICE_OF,
     _PROTECT_PEOPLE,
     _PSEUDO_REACH,
+    _SCOPE,
     _SECURE_HEAD_WORD,
     _UNIT,
     _USER_CHOICE,
@@ -664,10 +667,12 @@ def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     return True
 
 
-@register(HEADING_RULES, "inherit.lead-in", "inherit.heading")
+@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
     seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
+    if _out_of_scope(be, line):
+        return False
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
@@ -679,6 +684,20 @@ def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
         )
         if inherited and be._inherited_passes(inherited, seg, st):
             line.found.append(inherited)
+    return False
+
+
+def _out_of_scope(be: OfflineBackend, line: _Line) -> bool:
+    """A line with a sentence about the policy itself, other sites, definitions, children or state residents
+    (what the sentence-scope vetoes stop) takes no practice from its heading or lead-in either."""
+    text = line.policy.text
+    for s0, s1 in sentences(line.seg):
+        sentence = text[s0:s1]
+        m = _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence)
+        if m:
+            seg = line.seg
+            be._note("veto.inherit.out-of-scope", "vetoed", seg.index, s0, s1, "", m.group(0))
+            return True
     return False
 
 
