@@ -671,8 +671,6 @@ def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
     seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
-    if _out_of_scope(be, line):
-        return False
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
@@ -682,21 +680,21 @@ def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
         inherited = be._inherit(
             line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
         )
-        if inherited and be._inherited_passes(inherited, seg, st):
+        if inherited and not _out_of_scope(be, line, inherited) and be._inherited_passes(inherited, seg, st):
             line.found.append(inherited)
     return False
 
 
-def _out_of_scope(be: OfflineBackend, line: _Line) -> bool:
+def _out_of_scope(be: OfflineBackend, line: _Line, p: PracticeMention) -> bool:
     """A line with a sentence about the policy itself, other sites, definitions, children or state residents
-    (what the sentence-scope vetoes stop) takes no practice from its heading or lead-in either."""
+    (what the sentence-scope vetoes stop) takes no practice (``p``) from its heading or lead-in either."""
     text = line.policy.text
     for s0, s1 in sentences(line.seg):
         sentence = text[s0:s1]
         m = _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence)
         if m:
             seg = line.seg
-            be._note("veto.inherit.out-of-scope", "vetoed", seg.index, s0, s1, "", m.group(0))
+            be._note("veto.inherit.out-of-scope", "vetoed", seg.index, s0, s1, p.type.value, m.group(0))
             return True
     return False
 
