@@ -521,12 +521,11 @@ class OfflineBackend(Backend):
         return None
 
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]:
-        out = []
+        return [self._relate(policy, r) for r in results]
+
+    def finish(self, policy: Policy, results: list[SegmentExtraction]) -> None:
         for r in results:
-            rels = self._relate(policy, r)
-            self._mention_rules(r, rels)
-            out.append(rels)
-        return out
+            self._mention_rules(r, r.relations)
 
     def _mention_rules(self, res: SegmentExtraction, rels: list[Relation]) -> None:
         """Each data, purpose and party mention records the rule that made it and the link rules that tied it to
@@ -545,7 +544,8 @@ class OfflineBackend(Backend):
         for i, u in enumerate(res.purposes):
             res.purposes[i] = replace(u, rules=self._traced(res, "purpose", i, u.span, "mention.purpose", links))
         for i, m in enumerate(res.parties):
-            res.parties[i] = replace(m, rules=self._traced(res, "party", i, m.span, m.rules[0], links))
+            if m.rules:  # (made by _analyse; the pipeline keeps only grounded ones)
+                res.parties[i] = replace(m, rules=self._traced(res, "party", i, m.span, m.rules[0], links))
 
     def _traced(
         self, res: SegmentExtraction, kind: str, i: int, span: Span, made: str, links: dict[str, dict[str, None]]
