@@ -16,7 +16,8 @@ from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import Backend, get_backend
 from pp_graph.graph.build import Triple, policy_triples, to_dataset
 from pp_graph.load.sources import load_policy, policy_from_text
-from pp_graph.model import Policy, PolicyExtraction
+from pp_graph.model import Policy, PolicyExtraction, SegmentExtraction
+from pp_graph.vocab.dpv import compact
 
 if TYPE_CHECKING:
     from pp_graph.extract.learned.model import LearnedModel
@@ -39,6 +40,8 @@ class PolicyReport:
     backend: dict[str, Any] = field(default_factory=dict)
     # per practice, the ids of the extractor rules that made or changed it (offline backend: data/rules/)
     practice_rules: list[dict[str, Any]] = field(default_factory=list)
+    # per data, purpose and party mention: the ids of the rules that made it and tied it to a practice
+    mention_rules: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,7 +67,9 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
     purposes: set[str] = set()
     negated = data_mentions = purpose_mentions = 0
     practice_rules: list[dict[str, Any]] = []
+    mention_rules: list[dict[str, Any]] = []
     for r in ex.results:
+        mention_rules.extend(_mention_rules(r))
         rejected.update(r.rejected)
         for p in r.practices:
             practices[p.type.value] += 1
@@ -97,7 +102,25 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
         seconds=round(seconds, 4),
         backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
         practice_rules=practice_rules,
+        mention_rules=mention_rules,
     )
+
+
+def _mention_rules(r: SegmentExtraction) -> list[dict[str, Any]]:
+    """Offsets, kind, concept (a DPV term or a party kind, never the text) and rule ids of each mention."""
+    out: list[dict[str, Any]] = []
+    seg = r.segment.index
+    for kind, items in (("data", r.data), ("purpose", r.purposes)):
+        for d in items:
+            if d.rules:
+                concept = compact(d.concept) if d.concept else None
+                at = {"segment": seg, "kind": kind, "start": d.span.start, "end": d.span.end}
+                out.append(at | {"concept": concept, "rules": list(d.rules)})
+    for p in r.parties:
+        if p.rules:
+            at = {"segment": seg, "kind": "party", "start": p.span.start, "end": p.span.end}
+            out.append(at | {"concept": p.kind.value, "rules": list(p.rules)})
+    return out
 
 
 def convert_policy(
@@ -113,7 +136,7 @@ def convert_policy(
     ex = extract(policy, be, on_stage=on_stage)  # the pipeline has already dropped every ungrounded item
     if learned is not None:
         learned.annotate(ex)
-    name, triples = policy_triples(ex)
+    name, triples = policy_triples(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
     return Conversion(name, triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
 
 

@@ -131,6 +131,8 @@ class ClassifiedSpan:
 
     span: Span
     concept: str | None
+    # ids of the extractor rules that made it and tied it to a practice (data/rules/offline.toml); not identity
+    rules: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,7 @@ class PartyMention:
     kind: PartyKind
     recipient_kind: RecipientKind
     name: str  # normalised name used to reuse one party node per policy
+    rules: tuple[str, ...] = field(default=(), compare=False)  # as for ClassifiedSpan
 
 
 @dataclass(frozen=True, slots=True)

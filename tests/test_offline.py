@@ -204,27 +204,47 @@ def test_cue_seal_security_and_legal_statements_are_not_first_party_collection()
     assert FP in types_of("We collect your email address to keep your account secure.\n")
 
 
-def test_cue_file_is_validated_with_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_cue_rules_are_validated_with_file_and_rule(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import pytest
 
     from pp_graph.errors import DataFileError
-    from pp_graph.extract.offline.cues import load_cues
+    from pp_graph.extract.offline.gate import Cue, CueTable
+    from pp_graph.extract.offline.rules import load_rules
 
-    bad = tmp_path / "practice-cues.tsv"
-    for line, msg in [
-        ("first-party\tx\t\\bseal\\b\twhy", "practice-cues.tsv:2: weight"),
-        ("privacy\t-1\t\\bseal\\b\twhy", "practice-cues.tsv:2: category"),
-        ("first-party\t-1\t(unclosed\twhy", "practice-cues.tsv:2: cue"),
-        ("first-party\t-1\t@nope\twhy", "practice-cues.tsv:2: unknown feature"),
-        ("first-party\t-1\t\\bseal\\b", "practice-cues.tsv:2: expected"),
+    bad = tmp_path / "rules.toml"
+    head = '[[rule]]\nid = "cue.x"\nkind = "cue"\nscope = "sentence"\ndoc = "d"\nmatch = ["a"]\n'
+    for body, msg in [
+        ('category = "first-party"\nweight = "x"\ncue = "seal"\n', "rules.toml: rule 1 .cue.x.: weight"),
+        ('category = "privacy"\nweight = -1\ncue = "seal"\n', "category 'privacy'"),
+        ('category = "first-party"\nweight = -1\ncue = "(unclosed"\n', "not a valid regular expression"),
+        ('category = "first-party"\nweight = -1\ncue = "@nope"\n', "unknown feature"),
+        ('category = "first-party"\nweight = -1\n', "needs a cue"),
     ]:
-        bad.write_text("# header\n" + line + "\n", encoding="utf-8")
+        bad.write_text(head + body, encoding="utf-8")
         with pytest.raises(DataFileError, match=msg):
-            load_cues(bad)
-    bad.write_text("all\t1\t@base\twhy\nfirst-party\t-1.5\t\\bseal\\b\twhy\n", encoding="utf-8")
-    cues = load_cues(bad)
+            load_rules(bad)
+    bad.write_text(head.replace('"cue"', '"veto"', 1) + "weight = 1\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="belong to a cue rule"):
+        load_rules(bad)
+    bad.write_text(
+        head
+        + 'category = "all"\nweight = 1\ncue = "@base"\n\n'
+        + head.replace("cue.x", "cue.seal")
+        + 'category = "first-party"\nweight = -1.5\ncue = "\\\\bseal\\\\b"\n',
+        encoding="utf-8",
+    )
+    rules = load_rules(bad)
+    import re
+
+    cues = CueTable(
+        tuple(
+            Cue(r.id, r.category, r.weight, r.cue, None if r.cue.startswith("@") else re.compile(r.cue, re.I))
+            for r in rules
+        )
+    )
     assert cues.score("first-party", "a seal", frozenset()) == -0.5
     assert cues.score("third-party", "a seal", frozenset()) == 1.0
+    assert [c.id for c in cues.matched("first-party", "a seal", frozenset())] == ["cue.x", "cue.seal"]
 
 
 def test_lexicon_row_without_concept_names_the_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

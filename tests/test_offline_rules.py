@@ -10,7 +10,7 @@ from pp_graph.errors import DataFileError
 from pp_graph.extract.offline import backend, paragraph, trigger
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.offline.explain import explain, traced_extract
-from pp_graph.extract.offline.rules import declared, load_rules, ordered
+from pp_graph.extract.offline.rules import ENGINE_KINDS, declared, load_rules, ordered
 from pp_graph.load.sources import policy_from_text
 
 _BACKEND = OfflineBackend()
@@ -27,8 +27,16 @@ def test_every_rule_has_code_and_a_positive_example() -> None:
     assert all(r.match for r in rules)
     names = [rid for rid, _ in ordered("trigger", trigger.TRIGGER_RULES)]
     assert names == [r.id for r in rules if r.scope == "trigger"]  # run in the declared order
+    names = [rid for rid, _ in ordered("sentence", trigger.SENTENCE_RULES)]
+    assert names == [r.id for r in rules if r.scope == "sentence" and r.predicate and r.kind in ENGINE_KINDS]
+    for scope, registry in (("heading", backend.HEADING_RULES), ("paragraph", paragraph.PARAGRAPH_RULES)):
+        names = [rid for rid, _ in ordered(scope, registry)]
+        assert names == [r.id for r in rules if r.scope == scope and r.kind in ENGINE_KINDS]
     modules = (trigger, backend, paragraph)
     for r in rules:
+        if r.kind == "cue" and not r.predicate:
+            assert r.cue and r.category, r.id  # scored by the gate (gate.cues)
+            continue
         assert any(
             hasattr(m, r.predicate) or hasattr(getattr(m, "OfflineBackend", None), r.predicate) for m in modules
         ), r.id
@@ -156,3 +164,101 @@ def test_report_json_lists_each_practices_rules() -> None:
     [entry] = rep["practice_rules"]
     assert entry["type"] == "third-party-collection-use"
     assert entry["rules"] == ["promotion.third-party-subject", "candidate.trigger"]
+
+
+_TEXT = "# Privacy\n\n## Information we collect\n\nWe collect your email address and share it with advertisers.\n"
+
+
+def test_mentions_carry_the_rules_that_made_and_linked_them() -> None:
+    from pp_graph.api import convert_policy
+
+    conv = convert_policy(policy_from_text(_TEXT, "example.com"), _BACKEND)
+    rows = {(m["kind"], m["concept"]): m["rules"] for m in conv.report.mention_rules}
+    assert rows[("data", "pd:EmailAddress")] == ["mention.data", "link.sentence"]
+    assert rows[("party", "third_party")] == ["mention.party", "link.sentence"]
+    assert rows[("party", "first_party")] == ["mention.party"]  # "We": made, tied to no practice
+    assert all("text" not in m for m in conv.report.mention_rules)  # offsets and classes only, never the words
+    generic = convert_policy(policy_from_text("We collect information.\n", "example.com"), _BACKEND)
+    assert [m["rules"] for m in generic.report.mention_rules if m["kind"] == "data"] == [
+        ["mention.data.generic", "link.sentence"]
+    ]
+
+
+def test_rule_ids_in_the_graph_only_when_asked_and_valid_shacl() -> None:
+    from rdflib import Literal
+
+    from pp_graph.api import convert_policy
+    from pp_graph.graph.namespaces import PPG
+    from pp_graph.validate.shacl import validate
+
+    plain = convert_policy(policy_from_text(_TEXT, "example.com"), _BACKEND)
+    assert not any(p == PPG.rule for _, p, _ in plain.triples)
+    traced = convert_policy(policy_from_text(_TEXT, "example.com"), OfflineBackend(rule_ids=True))
+    rules = {str(o) for _, p, o in traced.triples if p == PPG.rule}
+    assert {"candidate.trigger", "mention.data", "link.sentence"} <= rules
+    assert validate(traced.dataset).conforms
+    bad = traced.dataset
+    node = next(s for s, p, _ in traced.triples if p == PPG.rule)
+    bad.graph(traced.graph).add((node, PPG.rule, Literal("Not A Rule!")))
+    report = validate(bad)
+    assert not report.conforms
+
+
+def test_rule_ids_option_is_part_of_the_settings_digest(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.batch import settings_digest
+    from pp_graph.cli import main
+
+    assert settings_digest("offline", {}, "trig") != settings_digest("offline", {"rule_ids": True}, "trig")
+    src = tmp_path / "example.com.md"
+    src.write_text(_TEXT, encoding="utf-8")
+    out = tmp_path / "out"
+    first = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--json", "--no-progress"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--rule-ids", "--json", "--no-progress"])
+    assert again.exit_code == 0, again.output
+    assert '"converted"' in again.output  # not "unchanged": the option changes the graph
+    assert "ppg:rule" in next(out.glob("*.trig")).read_text(encoding="utf-8")
+    llm = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--rule-ids", "--backend", "llm"])
+    assert llm.exit_code == 2 and "--rule-ids" in llm.output
+
+
+def test_cue_rules_score_under_their_own_ids() -> None:
+    ex = explain(policy_from_text("We collect your email address under the TRUSTe seal.\n", "example.com"), line=1)
+    scored = {e.rule: e.why for e in ex.events if e.action == "scored"}
+    assert scored == {"cue.base": "+1", "cue.privacy-seal": "-1"}
+    [dropped] = [e for e in ex.events if e.action == "dropped"]
+    assert dropped.rule == "gate.cues" and "cue.privacy-seal -1" in dropped.why and ex.practices == []
+
+
+def test_data_in_a_sentence_without_a_practice_is_tied_to_the_nearest_practice_of_its_line() -> None:
+    from pp_graph.api import convert_policy
+    from pp_graph.model import Role
+
+    text = "Your postal address matters. We collect information from you. This includes your phone number.\n"
+    conv = convert_policy(policy_from_text(text, "example.com"), _BACKEND)
+    [res] = [r for r in conv.extraction.results if r.practices]
+    assert len(res.practices) == 1
+    tied = {res.data[int(r.entity[5:])].span.text for r in res.relations if r.role == Role.DATA_COLLECTED}
+    assert tied == {"postal address", "information", "phone number"}  # before it (no practice before) and after
+    rules = {res.data[i].span.text: res.data[i].rules for i in range(len(res.data))}
+    assert rules["phone number"] == ("mention.data", "link.nearby-sentence")
+    assert rules["information"] == ("mention.data.generic", "link.sentence")
+    # a party in another sentence is not taken as the practice's recipient or provider
+    shared = convert_policy(policy_from_text("We share your email address. Advertisers are great.\n", "example.com"))
+    [res] = [r for r in shared.extraction.results if r.practices]
+    assert not any(r.role == Role.DATA_RECEIVER and r.entity != "party:first" for r in res.relations)
+
+
+def test_a_mention_rule_that_settles_the_concept_joins_the_mention_rule_ids() -> None:
+    from pp_graph.api import convert_policy
+
+    text = "# Privacy\n\nWe collect your language settings and cookie preferences.\n"
+    conv = convert_policy(policy_from_text(text, "example.com"), _BACKEND)
+    rows = {(m["kind"], m["concept"]): m["rules"] for m in conv.report.mention_rules}
+    assert rows[("data", "pd:PrivacyPreference")] == [
+        "mention.data",
+        "data.concept.cookie-preferences",
+        "link.sentence",
+    ]

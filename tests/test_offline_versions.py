@@ -50,7 +50,7 @@ def test_ruleset_digest_covers_rule_code_and_data(tmp_path: Path, monkeypatch: p
     from pp_graph.extract.offline import version
 
     names = {p.name for p in version.rule_files()}
-    assert {"backend.py", "patterns.py", "paragraph.py", "practice-cues.tsv"} <= names
+    assert {"backend.py", "patterns.py", "paragraph.py", "gate.py", "offline.toml"} <= names
     code = tmp_path / "code"
     shutil.copytree(version.CODE_DIR, code)
     monkeypatch.setattr(version, "CODE_DIR", code)

@@ -140,6 +140,12 @@ def _terminate_as_interrupt() -> Iterator[None]:
     metavar="MB",
     help="Refuse policy files larger than this many megabytes (0: no limit).",
 )
+@click.option(
+    "--rule-ids",
+    is_flag=True,
+    help="offline backend: write ppg:rule on each practice and mention (the ids of the rules that made, changed "
+    "or linked it; part of the settings digest).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
@@ -161,6 +167,7 @@ def convert(
     jobs: int,
     force: bool,
     max_size: float,
+    rule_ids: bool,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -179,6 +186,10 @@ def convert(
         budget=budget,
         no_cache=True if no_cache else None,
     )
+    if rule_ids:
+        if backend != "offline":
+            raise click.UsageError("--rule-ids names the offline extractor's rules: use it with --backend offline")
+        options["rule_ids"] = True
     if learned:
         options["learned"] = learned
     show = sys.stderr.isatty() if progress is None else progress

@@ -28,7 +28,9 @@ def explain_cmd(file: Path, line: int | None, offset: int | None, site: str | No
     if fmt == "json":
         kept = [{"type": t, "negated": n, "trigger": w, "rules": list(r)} for t, n, w, r in ex.practices]
         seg = {"index": ex.segment.index, "start": ex.segment.start, "end": ex.segment.end, "text": ex.segment.text}
-        click.echo(json.dumps({"segment": seg, "events": rows, "practices": kept}, indent=1, ensure_ascii=False))
+        mentions = [{"kind": k, "concept": c, "text": w, "rules": list(r)} for k, c, w, r in ex.mentions]
+        out = {"segment": seg, "events": rows, "practices": kept, "mentions": mentions}
+        click.echo(json.dumps(out, indent=1, ensure_ascii=False))
         return
     if fmt == "table":
         click.echo(f"segment {ex.segment.index} [{ex.segment.start}:{ex.segment.end}]: {ex.segment.text[:100]}")
@@ -36,6 +38,9 @@ def explain_cmd(file: Path, line: int | None, offset: int | None, site: str | No
             click.echo(f"  kept: {t}{' (negated)' if n else ''} at {w!r} by {' > '.join(r)}")
         if not ex.practices:
             click.echo("  kept: no practice")
+        for k, c, w, r in ex.mentions:
+            linked = "" if any(x.startswith("link.") for x in r) else " (tied to no practice)"
+            click.echo(f"  mention: {k} {c} at {w!r} by {' > '.join(r)}{linked}")
     emit(rows, fmt, ["rule", "kind", "action", "start", "end", "practice", "note", "why"])
 
 

@@ -207,6 +207,7 @@ def extract(
         if on_stage is not None:
             on_stage(name, i, len(todo))
         spec.run(backend, policy, segs, results)
+    backend.finish(policy, results)
     ex = PolicyExtraction(policy, segs, results, backend.provenance)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex

@@ -39,6 +39,10 @@ class Backend(ABC):
     def begin(self, policy: Policy, segments: list[Segment]) -> None:  # noqa: B027 - optional hook
         """Called by the pipeline before the stages of each policy: reset per-policy state here."""
 
+    def finish(self, policy: Policy, results: list[SegmentExtraction]) -> None:  # noqa: B027 - optional hook
+        """Called by the pipeline after the stages, on their checked results (the offline backend records there
+        the rules that made and linked each mention)."""
+
     @abstractmethod
     def data_spans(self, policy: Policy, segments: list[Segment]) -> list[list[Span]]: ...
 

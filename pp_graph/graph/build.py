@@ -76,8 +76,9 @@ Triple = tuple[URIRef, URIRef, URIRef | Literal]
 class _Builder:
     # Triples are collected in a dict (a set that keeps its order): an rdflib store costs ~10x the time
     # and memory per triple, and the writers need none of its indexes (see graph/serialize.py).
-    def __init__(self, ex: PolicyExtraction) -> None:
+    def __init__(self, ex: PolicyExtraction, rule_ids: bool = False) -> None:
         self.ex = ex
+        self.rule_ids = rule_ids  # write ppg:rule on practices and mentions (convert --rule-ids)
         p = ex.policy
         self.policy = policy_iri(p.site, p.digest, p.valid_from)
         self.triples: dict[Triple, None] = {}
@@ -100,6 +101,11 @@ class _Builder:
             self.add(m, PPG.denotes, denotes)
         return m
 
+    def rules(self, node: URIRef, rules: tuple[str, ...]) -> None:
+        if self.rule_ids:
+            for rid in rules:
+                self.add(node, PPG.rule, Literal(rid))
+
     def first_party(self) -> URIRef:
         return self.party_node("first", PR2G.FirstParty, self.ex.policy.site, "first_party")
 
@@ -120,7 +126,9 @@ class _Builder:
             node = self.party_node("user", PR2G.User, "user", "first_party")
         else:
             node = self.party_node("third-" + slug(m.name), PR2G.ThirdParty, m.name, m.recipient_kind.value)
-        self.add(node, PPG.evidence, self.mention(m.span))
+        mention = self.mention(m.span)
+        self.add(node, PPG.evidence, mention)
+        self.rules(mention, m.rules)
         return node
 
     def build(self) -> URIRef:
@@ -179,6 +187,7 @@ class _Builder:
             self.add(node, PR2G.text, text)
             self.add(node, PPG.trigger, self.mention(pr.span))
             self.add(node, PROV.wasGeneratedBy, run)
+            self.rules(node, pr.rules)
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
@@ -228,12 +237,14 @@ class _Builder:
             d = res.data[int(idx)]
             assert d.concept is not None  # the pipeline drops unresolved spans
             self.add(node, PR2G.data, URIRef(d.concept))
-            self.add(node, PPG.evidence, self.mention(d.span, URIRef(d.concept)))
+            self.add(node, PPG.evidence, mention := self.mention(d.span, URIRef(d.concept)))
+            self.rules(mention, d.rules)
         elif kind == "purpose":
             p = res.purposes[int(idx)]
             assert p.concept is not None
             self.add(node, PR2G.purpose, URIRef(p.concept))
-            self.add(node, PPG.evidence, self.mention(p.span, URIRef(p.concept)))
+            self.add(node, PPG.evidence, mention := self.mention(p.span, URIRef(p.concept)))
+            self.rules(mention, p.rules)
         else:
             a = res.attributes[int(idx)]
             if role == Role.LEGAL_BASIS and a.concept:
@@ -247,9 +258,10 @@ class _Builder:
             self.add(node, PPG.evidence, self.mention(a.span, URIRef(a.concept) if a.concept else None))
 
 
-def policy_triples(ex: PolicyExtraction) -> tuple[URIRef, dict[Triple, None]]:
-    """One policy's named graph as (its name, its triples in a first-seen order)."""
-    b = _Builder(ex)
+def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[URIRef, dict[Triple, None]]:
+    """One policy's named graph as (its name, its triples in a first-seen order); ``rule_ids`` adds the ppg:rule
+    of each practice and mention (the ids of the extractor rules that made, changed or linked it)."""
+    b = _Builder(ex, rule_ids)
     name = b.build()
     ensure_receivers(b.triples, name)
     return name, b.triples

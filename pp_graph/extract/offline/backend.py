@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from functools import cache
 
-from pp_graph.extract.offline.cues import CueTable, load_cues
 from pp_graph.extract.offline.facts import (
     _LineNotes,
     _negated,
@@ -26,15 +25,23 @@ from pp_graph.extract.offline.facts import (
     sentences,
     subject_at,
 )
+from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
 from pp_graph.extract.offline.mentions import Context, mention_rules
-from pp_graph.extract.offline.paragraph import SentenceReader, _list_like, _list_siblings, _paragraph_rules, _title_like
+from pp_graph.extract.offline.paragraph import (
+    ParagraphPass,
+    SentenceReader,
+    _list_like,
+    _title_like,
+    run_paragraph_rules,
+)
 from pp_graph.extract.offline.patterns import (
     _ATTR_ROLE,
-    _CATEGORY,
+    _AUDIENCE,
     _CHOICE_LINE,
     _DATA_PROTECTION_LAW,
     _HEADING_CUES,
+    _IDENTIFIES,
     _KEEP_STATE,
     _KEEP_VERB,
     _LEGAL_REGIME,
@@ -52,12 +59,13 @@ from pp_graph.extract.offline.patterns import (
     _PRACTICE_OF,
     _PROTECT_PEOPLE,
     _PSEUDO_REACH,
+    _SCOPE,
     _SECURE_HEAD_WORD,
     _UNIT,
     _USER_CHOICE,
 )
-from pp_graph.extract.offline.rules import Trace
-from pp_graph.extract.offline.trigger import _features, sentence_practices
+from pp_graph.extract.offline.rules import Trace, phases, register
+from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
 from pp_graph.model import (
@@ -188,7 +196,6 @@ class Lexicons:
     triggers: Lexicon
     attributes: Lexicon
     version: str
-    cues: CueTable
 
 
 def _with_plurals(rows: Iterable[tuple[str, ...]]) -> Iterable[Entry]:
@@ -257,8 +264,7 @@ def load_lexicons() -> Lexicons:
             raise DataFileError(f"attributes.tsv: {phrase!r}: {term} is not in DPV")
         attrs.append(entry(phrase, kind, iri))
     attributes = Lexicon("attributes", attrs)
-    cues = load_cues(LEXICON_DIR / "practice-cues.tsv")
-    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files), cues)
+    return Lexicons(data, purposes, parties, triggers, attributes, digest_files(files))
 
 
 def site_name(site: str) -> str:
@@ -273,9 +279,11 @@ def site_name(site: str) -> str:
 class OfflineBackend(Backend):
     name = "offline"
 
-    def __init__(self, **_: object) -> None:
+    def __init__(self, rule_ids: bool | str = False, **_: object) -> None:
         self.lex = load_lexicons()
         self.mention_rules = mention_rules()
+        # write ppg:rule in the graph (convert --rule-ids); an option, so it is part of the batch settings digest
+        self.rule_ids = rule_ids is True or str(rule_ids).lower() in ("true", "1", "yes")
         self._cache: dict[int, _SegState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
@@ -304,23 +312,27 @@ class OfflineBackend(Backend):
         parties: list[PartyMention] = []
         own = site_name(policy.site)
         party_hits = list(self.lex.parties.find(text, off))
+        by_name: set[int] = set()  # (the starts of the site's own name, found beside the lexicon)
         for m in re.finditer(rf"\b{re.escape(own)}\b", text):
             if not any(h.start <= m.start() + off < h.end for h in party_hits):
                 party_hits.append(Hit(m.start() + off, m.end() + off, entry(own, "first_party", "first_party")))
+                by_name.add(m.start() + off)
         names = [h for h in party_hits if h.entry.case_sensitive]
         data, purposes = list(self.lex.data.find(text, off)), list(self.lex.purposes.find(text, off))
+        settled: dict[tuple[str, int, int], str] = {}
         kept = {
-            "data": self._mentions(seg, "data", data, names),
-            "purpose": self._mentions(seg, "purpose", purposes, names),
+            "data": self._mentions(seg, "data", data, names, settled),
+            "purpose": self._mentions(seg, "purpose", purposes, names, settled),
         }
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
+            rule = "mention.party.site-name" if h.start in by_name else "mention.party"
             if kind == PartyKind.THIRD_PARTY and h.entry.phrase.lower() == own.lower():
                 kind, rkind = "first_party", "first_party"  # a company the lexicon names, in its own policy
+                rule = "mention.party.site-name"
             name = h.entry.phrase if kind == PartyKind.THIRD_PARTY else kind
-            parties.append(
-                PartyMention(Span.at(policy.text, h.start, h.end), PartyKind(kind), RecipientKind(rkind), name.lower())
-            )
+            span = Span.at(policy.text, h.start, h.end)
+            parties.append(PartyMention(span, PartyKind(kind), RecipientKind(rkind), name.lower(), (rule,)))
         triggers = list(self.lex.triggers.find(text, off))
         attrs: list[AttributeMention] = []
         for h in self.lex.attributes.find(text, off):
@@ -352,13 +364,19 @@ class OfflineBackend(Backend):
                     )
                 )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return _SegState(data, purposes, parties, triggers, attrs, kept)
+        return _SegState(data, purposes, parties, triggers, attrs, kept, settled)
 
-    def _mentions(self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit]) -> list[Hit]:
-        """The segment's lexicon hits that the mention rules keep, with the concept they settle on."""
+    def _mentions(
+        self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
+    ) -> list[Hit]:
+        """The segment's lexicon hits that the mention rules keep, with the concept they settle on (and, in
+        `settled`, the rule that changed a kept hit's concept)."""
         lex = self.lex.data if kind == "data" else self.lex.purposes
         ctx = Context(seg.text, seg.start, lex, names, hits)
         kept, decisions = self.mention_rules.classify(kind, ctx, hits)
+        for d in decisions:
+            if d.action == "changed":  # the rule that settled a kept mention's concept joins its rule ids
+                settled[(kind, d.hit.start, d.hit.end)] = d.rule
         if self.trace is not None:
             for d in decisions:
                 why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (
@@ -409,6 +427,8 @@ class OfflineBackend(Backend):
         return [self._state(policy, s).attributes for s in segments]
 
     def practices(self, policy: Policy, segments: list[Segment]) -> list[list[PracticeMention]]:
+        """Each line read under its heading (the heading rules, then the sentence engine, then the heading rules
+        that run after it), then the paragraph rules over the whole text; every scope in declared order."""
         out: list[list[PracticeMention]] = []
         lead_in: PracticeMention | None = None  # a line ending in ':' that announced a practice
         # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
@@ -418,33 +438,20 @@ class OfflineBackend(Backend):
         titles = [i for i, s in enumerate(segments) if heads[i] or marked[i]]  # the lines _inherit looks up to
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
+        before, after = _heading_phases()
         for i, seg in enumerate(segments):
-            st = self._state(policy, seg)
-            found: list[PracticeMention] = []
             if i and "\n\n" in policy.text[segments[i - 1].end : seg.start]:
                 blocks += 1
+            line = _Line(policy, segments, seg, self._state(policy, seg), titles, marked, section, blocks, pseudo)
+            line.lead_in = lead_in
             if heads[i]:
                 section, blocks = seg.text, 0
-            # A section about children, policy changes, contacting the site or other sites' practices (a
-            # title-like line of plain text only reaches its own and the next paragraph).
-            elif _OFF_TOPIC.search(section) and (not pseudo or blocks <= _PSEUDO_REACH):
-                self._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", section.strip()[:60])
-                found.extend(self._stated_sales(policy, seg, st))
-            else:
-                notes = _LineNotes()
+            elif not any(fn(self, line) for fn in before):
                 for s0, s1 in sentences(seg):
-                    found.extend(sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace))
-                if (
-                    not [p for p in found if not any(p is h for h in notes.held)]
-                    and not notes.user_act
-                    and not notes.transfer_mechanism
-                    and (st.data or blocks == 0 or (lead_in is not None and _list_like(seg.text)))
-                ):
-                    inherited = self._inherit(
-                        policy, seg, segments, titles, marked, lead_in, bool(st.data), blocks == 0
-                    )
-                    if inherited and self._inherited_passes(inherited, seg, st):
-                        found.append(inherited)
+                    line.found.extend(sentence_practices(policy, seg, line.st, s0, s1, line.notes, self.trace))
+                for fn in after:
+                    fn(self, line)
+            found = line.found
             out.append(found)
             if heads[i]:
                 lead_in = None
@@ -453,9 +460,8 @@ class OfflineBackend(Backend):
             elif not _list_like(seg.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
-        _list_siblings(segments, heads, out, note)
         reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
-        _paragraph_rules(policy, segments, heads, out, reader)
+        run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         return out
 
     def _stated_sales(self, policy: Policy, seg: Segment, st: _SegState) -> list[PracticeMention]:
@@ -466,7 +472,7 @@ class OfflineBackend(Backend):
         out, notes = [], _LineNotes()
         hits = {t.start: t for t in st.triggers}
         for s0, s1 in sentences(seg):
-            for p in sentence_practices(self.lex.cues, policy, seg, st, s0, s1, notes, self.trace):
+            for p in sentence_practices(policy, seg, st, s0, s1, notes, self.trace):
                 t = hits.get(p.span.start)
                 subject = subject_at(policy.text, st, s0, t) if t is not None else None
                 if (
@@ -486,15 +492,18 @@ class OfflineBackend(Backend):
             self.trace.add(rule, action, segment, start, end, practice, why)
 
     def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState) -> bool:
-        """The cue gate (see trigger._cue_gate) for a practice a line takes from its heading or lead-in."""
-        category, feats = _CATEGORY[p.type], _features(st, seg.start, seg.end)
-        if self.lex.cues.score(category, seg.text, feats, True) > 0:
-            if self.trace is not None:
-                self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
+        """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in."""
+        note = self._seg_note(seg.index) if self.trace is not None else None
+        if passes(p, seg.text, features(st, seg.start, seg.end), note, inherited=True):
+            self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
-        why = self.lex.cues.explain(category, seg.text, feats, True)
-        self._note("gate.cues", "dropped", seg.index, p.span.start, p.span.end, p.type.value, why)
         return False
+
+    def _seg_note(self, segment: int) -> Callable[[str, str, int, int, str, str], None]:
+        def note(rule: str, action: str, start: int, end: int, practice: str, why: str) -> None:
+            self._note(rule, action, segment, start, end, practice, why)
+
+        return note
 
     def _inherit(
         self,
@@ -554,6 +563,60 @@ class OfflineBackend(Backend):
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]:
         return [self._relate(policy, r) for r in results]
 
+    def finish(self, policy: Policy, results: list[SegmentExtraction]) -> None:
+        for r in results:
+            self._mention_rules(r, r.relations, self._state(policy, r.segment).settled)
+
+    def _mention_rules(
+        self, res: SegmentExtraction, rels: list[Relation], settled: dict[tuple[str, int, int], str]
+    ) -> None:
+        """Each data, purpose and party mention records the rule that made it and the link rules that tied it to
+        a practice (the mentions are replaced in place: their rule ids are not part of their identity)."""
+        links: dict[str, dict[str, None]] = {}
+        bounds = sentences(res.segment)
+        spans = {f"data:{i}": m.span.start for i, m in enumerate(res.data)}
+        spans.update((f"purpose:{i}", m.span.start) for i, m in enumerate(res.purposes))
+        spans.update((f"party:{i}", m.span.start) for i, m in enumerate(res.parties))
+        for rel in rels:
+            if rel.entity in spans:
+                rule = _link_rule(res.practices[rel.practice], bounds, spans[rel.entity])
+                links.setdefault(rel.entity, {})[rule] = None
+        for i, d in enumerate(res.data):
+            made = _made_rule("data", d.concept)
+            res.data[i] = replace(d, rules=self._traced(res, "data", i, d.span, made, links, settled))
+        for i, u in enumerate(res.purposes):
+            res.purposes[i] = replace(
+                u, rules=self._traced(res, "purpose", i, u.span, "mention.purpose", links, settled)
+            )
+        for i, m in enumerate(res.parties):
+            if m.rules:  # (made by _analyse; the pipeline keeps only grounded ones)
+                res.parties[i] = replace(m, rules=self._traced(res, "party", i, m.span, m.rules[0], links))
+
+    def _traced(
+        self,
+        res: SegmentExtraction,
+        kind: str,
+        i: int,
+        span: Span,
+        made: str,
+        links: dict[str, dict[str, None]],
+        settled: dict[tuple[str, int, int], str] | None = None,
+    ) -> tuple[str, ...]:
+        """A mention's rule ids (the rule that made it, the mention rule that settled its concept, then its link
+        rules), noted in the trace if one is attached."""
+        linked = tuple(links.get(f"{kind}:{i}", ()))
+        change = (settled or {}).get((kind, span.start, span.end))
+        if change:
+            made_by: tuple[str, ...] = (made, change)
+        else:
+            made_by = (made,)
+        if self.trace is not None:
+            seg = res.segment.index
+            self._note(made, "made", seg, span.start, span.end, "", kind)
+            for rid in linked:
+                self._note(rid, "linked", seg, span.start, span.end, "", kind)
+        return (*made_by, *linked)
+
     def _relate(self, policy: Policy, res: SegmentExtraction) -> list[Relation]:
         rels: list[Relation] = []
         bounds = sentences(res.segment)
@@ -564,6 +627,7 @@ class OfflineBackend(Backend):
                     return i
             return -1
 
+        adopt = _adopting_sentences([sent_of(p.span.start) for p in res.practices if not p.inherited], len(bounds))
         for pi, pr in enumerate(res.practices):
             # Inherited practices relate to everything in their (list-item) segment.
             s = -2 if pr.inherited else sent_of(pr.span.start)
@@ -571,8 +635,11 @@ class OfflineBackend(Backend):
             def here(span: Span, s: int = s) -> bool:
                 return s == -2 or sent_of(span.start) == s
 
-            data = [f"data:{i}" for i, d in enumerate(res.data) if here(d.span)]
-            purposes = [f"purpose:{i}" for i, p in enumerate(res.purposes) if here(p.span)]
+            def near(span: Span, s: int = s) -> bool:  # (see link.nearby-sentence)
+                return here(span) or adopt.get(sent_of(span.start), -3) == s
+
+            data = [f"data:{i}" for i, d in enumerate(res.data) if near(d.span)]
+            purposes = [f"purpose:{i}" for i, p in enumerate(res.purposes) if near(p.span)]
             parties = [(i, p) for i, p in enumerate(res.parties) if here(p.span)]
             attrs = [(i, a) for i, a in enumerate(res.attributes) if here(a.span)]
             third = [i for i, p in parties if p.kind == PartyKind.THIRD_PARTY]
@@ -615,6 +682,110 @@ class OfflineBackend(Backend):
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+@dataclass
+class _Line:
+    """One line as the heading rules read it: where it sits under its heading, and what was found in it."""
+
+    policy: Policy
+    segments: list[Segment]
+    seg: Segment
+    st: _SegState
+    titles: list[int]  # the indices of the headings and marked titles (see OfflineBackend._inherit)
+    marked: list[bool]
+    section: str  # title of the nearest heading above
+    blocks: int  # paragraphs since that heading
+    pseudo: bool  # plain text: title-like lines act as headings
+    lead_in: PracticeMention | None = None  # the practice a lead-in line above announced
+    found: list[PracticeMention] = field(default_factory=list)
+    notes: _LineNotes = field(default_factory=_LineNotes)
+
+
+# The heading-scope rules by id; those declared before the sentence rules run before them on each line (True:
+# the line is decided, its sentences are not read), the others after them.
+HeadingRule = Callable[[OfflineBackend, _Line], bool]
+HEADING_RULES: dict[str, HeadingRule] = {}
+
+
+@cache
+def _heading_phases() -> tuple[tuple[HeadingRule, ...], tuple[HeadingRule, ...]]:
+    return phases("heading", HEADING_RULES, "sentence")
+
+
+@register(HEADING_RULES, "veto.section.off-topic", "promotion.stated-sale")
+def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
+    """A section about children, policy changes, contacting the site or other sites' practices (a title-like
+    line of plain text only reaches its own and the next paragraph): only a sale the line states is kept."""
+    if not (_OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= _PSEUDO_REACH)):
+        return False
+    seg = line.seg
+    be._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", line.section.strip()[:60])
+    line.found.extend(be._stated_sales(line.policy, seg, line.st))
+    return True
+
+
+@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
+def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
+    """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
+    seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
+    if (
+        not [p for p in line.found if not any(p is h for h in notes.held)]
+        and not notes.user_act
+        and not notes.transfer_mechanism
+        and (st.data or line.blocks == 0 or (lead_in is not None and _list_like(seg.text)))
+    ):
+        inherited = be._inherit(
+            line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
+        )
+        if inherited and not _out_of_scope(be, line, inherited) and be._inherited_passes(inherited, seg, st):
+            line.found.append(inherited)
+    return False
+
+
+def _out_of_scope(be: OfflineBackend, line: _Line, p: PracticeMention) -> bool:
+    """A line with a sentence about the policy itself, other sites, definitions, children or state residents
+    (what the sentence-scope vetoes stop) takes no practice (``p``) from its heading or lead-in either."""
+    text = line.policy.text
+    for s0, s1 in sentences(line.seg):
+        sentence = text[s0:s1]
+        m = _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence)
+        if m:
+            seg = line.seg
+            be._note("veto.inherit.out-of-scope", "vetoed", seg.index, s0, s1, p.type.value, m.group(0))
+            return True
+    return False
+
+
+def _made_rule(kind: str, concept: str | None) -> str:
+    """The mention rule that made a data or purpose mention: the lexicon's phrases, or the generic words
+    ("information", "data") read as dpv:PersonalData."""
+    if kind == "data":
+        return "mention.data.generic" if concept == PERSONAL_DATA else "mention.data"
+    return "mention.purpose"
+
+
+def _adopting_sentences(stated: list[int], n: int) -> dict[int, int]:
+    """For each sentence of a line that states no practice, the sentence whose practices take its data and
+    purposes: the nearest one before it that states a practice, else the nearest after it ("We collect
+    information from you. This includes your name and e-mail address.")."""
+    have = sorted({s for s in stated if s >= 0})
+    out: dict[int, int] = {}
+    if not have:
+        return out
+    for j in range(n):
+        if j not in have:
+            before = [s for s in have if s < j]
+            out[j] = before[-1] if before else have[0]
+    return out
+
+
+def _link_rule(p: PracticeMention, bounds: list[tuple[int, int]], at: int) -> str:
+    """The link rule that tied a mention at offset ``at`` to practice ``p`` (see OfflineBackend._relate)."""
+    if p.inherited:
+        return "link.line"
+    same = any(a <= p.span.start < b and a <= at < b for a, b in bounds)
+    return "link.sentence" if same else "link.nearby-sentence"
 
 
 def _security_heading(heading: str) -> bool:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pp_graph.errors import InputError
 from pp_graph.extract.offline.backend import OfflineBackend
@@ -13,6 +13,7 @@ from pp_graph.extract.offline.mentions import MentionRule, mention_rules
 from pp_graph.extract.offline.rules import Event, Rule, Trace, rule_by_id
 from pp_graph.extract.pipeline import extract
 from pp_graph.model import Policy, PolicyExtraction, Segment
+from pp_graph.vocab.dpv import compact
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class Explanation:
     segment: Segment
     events: list[Event]  # the rules' events inside the segment, in the order they ran
     practices: list[tuple[str, bool, str, tuple[str, ...]]]  # (type, negated, trigger text, rule ids) kept
+    # (kind: data | purpose | party, concept or party kind, text, rule ids: the one that made it, then its links)
+    mentions: list[tuple[str, str, str, tuple[str, ...]]] = field(default_factory=list)
 
     def rows(self) -> list[dict[str, object]]:
         rules: dict[str, Rule | MentionRule] = {**rule_by_id(), **{r.id: r for r in mention_rules().rules}}
@@ -79,4 +82,10 @@ def explain(policy: Policy, *, line: int | None = None, offset: int | None = Non
     res = ex.results[seg.index]
     events = [e for e in trace.events if e.segment == seg.index or seg.start <= e.start < seg.end]
     practices = [(p.type.value, p.negated, p.span.text, p.rules) for p in res.practices]
-    return Explanation(seg, events, practices)
+    mentions = [
+        (k, compact(m.concept or ""), m.span.text, m.rules)
+        for k, ms in (("data", res.data), ("purpose", res.purposes))
+        for m in ms
+    ]
+    mentions += [("party", p.kind.value, p.span.text, p.rules) for p in res.parties]
+    return Explanation(seg, events, practices, mentions)

@@ -68,6 +68,8 @@ class _SegState:
     # The data and purpose hits the mention rules keep, with their settled concepts (data/rules/mentions.toml).
     # The practice rules read every lexicon hit above; only these become mentions.
     kept: dict[str, list[Hit]] = field(default_factory=dict)
+    # (kind, start, end) of a kept hit → the mention rule that changed its concept, for the mention's rule ids
+    settled: dict[tuple[str, int, int], str] = field(default_factory=dict)
     party_starts: list[int] = field(init=False)  # for bisecting the parties near a trigger
     # for each party, the index of the nearest one up to it that can act (not "your", "our"…; see _subject), or -1
     actor_before: list[int] = field(init=False)

@@ -13,8 +13,8 @@ the per-sentence facts both scopes read are in facts.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from pp_graph.extract.offline.facts import _SegState
@@ -34,6 +34,7 @@ from pp_graph.extract.offline.patterns import (
     _THIRD_SUBJECT,
     _TITLE_START,
 )
+from pp_graph.extract.offline.rules import ordered, register
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
 
 
@@ -186,13 +187,46 @@ def _paragraph_title(segments: list[Segment], heads: list[bool], para: list[int]
     return ""
 
 
-def _paragraph_rules(
-    policy: Policy,
-    segments: list[Segment],
-    heads: list[bool],
-    out: list[list[PracticeMention]],
-    reader: SentenceReader,
-) -> None:
+@dataclass
+class ParagraphPass:
+    """What the paragraph rules read and change: the practices found per segment (``out``), after the lines."""
+
+    policy: Policy
+    segments: list[Segment]
+    heads: list[bool]
+    out: list[list[PracticeMention]]
+    reader: SentenceReader
+
+
+ParagraphRule = Callable[[ParagraphPass], None]
+PARAGRAPH_RULES: dict[str, ParagraphRule] = {}
+
+
+def run_paragraph_rules(pp: ParagraphPass) -> None:
+    """The paragraph-scope rules in their declared order (data/rules/offline.toml)."""
+    done: list[ParagraphRule] = []
+    for _, fn in ordered("paragraph", PARAGRAPH_RULES):
+        if fn not in done:
+            done.append(fn)
+            fn(pp)
+
+
+@register(PARAGRAPH_RULES, "paragraph.list-siblings")
+def _list_sibling_pass(pp: ParagraphPass) -> None:
+    _list_siblings(pp.segments, pp.heads, pp.out, pp.reader.note)
+
+
+def _titled(pp: ParagraphPass) -> Iterator[tuple[list[int], str, set[str]]]:
+    """Each paragraph with a title line naming a topic: its segment indices, the title and the topics named."""
+    for para in _paragraphs(pp.policy, pp.segments):
+        title = _paragraph_title(pp.segments, pp.heads, para)
+        named = {kind for pattern, kind in _PARA_TOPICS if pattern.search(title)} if title else set()
+        if named:
+            yield para, title, named
+
+
+@register(PARAGRAPH_RULES, "paragraph.title-party", "paragraph.passing-mention")
+def _title_pass(pp: ParagraphPass) -> None:
     """Paragraph-level evidence: a paragraph with a title line is read as a whole, under its title.
 
     - A paragraph about another topic (its title names sharing but not collection, security, the reader's
@@ -204,18 +238,12 @@ def _paragraph_rules(
       "Information We Collect" is first-party only, "…is used to serve ads" under "Third-Party Ads" third-party
       only). The rule works the same way in both directions; as with the veto above, the other party's
       collection is kept too when its category is stated in more than one sentence of the paragraph.
-    - A title naming one practice is confirmed by a weaker trigger in the body (see _weak_support).
     """
-    for para in _paragraphs(policy, segments):
-        title = _paragraph_title(segments, heads, para)
-        if not title:
-            continue
-        named = {kind for pattern, kind in _PARA_TOPICS if pattern.search(title)}
-        if not named:
-            continue
+    out, reader = pp.out, pp.reader
+    for para, title, named in _titled(pp):
         sents: dict[str, set[int]] = {}
         for i in para:
-            bounds = reader.sentences(segments[i])
+            bounds = reader.sentences(pp.segments[i])
             for p in out[i]:
                 if not p.inherited:
                     k = next((j for j, (a, b) in enumerate(bounds) if a <= p.span.start < b), 0)
@@ -244,12 +272,18 @@ def _paragraph_rules(
                         rule = "paragraph.title-party" if p.type in convert else "paragraph.passing-mention"
                         reader.note(rule, "dropped", i, *_at(p), f"title: {title.strip()[:60]}")
             out[i] = kept
-        # A title naming one practice (and no audience or other off-topic matter) is confirmed by a weaker
-        # trigger in the body: one that failed only for a missing period, a choice word nearby…
+
+
+@register(PARAGRAPH_RULES, "paragraph.weak-support")
+def _weak_support_pass(pp: ParagraphPass) -> None:
+    """A title naming one practice (and no audience or other off-topic matter) is confirmed by a weaker
+    trigger in the body: one that failed only for a missing period, a choice word nearby…"""
+    out, reader = pp.out, pp.reader
+    for para, title, named in _titled(pp):
         (cat,) = named if len(named) == 1 else ("",)
         found = {_CATEGORY[p.type] for i in para for p in out[i]}
         if cat in _PARA_SUPPORT and cat not in found and not _OFF_TOPIC.search(title):
-            support = _weak_support(policy, segments, para[1:], cat, reader)
+            support = _weak_support(pp.policy, pp.segments, para[1:], cat, reader)
             if support is not None:
                 out[support[0]].append(support[1])
                 if reader.note:

@@ -1,7 +1,8 @@
 """The offline extractor's rules as declared data (data/rules/offline.toml) and the trace of what they did.
 
 Each rule has an id, a kind (candidate: makes a practice; veto: stops a trigger or drops a practice; promotion:
-changes a reading; cue: the gate's scoring), a scope (trigger window, sentence, heading, paragraph), the named
+changes a reading; cue: the gate's scoring; mention: makes a data, purpose or party mention; link: ties a
+mention to a practice), a scope (trigger window, sentence, heading, paragraph), the named
 predicate that implements it or the patterns it reads, and examples it must and must not fire on (run as tests).
 The engine runs the rules of a scope in their declared order. A Trace, when one is attached, records each rule
 that fired, vetoed or changed something, with the offsets it acted on (see `pp-graph explain`).
@@ -9,6 +10,7 @@ that fired, vetoed or changed something, with the offsets it acted on (see `pp-g
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -20,8 +22,12 @@ from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
 
 RULES_FILE = DATA / "rules" / "offline.toml"
-KINDS = ("candidate", "veto", "promotion", "cue")
+KINDS = ("candidate", "veto", "promotion", "cue", "mention", "link")
+ENGINE_KINDS = KINDS[:4]  # the kinds that decide practices, run by the scopes' engines in declared order
 SCOPES = ("trigger", "sentence", "heading", "paragraph")
+CATEGORIES = ("first-party", "third-party", "retention", "security")  # what a cue rule scores
+FEATURES = ("@base", "@inherited", "@third_party", "@concrete_data")  # a cue rule's non-pattern cues
+_KEYS = {"id", "kind", "scope", "doc", "predicate", "patterns", "match", "no_match", "category", "weight", "cue"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,9 @@ class Rule:
     patterns: tuple[str, ...] = ()  # the patterns.py expressions it reads
     match: tuple[str, ...] = ()  # policy texts it must fire on
     no_match: tuple[str, ...] = ()  # and must not
+    category: str = ""  # a cue rule: the practice category it scores (or "all")
+    weight: float = 0.0  # a cue rule: what it adds to the category's score when it matches
+    cue: str = ""  # a cue rule: a case-insensitive regular expression, or a feature ("@base", "@third_party"…)
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,7 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for n, raw in enumerate(doc.get("rule", []), 1):
         where = f"{path.name}: rule {n} ({raw.get('id', '?')})"
-        unknown = set(raw) - {"id", "kind", "scope", "doc", "predicate", "patterns", "match", "no_match"}
+        unknown = set(raw) - _KEYS
         if unknown:
             raise DataFileError(f"{where}: unknown keys {sorted(unknown)}")
         if not all(isinstance(raw.get(k), str) and raw[k].strip() for k in ("id", "kind", "scope", "doc")):
@@ -90,6 +99,7 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
             _strings(raw.get("patterns"), where),
             _strings(raw.get("match"), where),
             _strings(raw.get("no_match"), where),
+            *_cue_fields(raw, where),
         )
         if not rule.match:
             raise DataFileError(f"{where}: a rule needs at least one example it fires on (match)")
@@ -97,6 +107,31 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
             raise DataFileError(f"{where}: id declared twice")
         rules.append(rule)
     return tuple(rules)
+
+
+def _cue_fields(raw: dict[str, Any], where: str) -> tuple[str, float, str]:
+    """A cue rule's category, weight and cue, checked (a regular expression must compile); others have none."""
+    fields = {k: raw[k] for k in ("category", "weight", "cue") if k in raw}
+    if raw["kind"] != "cue" or raw.get("predicate"):
+        if fields:
+            raise DataFileError(f"{where}: category, weight and cue belong to a cue rule without a predicate")
+        return "", 0.0, ""
+    category, weight, cue = raw.get("category"), raw.get("weight"), raw.get("cue")
+    if category not in (*CATEGORIES, "all"):
+        raise DataFileError(f"{where}: category {category!r} is not one of {[*CATEGORIES, 'all']}")
+    if isinstance(weight, bool) or not isinstance(weight, int | float):
+        raise DataFileError(f"{where}: weight {weight!r} is not a number")
+    if not isinstance(cue, str) or not cue:
+        raise DataFileError(f"{where}: a cue rule needs a cue (a regular expression or a feature)")
+    if cue.startswith("@"):
+        if cue not in FEATURES:
+            raise DataFileError(f"{where}: unknown feature {cue!r}; known: {list(FEATURES)}")
+    else:
+        try:
+            re.compile(cue, re.I)
+        except re.error as e:
+            raise DataFileError(f"{where}: cue {cue!r} is not a valid regular expression ({e})") from e
+    return category, float(weight), cue
 
 
 @cache
@@ -113,7 +148,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @cache
 def _ordered(scope: str, ids: tuple[str, ...]) -> tuple[str, ...]:
-    names = [r.id for r in declared() if r.scope == scope and r.predicate]
+    names = [r.id for r in declared() if r.scope == scope and r.predicate and r.kind in ENGINE_KINDS]
     missing, undeclared = set(ids) - set(names), set(names) - set(ids)
     if missing or undeclared:
         raise DataFileError(
@@ -131,3 +166,29 @@ def ordered(scope: str, registry: Mapping[str, F]) -> list[tuple[str, F]]:
         if getattr(fn, "__name__", "") != by_id[rid].predicate:
             raise DataFileError(f"{RULES_FILE.name}: rule {rid}: predicate {by_id[rid].predicate!r} is not its code")
     return out
+
+
+def phases(scope: str, registry: Mapping[str, F], inner: str) -> tuple[tuple[F, ...], tuple[F, ...]]:
+    """A scope's rule functions in declared order, each once (several ids may share one function), split into
+    those declared before the first rule of the ``inner`` scope (run before it) and those after."""
+    order = [r.id for r in declared()]
+    pivot = min(i for i, r in enumerate(declared()) if r.scope == inner)
+    before: list[F] = []
+    after: list[F] = []
+    for rid, fn in ordered(scope, registry):
+        if fn not in before and fn not in after:
+            (before if order.index(rid) < pivot else after).append(fn)
+    return tuple(before), tuple(after)
+
+
+def register(registry: dict[str, F], *rule_ids: str) -> Callable[[F], F]:
+    """A decorator registering a rule function under its declared id(s) in a scope's registry."""
+
+    def deco(fn: F) -> F:
+        for rid in rule_ids:
+            if rid in registry:
+                raise ValueError(f"rule {rid!r} registered twice")
+            registry[rid] = fn
+        return fn
+
+    return deco

@@ -9,10 +9,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
-from pp_graph.extract.offline.cues import CueTable
 from pp_graph.extract.offline.facts import (
     _LOOKAHEAD_REACH,
     _THIRD_NOUN_START,
@@ -26,6 +25,7 @@ from pp_graph.extract.offline.facts import (
     _within_words,
     subject_at,
 )
+from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Hit
 from pp_graph.extract.offline.patterns import (
     _ABROAD,
@@ -40,10 +40,8 @@ from pp_graph.extract.offline.patterns import (
     _BY_AGENT,
     _BY_OTHER,
     _BY_PEOPLE,
-    _CATEGORY,
     _CHOICE_BEFORE,
     _CHOICE_LINE,
-    _CLAUSE_SPLIT,
     _CONSENT_OBJECT,
     _CONTACT_WHEN,
     _COOKIE_SETTING,
@@ -121,7 +119,6 @@ from pp_graph.extract.offline.patterns import (
     _SECURE_SERVICE_BEFORE,
     _SECURE_SIGN_IN,
     _SECURE_STAFF,
-    _SECURITY_ASIDE,
     _SHARE_TOOL,
     _SUBJECT_TO,
     _THEN_SHARE,
@@ -141,7 +138,7 @@ from pp_graph.extract.offline.patterns import (
     _WITH_DATA,
     _YOU_AND_SHARE,
 )
-from pp_graph.extract.offline.rules import Trace, ordered
+from pp_graph.extract.offline.rules import Trace, ordered, phases, register
 from pp_graph.model import (
     AttributeKind,
     PartyKind,
@@ -165,10 +162,8 @@ _PROTECT_DATA = re.compile(
 class Sentence:
     """One sentence as its trigger rules read it: the facts computed once, and what the rules found so far."""
 
-    def __init__(
-        self, cues: CueTable, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes
-    ) -> None:
-        self.cues, self.policy, self.seg, self.st, self.s0, self.s1, self.notes = cues, policy, seg, st, s0, s1, notes
+    def __init__(self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes) -> None:
+        self.policy, self.seg, self.st, self.s0, self.s1, self.notes = policy, seg, st, s0, s1, notes
         text = self.text = policy.text
         self.sentence = text[s0:s1]
         self.in_sent = [t for t in st.triggers if s0 <= t.start < s1]
@@ -371,8 +366,24 @@ def run_trigger(c: Trigger, order: Sequence[tuple[str, TriggerRule]]) -> None:
             s.note(rid, "changed", c.t.start, c.t.end, c.ptype.value, c.word)
 
 
+SentenceRule = Callable[[Sentence], bool]
+# The sentence-scope rules by id (several ids may share one function: it decides which of them fired). A rule
+# declared before the trigger rules runs before them; returning False ends the sentence (it states no practice).
+SENTENCE_RULES: dict[str, SentenceRule] = {}
+
+
+def sentence_rule(*rule_ids: str) -> Callable[[SentenceRule], SentenceRule]:
+    """Register a sentence-scope rule under its declared id(s) (data/rules/offline.toml)."""
+    return register(SENTENCE_RULES, *rule_ids)
+
+
+@cache
+def _sentence_phases() -> tuple[tuple[SentenceRule, ...], tuple[SentenceRule, ...]]:
+    """The sentence rules run before the trigger rules, and after them."""
+    return phases("sentence", SENTENCE_RULES, "trigger")
+
+
 def sentence_practices(
-    cues: CueTable,
     policy: Policy,
     seg: Segment,
     st: _SegState,
@@ -381,26 +392,29 @@ def sentence_practices(
     notes: _LineNotes,
     trace: Trace | None = None,
 ) -> list[PracticeMention]:
-    """The practices one sentence states: its triggers read by the trigger rules, then the practices named
-    without a trigger, then the cue gate."""
-    s = Sentence(cues, policy, seg, st, s0, s1, notes)
+    """The practices one sentence states: the sentence rules declared before the triggers, the trigger rules on
+    each trigger word, then the sentence rules after them (practices named without a trigger, the cue gate)."""
+    s = Sentence(policy, seg, st, s0, s1, notes)
     s.trace = trace
     if not s.in_sent and not s.cue and not s.tracking and not s.third and not s.facts.public:
         return []
-    if not _sentence_scope(s):
+    before, after = _sentence_phases()
+    if not all(fn(s) for fn in before):
         return []
     s.read()
     order = ordered("trigger", TRIGGER_RULES)
     for t in s.in_sent:
         run_trigger(Trigger(s, t), order)
-    made = len(s.found)
-    _third_party_paths(s)
-    _cue_paths(s)
-    for p in s.found[made:]:
-        s.note(p.rules[-1], "made", p.span.start, p.span.end, p.type.value)
-    return _cue_gate(s)
+    for fn in after:
+        made = len(s.found)
+        if not fn(s):
+            return []
+        for p in s.found[made:]:
+            s.note(p.rules[-1], "made", p.span.start, p.span.end, p.type.value)
+    return s.found
 
 
+@sentence_rule("veto.sentence.scope", "veto.sentence.audience")
 def _sentence_scope(s: Sentence) -> bool:
     """The sentence-scope vetoes: about the policy itself, other sites or definitions; about children or state
     residents (only a retention statement with its period is kept). False: the sentence states no practice."""
@@ -422,36 +436,15 @@ def _sentence_scope(s: Sentence) -> bool:
     return True
 
 
-def _cue_gate(s: Sentence) -> list[PracticeMention]:
-    """The one gate over a sentence's practices: the cue rules' score for the practice's category (see cues.py)."""
-    if not s.found:
-        return s.found
-    feats = _features(s.st, s.s0, s.s1)
-    sentence, kept = s.sentence, []
-    for p in s.found:
-        if s.cues.score(_CATEGORY[p.type], sentence, feats) > 0:
-            kept.append(p)
-            continue
-        # "you must provide your name and a password (which is encrypted)": a security measure in another clause
-        # does not make the collection a passing mention in a security statement
-        if (
-            p.type == PracticeType.FIRST_PARTY_COLLECTION_USE
-            and not p.span.text.lower().startswith(("us", "utili", "process", "access"))
-            and (rest := _without_security_asides(sentence, p.span.start - s.s0)) != sentence
-            and s.cues.score(_CATEGORY[p.type], rest, feats) > 0
-        ):
-            kept.append(p)  # (the same object: notes.held is compared by identity)
-            s.note("gate.cues", "kept", p.span.start, p.span.end, p.type.value, "without its security aside")
-            continue
-        s.note(
-            "gate.cues",
-            "dropped",
-            p.span.start,
-            p.span.end,
-            p.type.value,
-            s.cues.explain(_CATEGORY[p.type], sentence, feats),
-        )
-    return kept
+@sentence_rule("gate.cues")
+def _cue_gate(s: Sentence) -> bool:
+    """The gate over a sentence's practices: the cue rules' score for the practice's category (see gate.py)."""
+    if s.found:
+        feats = features(s.st, s.s0, s.s1)
+        note = s.note if s.trace is not None else None
+        # (the same objects are kept: notes.held is compared by identity)
+        s.found = [p for p in s.found if passes(p, s.sentence, feats, note, at=s.s0)]
+    return True
 
 
 # ---- the trigger rules, in the order data/rules/offline.toml declares them ----
@@ -1225,7 +1218,8 @@ def _not_storage(
     )
 
 
-def _cue_paths(s: Sentence) -> None:
+@sentence_rule("candidate.own-tracking", "candidate.security-cue")
+def _cue_paths(s: Sentence) -> bool:
     """Practices named without a trigger word, after the trigger loop: the site's own tracking technologies
     (first-party collection) and security measures found by _security_cue."""
     text, s0, third, tracking, cue, has_data = s.text, s.s0, s.third, s.tracking, s.cue, s.has_data
@@ -1255,12 +1249,20 @@ def _cue_paths(s: Sentence) -> None:
                 rules=("candidate.security-cue",),
             )
         )
+    return True
 
 
-def _third_party_paths(s: Sentence) -> None:
+@sentence_rule(
+    "candidate.public-disclosure",
+    "candidate.third-party-access",
+    "candidate.third-party-tracks",
+    "candidate.third-party-tracker",
+    "candidate.joint-tracking",
+)
+def _third_party_paths(s: Sentence) -> bool:
     """Third-party practices phrased without a sharing trigger: tracking by a named third party, data handed
     to a named recipient with a general verb, and a third party let to see or collect data."""
-    text, s0, third, facts, has_data = s.text, s.s0, s.third, s.facts, s.has_data
+    text, s0, third, facts = s.text, s.s0, s.third, s.facts
     choice, seen, found = s.choice, s.seen, s.found
     sentence = facts.sentence
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
@@ -1272,7 +1274,7 @@ def _third_party_paths(s: Sentence) -> None:
             PracticeMention(span, sh, _negated(text, s0, s0 + pub.start()), rules=("candidate.public-disclosure",))
         )
     if choice or not third:
-        return
+        return True
     acc = _HAVE_ACCESS.search(sentence)
     if acc and sh not in seen and any(p.span.start < s0 + acc.start() for p in third):
         seen.add(sh)  # "our service providers have access to your personal information"
@@ -1310,15 +1312,17 @@ def _third_party_paths(s: Sentence) -> None:
         found.append(
             PracticeMention(span, tc, _negated(text, s0, s0 + joint.start()), rules=("candidate.joint-tracking",))
         )
-    if sh in seen or not has_data:
-        return
-    _give_to_recipient(s)
+    return True
 
 
-def _give_to_recipient(s: Sentence) -> None:
-    """Data handed to a named recipient with a general verb ("we may provide advertisers with…")."""
+@sentence_rule("candidate.give-to-recipient")
+def _give_to_recipient(s: Sentence) -> bool:
+    """Data handed to a named recipient with a general verb ("we may provide advertisers with…"), when nothing
+    else in the sentence shared data and the reader makes no choice."""
     text, st, s0, third, seen, found, s1 = s.text, s.st, s.s0, s.third, s.seen, s.found, s.s1
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
+    if s.choice or not third or sh in seen or not s.has_data:
+        return True
     for p in third:
         before = text[max(s0, p.span.start - 80) : p.span.start]
         lead = re.sub(r"(?:(?:the|our|other|any|such|certain|selected|trusted|these|those|some|its)\s+)+$", "", before)
@@ -1343,27 +1347,5 @@ def _give_to_recipient(s: Sentence) -> None:
         seen.add(sh)
         span = Span.at(text, start, start + len(give.group(0).rstrip()))
         found.append(PracticeMention(span, sh, _negated(text, s0, start), rules=("candidate.give-to-recipient",)))
-        return
-
-
-def _features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
-    """Entity features of a text range for the cue scores (see data/lexicon/practice-cues.tsv)."""
-    feats = set()
-    if any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties):
-        feats.add("@third_party")
-    if any(s0 <= d.start < s1 and d.entry.value[0] != _GENERIC_DATA for d in st.data):
-        feats.add("@concrete_data")
-    return frozenset(feats)
-
-
-def _without_security_asides(sentence: str, at: int) -> str:
-    """A sentence without the clauses (between _CLAUSE_SPLIT breaks) that name a security measure, except the
-    clause around position `at` ("you must provide a password (which is encrypted)" → "you must provide a
-    password")."""
-    bounds = [0, *(x for m in _CLAUSE_SPLIT.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
-    kept = [
-        sentence[a:b]
-        for a, b in zip(bounds[::2], bounds[1::2], strict=True)
-        if a <= at <= b or not _SECURITY_ASIDE.search(sentence, a, b)
-    ]
-    return " ".join(kept)
+        return True
+    return True
