@@ -272,3 +272,21 @@ def test_queries_count_inferred_classes_apart_from_mentions(model_dir: Path, tmp
     # The mention counts are those of the rules alone.
     for name in ("top-data-classes", "top-purposes"):
         assert run_query(learned_store, name, {}) == run_query(plain, name, {})
+
+
+def test_a_different_model_digest_reconverts_and_the_same_one_does_not(
+    model_dir: Path, synthetic: Path, tmp_path: Path
+) -> None:
+    from pp_graph.cli import main
+
+    other = tmp_path / "other"  # same data, other folds: other choices, so another model digest
+    train_opp115(synthetic, other, split_file=synthetic / "split.tsv", dev_file=synthetic / "dev.tsv", folds=4)
+    assert load_model(other).digest != load_model(model_dir).digest
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "example.com.txt").write_text(TEXT)
+    args = ["convert", str(tmp_path / "p"), "-o", str(tmp_path / "o"), "--model"]
+    runs = [CliRunner().invoke(main, [*args, str(m)]) for m in (model_dir, model_dir, other)]
+    assert all(r.exit_code == 0 for r in runs), [r.output for r in runs]
+    assert "1 converted" in runs[0].output and "1 converted" not in runs[1].output
+    assert "1 converted" in runs[2].output
+    assert load_model(other).digest in (tmp_path / "o" / "example.com.trig").read_text()
