@@ -133,7 +133,14 @@ class LearnedModel:
     def matrix(self, data: Sequence[Unit]) -> Any:
         from scipy.sparse import csr_matrix, hstack
 
-        blocks = [self.vectorizers[b].transform(_column(data, b)) * BLOCK_SCALE[b] for b in FEATURES]
+        blocks = []
+        for b in FEATURES:
+            # Each distinct text once: every line of a paragraph carries the same paragraph text.
+            col = _column(data, b)
+            distinct = sorted(set(col))
+            row = {t: i for i, t in enumerate(distinct)}
+            x = self.vectorizers[b].transform(distinct)[[row[t] for t in col]]
+            blocks.append(x * BLOCK_SCALE[b])
         return csr_matrix(hstack(blocks))
 
     def scores(self, data: Sequence[Unit]) -> np.ndarray:
