@@ -177,7 +177,7 @@ class InferredClass:
 
     kind: str  # "practice" | "data" | "purpose"
     concept: str  # a PracticeType value for practices, a DPV IRI for data and purposes
-    score: float  # the classifier's probability, rounded
+    score: float  # the classifier's score in (0, 1) (a squashed SVM margin, not a calibrated probability), rounded
     model: str  # digest of the model that decided it
 
 

@@ -85,7 +85,8 @@ def test_training_writes_a_manifest_that_names_data_split_and_digests(model_dir:
     assert man["split"]["dev"] == ["2", "5", "7"] and man["dataset"]["policies"] == 8  # test policies never read
     assert man["dataset"]["digest"].startswith("sha256:") and man["model_digest"].startswith("sha256:")
     assert set(man["files"]) == {"vectorizers.json", "weights.npy"}
-    assert {c["mode"] for c in man["dev_choices"].values()} <= {"rules", "union", "learned"}
+    assert {c["mode"] for c in man["choices"].values()} <= {"rules", "union", "learned"}
+    assert man["split"]["folds"] == 5 and set(man["dev_report"]) == set(man["choices"])
     assert "scikit-learn" in man["versions"]
     # Same data, same settings: the same model, byte for byte.
     again = model_dir.parent / "again"
@@ -207,21 +208,48 @@ def test_cli_train_and_convert_with_model(model_dir: Path, synthetic: Path, tmp_
     assert "InferredClass" not in (tmp_path / "o" / "example.com.trig").read_text()
 
 
-def test_a_label_with_too_little_dev_gold_keeps_the_rules(model_dir: Path) -> None:
-    from pp_graph.evaluate.learn_opp115 import MIN_DEV_SUPPORT, Prepared, choose
+def test_a_label_with_too_little_gold_keeps_the_rules(model_dir: Path) -> None:
+    from pp_graph.evaluate.learn_opp115 import MIN_SUPPORT, Prepared, choose, segment_scores
     from pp_graph.extract.learned.features import Unit
 
     model = load_model(model_dir)
     keep = Unit("Your records are kept for 9 months and then erased from our systems.", " | ", "NONE")
     other = Unit("We may share your email with advertising networks that show you ads.", " | ", "NONE")
 
-    def dev(n: int) -> list[Prepared]:
+    def preps(n: int) -> list[Prepared]:
         # n retention segments the rules miss and the classifier finds, among as many others
         return [Prepared(str(i), [keep, other], [0, 1], [{"data retention"}, set()], [set(), set()]) for i in range(n)]
 
-    assert choose(model, dev(MIN_DEV_SUPPORT))["data retention"]["mode"] != "rules"
-    rare = choose(model, dev(MIN_DEV_SUPPORT - 1))["data retention"]
-    assert rare["mode"] == "rules" and rare["dev_support"] == MIN_DEV_SUPPORT - 1
+    def scores(ps: list[Prepared]) -> np.ndarray:
+        return np.vstack([segment_scores(model, p) for p in ps])
+
+    many, few = preps(MIN_SUPPORT), preps(MIN_SUPPORT - 1)
+    assert choose(model.labels, many, scores(many))["data retention"]["mode"] != "rules"
+    rare = choose(model.labels, few, scores(few))["data retention"]
+    assert rare["mode"] == "rules" and rare["cv_support"] == MIN_SUPPORT - 1
+
+
+def test_folds_group_lines_by_policy_and_out_of_fold_scores_never_see_their_policy(synthetic: Path) -> None:
+    from pp_graph.evaluate import learn_opp115 as lo
+    from pp_graph.extract.registry import get_backend
+
+    fold = lo.fold_of([str(i) for i in range(1, 9)], 4)
+    assert sorted(fold.values()) == [0, 0, 1, 1, 2, 2, 3, 3]  # every policy in exactly one fold, folds balanced
+    mapping = opp115.load_mapping()
+    labels = lo.labels_of(mapping)
+    pols = opp115.load_corpus(synthetic, {str(i) for i in range(1, 9)})
+    preps = [lo.prepare(p, mapping, labels, get_backend("offline")) for p in pols]
+    oof = lo.out_of_fold(preps, labels, 4)
+    assert oof.shape == (sum(len(p.gold) for p in preps), len(labels))
+    # A word only policy 1 has, on every line of it: a model that saw policy 1 would learn it (and score policy 1
+    # differently); out of fold, the model that scores policy 1 never saw it, so its scores do not move.
+    import dataclasses
+
+    odd = [dataclasses.replace(u, text=u.text + " zyxqv") for u in preps[0].units]
+    again = lo.out_of_fold([dataclasses.replace(preps[0], units=odd), *preps[1:]], labels, 4)
+    n0 = len(preps[0].gold)
+    assert np.allclose(again[:n0], oof[:n0])
+    assert not np.allclose(again[n0:], oof[n0:])  # the models that did train on policy 1 changed
 
 
 def test_queries_count_inferred_classes_apart_from_mentions(model_dir: Path, tmp_path: Path) -> None:
@@ -244,3 +272,21 @@ def test_queries_count_inferred_classes_apart_from_mentions(model_dir: Path, tmp
     # The mention counts are those of the rules alone.
     for name in ("top-data-classes", "top-purposes"):
         assert run_query(learned_store, name, {}) == run_query(plain, name, {})
+
+
+def test_a_different_model_digest_reconverts_and_the_same_one_does_not(
+    model_dir: Path, synthetic: Path, tmp_path: Path
+) -> None:
+    from pp_graph.cli import main
+
+    other = tmp_path / "other"  # same data, other folds: other choices, so another model digest
+    train_opp115(synthetic, other, split_file=synthetic / "split.tsv", dev_file=synthetic / "dev.tsv", folds=4)
+    assert load_model(other).digest != load_model(model_dir).digest
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "example.com.txt").write_text(TEXT)
+    args = ["convert", str(tmp_path / "p"), "-o", str(tmp_path / "o"), "--model"]
+    runs = [CliRunner().invoke(main, [*args, str(m)]) for m in (model_dir, model_dir, other)]
+    assert all(r.exit_code == 0 for r in runs), [r.output for r in runs]
+    assert "1 converted" in runs[0].output and "1 converted" not in runs[1].output
+    assert "1 converted" in runs[2].output
+    assert load_model(other).digest in (tmp_path / "o" / "example.com.trig").read_text()

@@ -15,21 +15,27 @@ train = click.Group("train", help="Train the learned layer on annotated policies
 @click.argument("root", type=click.Path(path_type=Path, file_okay=False))
 @click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True)
 @click.option(
-    "--refit/--no-refit",
-    default=True,
+    "--folds",
+    type=click.IntRange(2, 20),
+    default=5,
     show_default=True,
-    help="After choosing thresholds on the dev subset, fit the weights again on the whole train split.",
+    help="Grouped (by policy) cross-validation folds whose out-of-fold scores choose each label's mode and threshold.",
 )
 @format_option()
 @handle_errors
-def opp115_cmd(root: Path, out_dir: Path, refit: bool, fmt: str) -> None:
+def opp115_cmd(root: Path, out_dir: Path, folds: int, fmt: str) -> None:
     """Train on the OPP-115 train split (ROOT holds sanitized_policies/ and annotations/); never reads test."""
     from pp_graph.evaluate.learn_opp115 import train_opp115
 
-    man = train_opp115(root, out_dir, refit=refit)
+    man = train_opp115(root, out_dir, folds=folds)
     rows = [
-        {"label": name, **{k: c[k] for k in ("mode", "threshold", "dev_f1", "dev_support")}}
-        for name, c in man["dev_choices"].items()
+        {
+            "label": name,
+            **{k: c[k] for k in ("mode", "threshold", "cv_f1", "cv_rules_f1", "cv_support")},
+            "dev_f1": man["dev_report"][name]["f1"],
+            "dev_rules_f1": man["dev_report"][name]["rules_f1"],
+        }
+        for name, c in man["choices"].items()
     ]
     emit(rows, fmt)
     if fmt == "table":

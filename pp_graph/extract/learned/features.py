@@ -1,4 +1,4 @@
-"""What a learned classifier sees of one segment: its words, its context, and what the rules decided there."""
+"""What a learned classifier sees of one segment: its words, its paragraph, its context, and the rule decisions."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from pp_graph.vocab.dpv import compact
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """One segment's inputs: the line, its heading path and previous line, and the rule decisions as tokens."""
+    """One segment's inputs: the line, its heading path and previous line, the rule decisions as tokens, and the
+    paragraph the line belongs to (a category is usually said once per paragraph, not on every line of it)."""
 
     text: str
     context: str
     rules: str
+    para: str = ""
 
 
 def rule_tokens(res: SegmentExtraction) -> str:
@@ -33,12 +35,30 @@ def rule_tokens(res: SegmentExtraction) -> str:
     return " ".join(sorted(toks))
 
 
-def units(ex: PolicyExtraction) -> list[Unit]:
-    """One Unit per segment of an extraction, in segment order."""
-    out: list[Unit] = []
-    prev = ""
+def paragraphs(ex: PolicyExtraction) -> list[int]:
+    """Paragraph number of each segment: a blank line or a heading starts a new paragraph."""
+    out: list[int] = []
+    text, prev_end, n = ex.policy.text, None, -1
     for res in ex.results:
         seg = res.segment
-        out.append(Unit(seg.text, " ".join(seg.heading_path) + " | " + prev, rule_tokens(res)))
+        if prev_end is None or seg.is_heading or text.count("\n", prev_end, seg.start) >= 2:
+            n += 1
+        out.append(n)
+        prev_end = seg.end
+    return out
+
+
+def units(ex: PolicyExtraction) -> list[Unit]:
+    """One Unit per segment of an extraction, in segment order."""
+    para_of = paragraphs(ex)
+    para_text: dict[int, list[str]] = {}
+    for res, p in zip(ex.results, para_of, strict=True):
+        para_text.setdefault(p, []).append(res.segment.text)
+    out: list[Unit] = []
+    prev = ""
+    for res, p in zip(ex.results, para_of, strict=True):
+        seg = res.segment
+        para = " ".join(para_text[p])
+        out.append(Unit(seg.text, " ".join(seg.heading_path) + " | " + prev, rule_tokens(res), para))
         prev = seg.text
     return out
