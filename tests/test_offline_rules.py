@@ -262,3 +262,21 @@ def test_a_mention_rule_that_settles_the_concept_joins_the_mention_rule_ids() ->
         "data.concept.cookie-preferences",
         "link.sentence",
     ]
+
+
+def test_rule_ids_option_accepts_true_false_words_and_refuses_others(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+    from pp_graph.errors import ConfigError
+
+    for word, want in [(True, True), (False, False), ("on", True), ("YES", True), ("0", False), ("off", False)]:
+        assert OfflineBackend(rule_ids=word).rule_ids is want, word
+    with pytest.raises(ConfigError, match=r"rule_ids='ture'"):
+        OfflineBackend(rule_ids="ture")
+    src = tmp_path / "example.com.md"
+    src.write_text(_TEXT, encoding="utf-8")
+    args = ["convert", str(src), "-o", str(tmp_path / "out"), "--no-progress", "--option", "rule_ids=ture"]
+    bad = CliRunner().invoke(main, args)
+    assert bad.exit_code == 2 and "rule_ids" in bad.output and "'ture'" in bad.output, bad.output
+    assert "Traceback" not in bad.output and not isinstance(bad.exception, ConfigError)
