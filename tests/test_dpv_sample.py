@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from pp_graph.errors import ConfigError
 from pp_graph.evaluate.dpv_sample import HALVES, NONE, Gold, half_of, load_sample, score
 
 
@@ -66,5 +67,5 @@ def test_score_of_one_half_counts_only_its_policies() -> None:
     assert score(gold, preds, "work")["data"].precision == 1.0
     assert score(gold, preds, "check")["data"].precision == 0.0
     assert score(gold, preds)["data"].predicted == 2
-    with pytest.raises(ValueError, match="half must be one of"):
+    with pytest.raises(ConfigError, match="half must be one of"):
         score(gold, preds, "other")

@@ -282,3 +282,12 @@ def test_rule_ids_option_accepts_true_false_words_and_refuses_others(tmp_path: P
     bad = CliRunner().invoke(main, args)
     assert bad.exit_code == 2 and "rule_ids" in bad.output and "'ture'" in bad.output, bad.output
     assert "Traceback" not in bad.output and not isinstance(bad.exception, ConfigError)
+
+
+def test_a_rule_id_registered_twice_is_a_data_file_error() -> None:
+    from pp_graph.extract.offline.rules import register
+
+    registry: dict[str, object] = {}
+    register(registry, "cue.x")(len)
+    with pytest.raises(DataFileError, match=r"cue\.x: two functions registered"):
+        register(registry, "cue.x")(str)
