@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -122,6 +123,36 @@ def test_a_changed_model_file_or_manifest_is_refused(model_dir: Path, tmp_path: 
         load_model(bad)
     with pytest.raises(ModelError, match=r"no manifest\.json"):
         load_model(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("setting", "change"),
+    [
+        ("features", lambda m: m["features"]["text"].update(ngram_range=[1, 3])),
+        ("block_scale", lambda m: m["block_scale"].update(rules=1.0)),
+        ("block_field", lambda m: m["block_field"].update(para_chars="text")),
+        ("C", lambda m: m.update(C=1.0)),
+        ("classifier", lambda m: m.update(classifier="logistic")),
+    ],
+)
+def test_a_model_trained_with_other_feature_settings_is_refused(
+    model_dir: Path, tmp_path: Path, setting: str, change: Any
+) -> None:
+    """A manifest honestly re-digested (as an older training would have written it) with one feature setting
+    unlike the code's: loading it would rebuild the features from the code's settings, so it is refused."""
+    import shutil
+
+    from pp_graph.extract.learned.model import manifest_digest
+
+    old = tmp_path / "old"
+    shutil.copytree(model_dir, old)
+    man = json.loads((old / MANIFEST).read_text())
+    change(man)
+    man["model_digest"] = manifest_digest(man)
+    (old / MANIFEST).write_text(json.dumps(man))
+    with pytest.raises(ModelError, match=rf"\b{setting}\b.*differs"):
+        load_model(old)
+    assert load_model(model_dir).digest  # the unchanged folder still loads
 
 
 TEXT = """# Privacy at Example Notes

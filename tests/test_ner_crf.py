@@ -31,11 +31,15 @@ def test_a_changed_model_file_is_refused(tmp_path: Path) -> None:
         f.write(b"\0")
     with pytest.raises(crf.ModelUnavailable, match="digest"):
         crf.tagger(tmp_path / "m")
-    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
-    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps({**prov, "digest": "sha256:0"}))
-    (tmp_path / "m2").mkdir()
-    with pytest.raises(crf.ModelUnavailable, match="provenance"):
+    # the model file intact but a wrong digest recorded beside it: refused as well
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "m2")
+    prov = json.loads((tmp_path / "m2" / "PROVENANCE.json").read_text())
+    (tmp_path / "m2" / "PROVENANCE.json").write_text(json.dumps({**prov, "digest": "sha256:0"}))
+    with pytest.raises(crf.ModelUnavailable, match="digest does not match PROVENANCE"):
         crf.tagger(tmp_path / "m2")
+    (tmp_path / "m3").mkdir()
+    with pytest.raises(crf.ModelUnavailable, match="provenance"):
+        crf.tagger(tmp_path / "m3")
 
 
 def test_model_finds_person_organisation_and_place() -> None:

@@ -208,7 +208,7 @@ def test_cue_rules_are_validated_with_file_and_rule(tmp_path) -> None:  # type: 
     import pytest
 
     from pp_graph.errors import DataFileError
-    from pp_graph.extract.offline.gate import Cue, CueTable
+    from pp_graph.extract.offline.gate import cue_table, cue_table_from
     from pp_graph.extract.offline.rules import load_rules
 
     bad = tmp_path / "rules.toml"
@@ -233,18 +233,15 @@ def test_cue_rules_are_validated_with_file_and_rule(tmp_path) -> None:  # type: 
         + 'category = "first-party"\nweight = -1.5\ncue = "\\\\bseal\\\\b"\n',
         encoding="utf-8",
     )
-    rules = load_rules(bad)
-    import re
-
-    cues = CueTable(
-        tuple(
-            Cue(r.id, r.category, r.weight, r.cue, None if r.cue.startswith("@") else re.compile(r.cue, re.I))
-            for r in rules
-        )
-    )
+    cues = cue_table_from(load_rules(bad))  # the path cue_table() takes with the declared rules
     assert cues.score("first-party", "a seal", frozenset()) == -0.5
     assert cues.score("third-party", "a seal", frozenset()) == 1.0
     assert [c.id for c in cues.matched("first-party", "a seal", frozenset())] == ["cue.x", "cue.seal"]
+    # and the table the gate uses: the declared rules, read through the same function
+    real = cue_table()
+    seal = "we collect your email address under the TRUSTe seal"
+    assert [c.id for c in real.matched("first-party", seal, frozenset())] == ["cue.base", "cue.privacy-seal"]
+    assert real.score("first-party", seal, frozenset()) == 0.0 < real.score("first-party", seal[:29], frozenset())
 
 
 def test_lexicon_row_without_concept_names_the_file(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

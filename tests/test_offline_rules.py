@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -218,7 +219,8 @@ def test_rule_ids_option_is_part_of_the_settings_digest(tmp_path: Path) -> None:
     assert first.exit_code == 0, first.output
     again = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--rule-ids", "--json", "--no-progress"])
     assert again.exit_code == 0, again.output
-    assert '"converted"' in again.output  # not "unchanged": the option changes the graph
+    # converted again, not "unchanged": the option changes the graph
+    assert (json.loads(again.output)["converted"], json.loads(again.output)["unchanged"]) == (1, 0)
     assert "ppg:rule" in next(out.glob("*.trig")).read_text(encoding="utf-8")
     llm = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--rule-ids", "--backend", "llm"])
     assert llm.exit_code == 2 and "--rule-ids" in llm.output
@@ -262,3 +264,30 @@ def test_a_mention_rule_that_settles_the_concept_joins_the_mention_rule_ids() ->
         "data.concept.cookie-preferences",
         "link.sentence",
     ]
+
+
+def test_rule_ids_option_accepts_true_false_words_and_refuses_others(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+    from pp_graph.errors import ConfigError
+
+    for word, want in [(True, True), (False, False), ("on", True), ("YES", True), ("0", False), ("off", False)]:
+        assert OfflineBackend(rule_ids=word).rule_ids is want, word
+    with pytest.raises(ConfigError, match=r"rule_ids='ture'"):
+        OfflineBackend(rule_ids="ture")
+    src = tmp_path / "example.com.md"
+    src.write_text(_TEXT, encoding="utf-8")
+    args = ["convert", str(src), "-o", str(tmp_path / "out"), "--no-progress", "--option", "rule_ids=ture"]
+    bad = CliRunner().invoke(main, args)
+    assert bad.exit_code == 2 and "rule_ids" in bad.output and "'ture'" in bad.output, bad.output
+    assert "Traceback" not in bad.output and not isinstance(bad.exception, ConfigError)
+
+
+def test_a_rule_id_registered_twice_is_a_data_file_error() -> None:
+    from pp_graph.extract.offline.rules import register
+
+    registry: dict[str, object] = {}
+    register(registry, "cue.x")(len)
+    with pytest.raises(DataFileError, match=r"cue\.x: two functions registered"):
+        register(registry, "cue.x")(str)

@@ -177,21 +177,7 @@ def convert(
     from pp_graph.batch import convert_batch
     from pp_graph.load.versions import parse_date
 
-    learned = model if backend == "offline" else None
-    options = _backend_options(
-        None if learned else model,
-        config,
-        extra,
-        prefilter=prefilter,
-        budget=budget,
-        no_cache=True if no_cache else None,
-    )
-    if rule_ids:
-        if backend != "offline":
-            raise click.UsageError("--rule-ids names the offline extractor's rules: use it with --backend offline")
-        options["rule_ids"] = True
-    if learned:
-        options["learned"] = learned
+    options = _convert_options(backend, model, config, extra, prefilter, budget, no_cache, rule_ids)
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=None, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
 
@@ -232,34 +218,69 @@ def convert(
     finally:
         bar.close()
         fetched.cleanup()
-    if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=1, sort_keys=True))
-    else:
-        rows = []
-        for f in report.files:
-            r = f.report
-            rows.append(
-                {
-                    "file": f.source,
-                    "status": f.status,
-                    "segments": r.get("segments"),
-                    "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
-                    "data": r.get("data_classes"),
-                    "purposes": r.get("purpose_classes"),
-                    "triples": r.get("triples"),
-                    "seconds": r.get("seconds"),
-                }
-            )
-        click.echo(table(rows))
-        tot = report.totals()
-        click.echo(
-            f"\n{tot['policies']} policies ({report.count('converted')} converted, {report.count('unchanged')} "
-            f"unchanged, {report.count('failed')} failed, {report.count('skipped')} skipped) in "
-            f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
-        )
-        click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
+    _print_report(report, out_dir, as_json)
     if not report.ok:
         sys.exit(1)
+
+
+def _convert_options(
+    backend: str,
+    model: str | None,
+    config: Path | None,
+    extra: tuple[str, ...],
+    prefilter: bool | None,
+    budget: float | None,
+    no_cache: bool | None,
+    rule_ids: bool,
+) -> dict[str, Any]:
+    """The backend options of `convert`: --model names a learned-model folder for the offline backend, the LLM
+    model for the llm backend; --rule-ids is the offline backend's only."""
+    learned = model if backend == "offline" else None
+    options = _backend_options(
+        None if learned else model,
+        config,
+        extra,
+        prefilter=prefilter,
+        budget=budget,
+        no_cache=True if no_cache else None,
+    )
+    if rule_ids:
+        if backend != "offline":
+            raise click.UsageError("--rule-ids names the offline extractor's rules: use it with --backend offline")
+        options["rule_ids"] = True
+    if learned:
+        options["learned"] = learned
+    return options
+
+
+def _print_report(report: Any, out_dir: Path, as_json: bool) -> None:
+    """The batch report: JSON, or a table of the files and the totals."""
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=1, sort_keys=True))
+        return
+    rows = []
+    for f in report.files:
+        r = f.report
+        rows.append(
+            {
+                "file": f.source,
+                "status": f.status,
+                "segments": r.get("segments"),
+                "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
+                "data": r.get("data_classes"),
+                "purposes": r.get("purpose_classes"),
+                "triples": r.get("triples"),
+                "seconds": r.get("seconds"),
+            }
+        )
+    click.echo(table(rows))
+    tot = report.totals()
+    click.echo(
+        f"\n{tot['policies']} policies ({report.count('converted')} converted, {report.count('unchanged')} "
+        f"unchanged, {report.count('failed')} failed, {report.count('skipped')} skipped) in "
+        f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
+    )
+    click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
 
 
 VALIDATE_COLUMNS = ["file", "conforms", "error", "graph", "severity", "focus", "path", "value", "shape", "component"]

@@ -142,7 +142,8 @@ class _Judge:
         dropped is judged as the drop, one that scored a kept practice as the practice."""
         dropped = {(e.start, e.end, e.practice) for e in events if e.rule == "gate.cues" and e.action == "dropped"}
         for e in events:
-            self.score(e.rule).fired += 1
+            rule = self.score(e.rule)
+            rule.fired += 1
             k = unit(e.start)
             if k is None or not e.practice:
                 continue
@@ -152,11 +153,9 @@ class _Judge:
             )
             if stopped:
                 if category not in gold[k]:
-                    self.score(e.rule).tp += 1
-                elif category not in predicted[k]:
-                    self.score(
-                        e.rule
-                    ).fp += 1  # a right practice lost (one found anyway by another trigger costs nothing)
+                    rule.tp += 1
+                elif category not in predicted[k]:  # a right practice lost (one found anyway costs nothing)
+                    rule.fp += 1
             elif e.action == "scored":
                 self.judged([e.rule], category in gold[k])
 

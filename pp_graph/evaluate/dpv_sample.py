@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pp_graph.errors import DataFileError
+from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.vocab.dpv import compact, expand, vocabulary
 
 SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sample" / "mentions.tsv"
@@ -99,7 +99,7 @@ def score(
     """``predictions``: (kind, site, start, end) → predicted concept IRI (or CURIE); ``half``: score only the
     mentions of that half of the sample (see half_of)."""
     if half is not None and half not in HALVES:
-        raise ValueError(f"half must be one of {HALVES}, not {half!r}")
+        raise ConfigError(f"half must be one of {HALVES}, not {half!r}")
     out = {k: Score(k) for k in ("data", "purpose")}
     for g in sample:
         if half is not None and half_of(g.site) != half:

@@ -192,11 +192,7 @@ class LearnedModel:
         body = {
             "format": FORMAT,
             "labels": labels,
-            "features": FEATURES,
-            "block_scale": BLOCK_SCALE,
-            "block_field": FIELD,
-            "classifier": "linear-svm",
-            "C": C,
+            **_settings(),
             "versions": {"pp-graph": __version__, "scikit-learn": sklearn.__version__, "numpy": np.__version__},
             "files": files,
             **meta,
@@ -227,6 +223,7 @@ class LearnedModel:
             f = model_dir / name
             if not f.is_file() or file_digest(f) != want:
                 raise ModelError(f"{f}: missing or changed since training (digest differs from the manifest)")
+        _check_settings(man_path, manifest)
         state = json.loads((model_dir / VECTORIZERS).read_text(encoding="utf-8"))
         with open(model_dir / WEIGHTS, "rb") as fh:
             weights = np.load(fh, allow_pickle=False)
@@ -236,6 +233,23 @@ class LearnedModel:
         model = cls(labels, {b: _vectorizer(b, state[b]) for b in FEATURES}, weights, manifest["model_digest"])
         model.manifest = manifest
         return model
+
+
+def _settings() -> dict[str, Any]:
+    """The feature and classifier settings the code rebuilds a loaded model with (as saved in the manifest)."""
+    return {"features": FEATURES, "block_scale": BLOCK_SCALE, "block_field": FIELD, "classifier": "linear-svm", "C": C}
+
+
+def _check_settings(man_path: Path, manifest: dict[str, Any]) -> None:
+    # load() builds the vectorizers and the feature matrix from the code's settings, not the manifest's: a model
+    # trained with others would score differently under the same digest, so it is refused (train it again).
+    for key, want in _settings().items():
+        got = manifest.get(key)
+        if got != json.loads(json.dumps(want)):  # compared as they round-trip through JSON (tuples → lists)
+            raise ModelError(
+                f"{man_path}: feature setting {key} differs from this pp-graph's "
+                f"(model {got!r}, code {want!r}); run `pp-graph train` again"
+            )
 
 
 def load_model(model_dir: Path) -> LearnedModel:

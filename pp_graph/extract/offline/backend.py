@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
+from pp_graph.errors import ConfigError
 from pp_graph.extract.offline.facts import (
     _LineNotes,
     _negated,
@@ -276,6 +277,19 @@ def site_name(site: str) -> str:
     return core.capitalize()
 
 
+_TRUE, _FALSE = ("true", "1", "yes", "on"), ("false", "0", "no", "off")
+
+
+def _flag(option: str, value: bool | str) -> bool:
+    """A bool, or a true/false word (``--option rule_ids=on``); ConfigError for anything else, never a silent False."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in _TRUE or word in _FALSE:
+        return word in _TRUE
+    raise ConfigError(f"offline backend option {option}={value!r}: expected one of {', '.join(_TRUE + _FALSE)}")
+
+
 class OfflineBackend(Backend):
     name = "offline"
 
@@ -283,7 +297,7 @@ class OfflineBackend(Backend):
         self.lex = load_lexicons()
         self.mention_rules = mention_rules()
         # write ppg:rule in the graph (convert --rule-ids); an option, so it is part of the batch settings digest
-        self.rule_ids = rule_ids is True or str(rule_ids).lower() in ("true", "1", "yes")
+        self.rule_ids = _flag("rule_ids", rule_ids)
         self._cache: dict[int, _SegState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)

@@ -12,13 +12,13 @@ practice is noted in the trace under its own id.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
 from pp_graph.extract.offline.facts import _SegState
 from pp_graph.extract.offline.patterns import _CATEGORY, _CLAUSE_SPLIT, _GENERIC_DATA, _SECURITY_ASIDE
-from pp_graph.extract.offline.rules import declared
+from pp_graph.extract.offline.rules import Rule, declared
 from pp_graph.model import PartyKind, PracticeMention, PracticeType
 
 BASES = ("@base", "@inherited")
@@ -51,10 +51,7 @@ class CueTable:
         return out
 
     def score(self, category: str, text: str, features: frozenset[str], inherited: bool = False) -> float:
-        total = 0.0
-        for c in self.matched(category, text, features, inherited):
-            total += c.weight
-        return total
+        return total(self.matched(category, text, features, inherited))
 
     def explain(self, category: str, text: str, features: frozenset[str], inherited: bool = False) -> str:
         """The score and the cue rules that matched, for a trace ("score -1.0: cue.base +1, cue.seal -1")."""
@@ -63,15 +60,25 @@ class CueTable:
         return f"score {self.score(category, text, features, inherited):+g}: {parts}"
 
 
-@cache
-def cue_table() -> CueTable:
-    """The declared cue rules (validated by rules.load_rules), in their declared order."""
+def total(cues: Iterable[Cue]) -> float:
+    """A practice's score: the sum of the weights of the cue rules that matched it (the one scoring function)."""
+    return sum((c.weight for c in cues), 0.0)
+
+
+def cue_table_from(rules: Iterable[Rule]) -> CueTable:
+    """The cue rules among ``rules`` (validated by rules.load_rules), in their order."""
     cues = []
-    for r in declared():
+    for r in rules:
         if r.kind == "cue" and r.cue:
             pattern = None if r.cue.startswith("@") else re.compile(r.cue, re.I)
             cues.append(Cue(r.id, r.category, r.weight, r.cue, pattern))
     return CueTable(tuple(cues))
+
+
+@cache
+def cue_table() -> CueTable:
+    """The declared cue rules, in their declared order."""
+    return cue_table_from(declared())
 
 
 def features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
@@ -94,7 +101,7 @@ def passes(
     if note is not None:
         for c in matched:
             note(c.id, "scored", p.span.start, p.span.end, p.type.value, f"{c.weight:+g}")
-    if sum(c.weight for c in matched) > 0:
+    if total(matched) > 0:
         return True
     # "you must provide your name and a password (which is encrypted)": a security measure in another clause
     # does not make the collection a passing mention in a security statement

@@ -187,7 +187,7 @@ def register(registry: dict[str, F], *rule_ids: str) -> Callable[[F], F]:
     def deco(fn: F) -> F:
         for rid in rule_ids:
             if rid in registry:
-                raise ValueError(f"rule {rid!r} registered twice")
+                raise DataFileError(f"{RULES_FILE.name}: rule {rid}: two functions registered for one declared id")
             registry[rid] = fn
         return fn
 
