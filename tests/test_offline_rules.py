@@ -107,6 +107,8 @@ def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
     small.write_text("".join(f"{p}\tx\ttrain\n" for p in [p for p in sorted(split) if split[p] == "train"][:2]))
     scores = {s.rule: s for s in evaluate_by_rule(OPP115, "train", small)}
     assert set(scores) >= {r.id for r in declared()}
+    assert [s.rule for s in scores.values() if s.kind == "?"] == []  # every id that fired is a declared rule
+    assert scores["data.veto.in-url"].kind == "mention-veto"  # the mention rules too, with their kind
     trig = scores["candidate.trigger"]
     assert trig.fired > 0 and trig.tp > trig.fp > 0  # (its practices, copied to list items too, are judged)
     vetoes = [s for s in scores.values() if s.kind == "veto" and s.fired]

@@ -62,6 +62,7 @@ def evaluate_by_rule(
 ) -> list[RuleScore]:
     """Scores per declared rule over the OPP-115 policies of ``split``, most false positives first."""
     from pp_graph.extract.offline.backend import OfflineBackend
+    from pp_graph.extract.offline.mentions import mention_rules
     from pp_graph.extract.offline.rules import declared
 
     if split not in ("train", "test", "all"):
@@ -72,6 +73,8 @@ def evaluate_by_rule(
     if not corpus:
         raise InputError(str(root.name or root), f"no OPP-115 policies of the {split} split found")
     scores = {r.id: RuleScore(r.id, r.kind) for r in declared()}
+    # the mention rules (data/rules/mentions.toml) are declared apart; a concept rule is judged on what it settled
+    scores.update((r.id, RuleScore(r.id, f"mention-{r.kind}")) for r in mention_rules().rules)
     judge = _Judge(scores, OfflineBackend())
     for pol in corpus:
         if progress:
