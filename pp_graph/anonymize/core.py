@@ -4,7 +4,7 @@ The stable front door (also ``pp_graph.anonymize(text, level=...)``):
 
     r = anonymize("Mail Jane Roe at jane@roe.org", level=3)
     r.text        # 'Mail [PERSON_1] at [EMAIL_ADDRESS_1]'
-    r.entities    # [Replacement(type, start, end, replacement, level), …] — offsets in the input
+    r.entities    # [Replacement(type, start, end, replacement, level, kind), …] — offsets in the input
     anonymize(text, level=1, escalate=True, max_level=5)  # start at L1, go up while a guess is supported
 
 ``to_dict()`` is the JSON record: entities with offsets and replacements, levels run with why, every guess's
