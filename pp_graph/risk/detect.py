@@ -190,6 +190,13 @@ def detect(text: str, *, ner: bool = True) -> list[Detection]:
     return list(find(text, ner, NER_MAX_CHARS))
 
 
+def detector_digest() -> str:
+    """The digest of the models ``detect`` runs (the CRF file and the spaCy pipeline it reads), for records."""
+    from pp_graph.anonymize.crf import detector_digest as digest
+
+    return digest()
+
+
 def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
     """What ``detect`` read: {"chars", "ner_chars", "ner": full | partial | off} (for the decision record)."""
     from pp_graph.anonymize.chunks import ner_coverage
