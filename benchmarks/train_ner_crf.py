@@ -57,6 +57,7 @@ def train(samples: list[_pii.Sample], out_dir: Path, params: dict[str, Any] | No
         "model": "linear-chain CRF (python-crfsuite, L-BFGS)",
         "digest": crf.file_digest(path),
         "features_version": crf.FEATURES_VERSION,
+        "ner_pipeline": crf.ner_pipeline(),
         "labels": sorted(crf.CRF_TYPES),
         "params": p,
         "training_data": {

@@ -58,6 +58,15 @@ class ModelError(PPGraphError):
     """A learned-model folder is missing, incomplete, or does not match its manifest."""
 
 
+class ModelUnavailable(ModelError):
+    """The sequence model file is missing, unreadable or does not match its recorded digest."""
+
+
+class ModelMismatch(ModelUnavailable):
+    """An input the model was trained on (its spaCy pipeline, whose labels are features) differs from the one
+    installed: its answers would change silently, so it is refused."""
+
+
 class OutputError(PPGraphError):
     """An output file or folder cannot be written; names it and the reason. Every further write would fail
     the same way, so a batch stops at the first one (``fatal``)."""

@@ -58,7 +58,18 @@ def test_anonymize_csv_one_row_per_entity(texts: Path) -> None:
     code, out = run("anonymize", str(texts), "--format", "csv", "--level", "3")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 1
-    assert list(rows[0]) == ["line", "id", "start_level", "level", "type", "start", "end", "replacement", "error"]
+    assert list(rows[0]) == [
+        "line",
+        "id",
+        "start_level",
+        "level",
+        "type",
+        "start",
+        "end",
+        "kind",
+        "replacement",
+        "error",
+    ]
     a = [r for r in rows if r["id"] == "a"]
     assert [r["type"] for r in a] == ["PERSON", "EMAIL_ADDRESS", "CREDIT_CARD"]
     person = a[0]
@@ -71,7 +82,7 @@ def test_anonymize_csv_one_row_per_entity(texts: Path) -> None:
     assert not any(p in out for p in CANARY_PARTS)
 
 
-COLS_TAIL = ["start", "end", "replacement", "error"]
+COLS_TAIL = ["start", "end", "kind", "replacement", "error"]
 
 
 def test_anonymize_table(texts: Path) -> None:

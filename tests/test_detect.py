@@ -105,3 +105,17 @@ def test_offsets_are_sorted_and_disjoint() -> None:
         "PhysicalAddress",
         "PINCode",
     }
+
+
+def test_the_detection_cache_keeps_no_long_text() -> None:
+    """The lru cache holds its keys: a multi-MB text must not stay in memory after detection."""
+    from pp_graph.risk import detect as d
+
+    cached = getattr(d, "_detect_cached", d._detect)
+    short = "Call me at 555-0100."
+    long_text = "Nothing here. " * 2_000 + "Mail jo@example.org."  # > 20,000 characters
+    cached.cache_clear()
+    assert detect(short, ner=False) == detect(short, ner=False)
+    assert cached.cache_info().currsize == 1 and cached.cache_info().hits == 1  # short texts are still cached
+    assert [x.category.rsplit("#", 1)[-1] for x in detect(long_text, ner=False)] == ["EmailAddress"]
+    assert cached.cache_info().currsize == 1  # the long text was not added

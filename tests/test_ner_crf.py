@@ -12,6 +12,7 @@ import pytest
 
 from pp_graph.anonymize import crf, recognize
 from pp_graph.anonymize.recognizers import REGISTRY, ner_entities, rule_entities
+from pp_graph.errors import ConfigError, ModelMismatch, ModelUnavailable, PPGraphError
 
 
 def found(text: str, **kw: object) -> set[tuple[str, str]]:
@@ -42,6 +43,49 @@ def test_a_changed_model_file_is_refused(tmp_path: Path) -> None:
         crf.tagger(tmp_path / "m3")
 
 
+def test_the_spacy_pipeline_is_recorded_and_a_different_one_refused(tmp_path: Path) -> None:
+    assert crf.provenance()["ner_pipeline"] == crf.ner_pipeline()  # the committed model matches what is installed
+    assert crf.ModelUnavailable is ModelUnavailable and issubclass(ModelMismatch, ModelUnavailable)
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
+    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    other = {**prov, "ner_pipeline": {"name": prov["ner_pipeline"]["name"], "version": "0.0.1"}}
+    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps(other))
+    with pytest.raises(ModelMismatch, match=r"0\.0\.1.*installed is"):
+        crf.tagger(tmp_path / "m")
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "n")
+    del prov["ner_pipeline"]
+    (tmp_path / "n" / "PROVENANCE.json").write_text(json.dumps(prov))
+    with pytest.raises(ModelUnavailable, match="does not record the spaCy pipeline"):
+        crf.tagger(tmp_path / "n")
+
+
+def test_the_detector_digest_follows_the_model_and_the_pipeline(tmp_path: Path) -> None:
+    d = crf.detector_digest()
+    assert d.startswith("sha256:") and d == crf.detector_digest(crf.MODEL_DIR)
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
+    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps({**prov, "digest": "sha256:0"}))
+    assert crf.detector_digest(tmp_path / "m") != d
+
+
+def test_records_carry_the_detector_digest() -> None:
+    from pp_graph.anonymize import anonymize
+
+    d = crf.detector_digest()
+    assert anonymize("Mail Jane Roe at jane@roe.org", 3).to_dict()["detector"] == d
+    assert anonymize("Mail Jane Roe at jane@roe.org", 3, ner=False).to_dict()["detector"] is None  # no model ran
+
+
+def test_bad_modes_and_types_raise_typed_errors() -> None:
+    with pytest.raises(ConfigError):
+        recognize("x", mode="gpt")
+    from pp_graph.anonymize.recognizers import recognizer
+
+    with pytest.raises(ConfigError, match="unknown entity type"):
+        recognizer("bad", "NOT_A_TYPE", 1)
+    assert issubclass(ModelUnavailable, PPGraphError)
+
+
 def test_model_finds_person_organisation_and_place() -> None:
     text = "Yesterday Margaret Olsen of Northwind Traders Ltd flew to Lisbon for the audit."
     rules = [(x.type, x.start, x.end) for x in rule_entities(text)]
@@ -68,7 +112,7 @@ def test_model_spans_that_do_not_read_like_an_address_are_dropped() -> None:
 
 def test_the_spacy_only_mode_is_still_available_and_bad_modes_fail() -> None:
     assert ("EMAIL_ADDRESS", "a@b.org") in found("mail a@b.org", mode="spacy")
-    with pytest.raises(ValueError, match="unknown NER mode"):
+    with pytest.raises(ConfigError, match="unknown NER mode"):
         recognize("x", mode="gpt")
 
 

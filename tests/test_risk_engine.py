@@ -596,3 +596,11 @@ def test_adding_a_category_never_weakens_the_decision_grid(
         if severity(a, b) < max(alone[a], alone[b])
     ]
     assert weaker == []
+
+
+def test_the_decision_record_names_the_detector(engine: RiskEngine) -> None:
+    from pp_graph.anonymize.crf import detector_digest
+
+    with_text = engine.decide(act("ads.example", (), ("dpv:Marketing",), ("advertising",), text="Mail Jane Roe."))
+    assert with_text.to_dict()["detector"] == detector_digest()
+    assert engine.decide(act("ads.example", ("pd:EmailAddress",))).to_dict()["detector"] is None  # nothing read

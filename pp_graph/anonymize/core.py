@@ -4,7 +4,7 @@ The stable front door (also ``pp_graph.anonymize(text, level=...)``):
 
     r = anonymize("Mail Jane Roe at jane@roe.org", level=3)
     r.text        # 'Mail [PERSON_1] at [EMAIL_ADDRESS_1]'
-    r.entities    # [Replacement(type, start, end, replacement, level), …] — offsets in the input
+    r.entities    # [Replacement(type, start, end, replacement, level, kind), …] — offsets in the input
     anonymize(text, level=1, escalate=True, max_level=5)  # start at L1, go up while a guess is supported
 
 ``to_dict()`` is the JSON record: entities with offsets and replacements, levels run with why, every guess's
@@ -43,6 +43,7 @@ class Anonymized:
     levels_run: list[dict[str, Any]] = field(default_factory=list)
     guesses: list[Verdict] = field(default_factory=list)
     unnecessary_escalations: int = 0  # escalations an unverified guess would have caused
+    detector: str | None = None  # digest of the models that found the entities (None: none ran)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +54,7 @@ class Anonymized:
             "levels_run": self.levels_run,
             "guesses": [g.to_dict() for g in self.guesses],
             "unnecessary_escalations": self.unnecessary_escalations,
+            "detector": self.detector,
         }
 
 
@@ -90,6 +92,12 @@ def _rewrite(
     return cand, reps
 
 
+def _detector(models_ran: bool) -> str | None:
+    from pp_graph.anonymize.crf import detector_digest
+
+    return detector_digest() if models_ran else None
+
+
 def anonymize(
     text: str,
     level: int = 3,
@@ -112,7 +120,7 @@ def anonymize(
     ents = list(entities) if entities is not None else recognize(text, ner=ner)
     g = guesser or OfflineGuesser()
     cur = level
-    result = Anonymized("", level, level, [], ents)
+    result = Anonymized("", level, level, [], ents, detector=_detector(entities is None and ner))
     while True:
         run: dict[str, Any] = {"level": cur}
         out, reps = _rewrite(text, ents, cur, rewriter, run)

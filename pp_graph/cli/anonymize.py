@@ -68,13 +68,14 @@ def run_lines(
             yield {"line": n, "id": ident, "error": f"internal error: {type(e).__name__}"}
 
 
-# Table/CSV: one row per replaced entity (type, offsets, replacement), never the text or an original value.
-ANON_COLUMNS = ["line", "id", "start_level", "level", "type", "start", "end", "replacement", "error"]
+# Table/CSV: one row per replaced entity (type, offsets, kind, replacement), never the text or an original
+# value: the entity dicts come from Replacement.to_dict, which drops a replacement derived from the value.
+ANON_COLUMNS = ["line", "id", "start_level", "level", "type", "start", "end", "kind", "replacement", "error"]
 GUARD_COLUMNS = ["line", "id", "decision", "tier", "start_level", "level", *ANON_COLUMNS[4:]]
 
 
 def _entity_rows(base: dict[str, Any], entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    keep = ("type", "start", "end", "replacement")
+    keep = ("type", "start", "end", "kind", "replacement")
     return [{**base, **{k: e[k] for k in keep}} for e in entities] or [base]
 
 
@@ -128,7 +129,8 @@ _FORMAT: dict[str, Any] = {
     "default": "jsonl",
     "show_default": True,
     "help": "jsonl: one record per line as it is done; json: one array at the end; table/csv: one row per "
-    "replaced entity (id, levels, type, offsets, replacement; never the text or an original value).",
+    "replaced entity (id, levels, type, offsets, kind, replacement; never the text or an original value: "
+    "a replacement built from the value, such as initials or a month and year, is given by its kind only).",
 }
 
 

@@ -63,6 +63,7 @@ class AnonymizerText:
     def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite:
         from pp_graph.anonymize.chunks import ner_coverage, recognize_long
         from pp_graph.anonymize.levels import apply_level
+        from pp_graph.anonymize.recognizers import Occupied
         from pp_graph.risk import detect as risk_detect
 
         lv = max(parse_level(level), self.floor)
@@ -73,8 +74,10 @@ class AnonymizerText:
         spans = [
             TextSpan(_category(r.type, _overlap(found, starts, r.start, r.end)), r.type, r.start, r.end) for r in reps
         ]
-        taken = sorted((r.start, r.end) for r in reps)
-        extra = [d for d in found if _overlap(taken, [a for a, _ in taken], d.start, d.end) is None]
+        taken = Occupied()  # reps never overlap: one sorted index, O(log n) per detection
+        for r in sorted(reps, key=lambda r: r.start):
+            taken.take(r.start, r.end)
+        extra = [d for d in found if taken.free(d.start, d.end)]
         out = _tokenise(out, {text[d.start : d.end] for d in extra}, token)  # what the anonymizer's types miss
         spans += [TextSpan(_compact(d.category), d.recognizer, d.start, d.end) for d in extra]
         values: dict[str, str] = {}
@@ -91,13 +94,11 @@ class AnonymizerText:
 
 
 def _overlap(spans: Sequence[Any], starts: list[int], s: int, e: int) -> Any:
-    """The span of sorted, non-overlapping ``spans`` (objects with start/end, or pairs) that overlaps [s, e)."""
+    """The span of sorted, non-overlapping ``spans`` (objects with start/end) that overlaps [s, e)."""
     i = bisect.bisect_right(starts, s)
     for j in (i - 1, i):
-        if 0 <= j < len(spans):
-            a, b = (spans[j].start, spans[j].end) if hasattr(spans[j], "start") else spans[j]
-            if a < e and s < b:
-                return spans[j]
+        if 0 <= j < len(spans) and spans[j].start < e and s < spans[j].end:
+            return spans[j]
     return None
 
 

@@ -179,9 +179,22 @@ _ENTITY_CATEGORIES = {"PERSON": "Name", "PASSPORT": "Passport", "US_DRIVER_LICEN
 NER_MAX_CHARS = 100_000
 
 
+# The cache keeps its texts as keys: 1,024 multi-MB texts would hold gigabytes, so only short ones are cached
+# (agent messages; a long document is rarely resent and its detection cost dwarfs a look-up anyway).
+CACHE_MAX_CHARS = 20_000
+
+
 def detect(text: str, *, ner: bool = True) -> list[Detection]:
     """Personal-data categories in ``text`` with character offsets, sorted by position."""
-    return list(_detect(text, ner, NER_MAX_CHARS))
+    find = _detect_cached if len(text) <= CACHE_MAX_CHARS else _detect
+    return list(find(text, ner, NER_MAX_CHARS))
+
+
+def detector_digest() -> str:
+    """The digest of the models ``detect`` runs (the CRF file and the spaCy pipeline it reads), for records."""
+    from pp_graph.anonymize.crf import detector_digest as digest
+
+    return digest()
 
 
 def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
@@ -193,7 +206,6 @@ def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
     return {"chars": len(text), "ner_chars": read, "ner": state}
 
 
-@lru_cache(maxsize=1024)  # detection is pure and NER costs milliseconds: an agent resending a text pays once
 def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
     from pp_graph.anonymize.chunks import recognize_long
     from pp_graph.anonymize.recognizers import Occupied
@@ -218,3 +230,7 @@ def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
     out.sort(key=lambda d: (d.start, d.end))
     return tuple(out)
+
+
+# Detection is pure and NER costs milliseconds: an agent resending a short text pays once.
+_detect_cached = lru_cache(maxsize=1024)(_detect)

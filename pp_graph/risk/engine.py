@@ -21,7 +21,7 @@ from pp_graph.anonymize.guesser import Guesser
 from pp_graph.errors import InputError
 from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
-from pp_graph.risk.detect import Detection, coverage, detect
+from pp_graph.risk.detect import Detection, coverage, detect, detector_digest
 from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
 from pp_graph.risk.signals import CategoryMatch, Profile, Store, candidate_domains, load_domain_profile
 from pp_graph.risk.tables import TIERS, RiskTables, default_tables
@@ -119,6 +119,7 @@ class Decision:
     tables: str = ""
     rules: list[dict[str, Any]] = field(default_factory=list)  # hard rules that fired (rules.tsv)
     detection: dict[str, Any] | None = None  # how much of the text each detector read (None: no text)
+    detector: str | None = None  # digest of the models that read the text (CRF file, spaCy pipeline)
 
     def to_dict(self) -> dict[str, Any]:
         # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
@@ -372,6 +373,7 @@ class RiskEngine:
             tables=t.digest,
             rules=rules,
             detection=read,
+            detector=detector_digest() if ctx.text else None,
         )
 
     def _likelihood(
