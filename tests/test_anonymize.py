@@ -189,6 +189,13 @@ def test_parse_guesses() -> None:
         parse_guesses("no json here")
 
 
+def test_a_guess_type_that_is_not_an_entity_type_never_reaches_the_record() -> None:
+    # the model may put a value where the type belongs; the type is copied into decision records
+    [g] = parse_guesses('{"guesses": [{"type": "Zqxwv Plortnik", "value": "Zqxwv Plortnik"}]}')
+    assert g.type == "UNKNOWN"
+    assert parse_guesses('{"guesses": [{"type": "PERSON", "value": "x"}]}')[0].type == "PERSON"
+
+
 def test_python_front_door() -> None:
     r = pp_graph.anonymize("Mail Jane Roe at jane@roe.org", level=3)
     assert r.text == "Mail [PERSON_1] at [EMAIL_ADDRESS_1]"

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pp_graph.anonymize.recognizers import Entity
+from pp_graph.anonymize.recognizers import TYPES, Entity
 from pp_graph.errors import PPGraphError
 from pp_graph.extract.llm.chat import ChatRole
 
@@ -199,7 +199,9 @@ def parse_guesses(content: str) -> list[Guess]:
     out = []
     for it in items:
         if isinstance(it, dict) and isinstance(it.get("value"), str) and it["value"].strip():
-            out.append(Guess(str(it.get("type") or "UNKNOWN"), it["value"], "llm"))
+            # the type reaches the decision record: only a known entity type, never free text from the model
+            kind = it.get("type")
+            out.append(Guess(kind if kind in TYPES else "UNKNOWN", it["value"], "llm"))
     return out
 
 
