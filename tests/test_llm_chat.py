@@ -47,9 +47,10 @@ def test_failures_are_the_callers_typed_errors(make: Any, call: Any, error: type
         model = make(srv.base_url)
         with pytest.raises(error, match=r"BadRequestError"):
             call(model)
-        srv.enqueue(Reply(content=""), Reply(content=""))
-        with pytest.raises(error):  # an empty answer is never a result
-            call(model)
+    with FakeLLMServer() as srv:  # (a server of its own: a 400 left in the queue would answer first)
+        srv.enqueue(Reply(content=" \n"), Reply(content=" \n"))
+        with pytest.raises(error, match="empty answer"):  # an empty answer is never a result, whoever asked
+            call(make(srv.base_url))
 
 
 def test_no_key_and_no_base_url_refuses(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,7 +52,7 @@ class ChatModel:
         except openai.OpenAIError as e:
             raise self.error(f"{self.model}: {type(e).__name__}: {e}") from e
         content = resp.choices[0].message.content if resp.choices else None
-        if content is None:
+        if content is None or not str(content).strip():
             raise self.error(f"{self.model}: empty answer")
         return str(content)
 
