@@ -241,60 +241,14 @@ class RiskEngine:
         t, pr = self.t, self.t.params
         if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
             raise InputError("likelihood", f"{ctx.likelihood} is outside [0, 1]")
-        categories: dict[str, dict[str, Any]] = {}
-        for term in ctx.data:
-            iri = self._resolve("data", term)
-            categories.setdefault(iri, {"source": "input", "spans": []})
-        detections: list[Detection] = detect(ctx.text) if ctx.text else []
-        read = coverage(ctx.text) if ctx.text else None
-        for d in detections:
-            c = categories.setdefault(d.category, {"source": "text", "spans": []})
-            c["spans"].append({"start": d.start, "end": d.end, "recognizer": d.recognizer})
+        categories, read, reasons = self._categories(ctx)
         cats = sorted(categories)
         purposes = tuple(sorted({self._resolve("purpose", p) for p in ctx.purposes}))
         recipients = tuple(sorted({self._resolve("recipient", r) for r in ctx.recipients}))
         basis = self._resolve("basis", ctx.basis) if ctx.basis else None
         operation = self._resolve("operation", ctx.operation) if ctx.operation else None
-        reasons: list[str] = []
-        if read is not None and read["ner"] == "partial":
-            reasons.append(
-                f"names: NER read the first {read['ner_chars']:,} of {read['chars']:,} characters; "
-                "the rest had the pattern recognisers only"
-            )
-
-        # S_data is the heaviest category's weight; the tier is the most severe tier of any category (weights and
-        # tiers are separate tables whose ranges overlap, so the heaviest category need not be the strictest).
-        weights = {c: t.data_weight.get(c) for c in cats}
-        if cats:
-            top = min(cats, key=lambda c: (-weights[c], t.data_tier.get(c), c))
-            strict = min(cats, key=lambda c: (t.data_tier.get(c), -weights[c], c))
-            s_data, tier = weights[top], t.tier(strict)
-            reasons.append(f"most sensitive data: {compact(top)} (weight {s_data:.2f}, tier {t.tier(top)})")
-            if strict != top:
-                reasons.append(f"strictest tier: {tier}, from {compact(strict)} (weight {weights[strict]:.2f})")
-        else:
-            s_data, tier = pr["s_none"], TIERS[-1]
-            reasons.append(f"no personal data stated or detected (S_data {s_data:.2f}, tier {tier})")
-
-        spans = sum(len(c["spans"]) for c in categories.values())
-        rules: list[dict[str, Any]] = []
-        for count, bulk_tier, line in t.bulk:
-            if spans >= count:
-                if TIERS.index(bulk_tier) < TIERS.index(tier):
-                    reasons.append(f"{spans} personal-data spans in the text: bulk data raises the tier to {bulk_tier}")
-                    tier = bulk_tier
-                rules.append({"rule": f"bulk ≥ {count} spans → tier {bulk_tier}", "source": f"rules.tsv:{line}"})
-                break
-
-        # Transmission, purpose, basis.
-        if recipients:
-            tr = max(t.recipient_tr[r] for r in recipients)
-        elif operation:
-            tr = t.operation_tr.get(operation)
-        else:
-            tr = pr["tr_none"]
-        p = max((t.purpose_weight.get(x) for x in purposes), default=pr["p_none"])
-        m_b = t.basis_mb[basis] if basis else pr["m_b_default"]
+        weights, s_data, tier, rules = self._sensitivity(categories, reasons)
+        tr, p, m_b = self._transmission(recipients, operation, purposes, basis)
 
         # Likelihood L with evidence, and transparency M_T, from the site's policy graph.
         prof = self.profile(ctx.site)
@@ -315,15 +269,7 @@ class RiskEngine:
 
         sc = amrsf.score(amrsf.Factors(s_data, tr, p, m_b, m_t, lk["L"]), t)
         th = t.thresholds[self.profile_name][tier]
-        verdict = amrsf.decide(sc.risk, th)
-        cred, cred_line = t.credentials
-        secret = [c for c in cats if c == cred or t.vocab.in_scheme(c, cred)]
-        if secret:  # recorded even when R alone denies: the record shows the rule that would hold regardless
-            verdict = amrsf.DENY
-            rules.append(
-                {"rule": "credentials never leave → deny", "source": f"rules.tsv:{cred_line}", "categories": secret}
-            )
-            reasons.append(f"credentials/secrets ({', '.join(map(compact, secret))}) never leave: deny by rule")
+        verdict = self._credentials_rule(amrsf.decide(sc.risk, th), cats, rules, reasons)
         z = amrsf.band_position(sc.risk, th)
         level = amrsf.initial_level(z)
         reasons.append(
@@ -339,16 +285,7 @@ class RiskEngine:
             thresholds={"profile": self.profile_name, "allow": th.allow, "deny": th.deny},
             z=round(z, 6),
             level=f"L{level}",
-            components={
-                "S_data": sc.s_data,
-                "M_tr": round(sc.m_tr, 6),
-                "M_p": round(sc.m_p, 6),
-                "M_b": sc.m_b,
-                "S_eff": round(sc.s_eff, 6),
-                "M_T": round(sc.m_t, 6),
-                "L": sc.likelihood,
-                "u": lk["u"],
-            },
+            components=_components(sc, lk["u"]),
             likelihood={k: v for k, v in lk.items() if k not in ("L", "u")},
             transparency={"M_T": round(m_t, 6), "credits": credits},
             categories=[
@@ -375,6 +312,83 @@ class RiskEngine:
             detection=read,
             detector=detector_digest() if ctx.text else None,
         )
+
+    def _categories(self, ctx: ActionContext) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None, list[str]]:
+        """The action's data categories (stated, then detected in its text, with offsets), how far NER read, and
+        the first reasons."""
+        categories: dict[str, dict[str, Any]] = {}
+        for term in ctx.data:
+            iri = self._resolve("data", term)
+            categories.setdefault(iri, {"source": "input", "spans": []})
+        detections: list[Detection] = detect(ctx.text) if ctx.text else []
+        read = coverage(ctx.text) if ctx.text else None
+        for d in detections:
+            c = categories.setdefault(d.category, {"source": "text", "spans": []})
+            c["spans"].append({"start": d.start, "end": d.end, "recognizer": d.recognizer})
+        reasons: list[str] = []
+        if read is not None and read["ner"] == "partial":
+            reasons.append(
+                f"names: NER read the first {read['ner_chars']:,} of {read['chars']:,} characters; "
+                "the rest had the pattern recognisers only"
+            )
+        return categories, read, reasons
+
+    def _transmission(
+        self, recipients: tuple[str, ...], operation: str | None, purposes: tuple[str, ...], basis: str | None
+    ) -> tuple[float, float, float]:
+        """M_tr's input (the widest recipient, else the operation), the heaviest purpose, and the basis factor."""
+        t, pr = self.t, self.t.params
+        if recipients:
+            tr = max(t.recipient_tr[r] for r in recipients)
+        elif operation:
+            tr = t.operation_tr.get(operation)
+        else:
+            tr = pr["tr_none"]
+        p = max((t.purpose_weight.get(x) for x in purposes), default=pr["p_none"])
+        m_b = t.basis_mb[basis] if basis else pr["m_b_default"]
+        return tr, p, m_b
+
+    def _sensitivity(
+        self, categories: dict[str, dict[str, Any]], reasons: list[str]
+    ) -> tuple[dict[str, float], float, str, list[dict[str, Any]]]:
+        """S_data, the tier, and the bulk rule that applied. S_data is the heaviest category's weight; the tier is
+        the most severe tier of any category (weights and tiers are separate tables whose ranges overlap, so the
+        heaviest category need not be the strictest)."""
+        t, cats = self.t, sorted(categories)
+        weights = {c: t.data_weight.get(c) for c in cats}
+        if cats:
+            top = min(cats, key=lambda c: (-weights[c], t.data_tier.get(c), c))
+            strict = min(cats, key=lambda c: (t.data_tier.get(c), -weights[c], c))
+            s_data, tier = weights[top], t.tier(strict)
+            reasons.append(f"most sensitive data: {compact(top)} (weight {s_data:.2f}, tier {t.tier(top)})")
+            if strict != top:
+                reasons.append(f"strictest tier: {tier}, from {compact(strict)} (weight {weights[strict]:.2f})")
+        else:
+            s_data, tier = t.params["s_none"], TIERS[-1]
+            reasons.append(f"no personal data stated or detected (S_data {s_data:.2f}, tier {tier})")
+        spans = sum(len(c["spans"]) for c in categories.values())
+        rules: list[dict[str, Any]] = []
+        for count, bulk_tier, line in t.bulk:
+            if spans >= count:
+                if TIERS.index(bulk_tier) < TIERS.index(tier):
+                    reasons.append(f"{spans} personal-data spans in the text: bulk data raises the tier to {bulk_tier}")
+                    tier = bulk_tier
+                rules.append({"rule": f"bulk ≥ {count} spans → tier {bulk_tier}", "source": f"rules.tsv:{line}"})
+                break
+        return weights, s_data, tier, rules
+
+    def _credentials_rule(self, verdict: str, cats: list[str], rules: list[dict[str, Any]], reasons: list[str]) -> str:
+        """Credentials and secrets never leave: deny, recorded even when R alone denies (the record shows the rule
+        that would hold regardless)."""
+        cred, cred_line = self.t.credentials
+        secret = [c for c in cats if c == cred or self.t.vocab.in_scheme(c, cred)]
+        if not secret:
+            return verdict
+        rules.append(
+            {"rule": "credentials never leave → deny", "source": f"rules.tsv:{cred_line}", "categories": secret}
+        )
+        reasons.append(f"credentials/secrets ({', '.join(map(compact, secret))}) never leave: deny by rule")
+        return amrsf.DENY
 
     def _likelihood(
         self,
@@ -453,3 +467,17 @@ class RiskEngine:
         else:
             reasons.append(f"model estimate {est:.2f} ≤ {L:.2f}: a model may only raise L")
         return out
+
+
+def _components(sc: amrsf.Score, u: Any) -> dict[str, Any]:
+    """The AMRSF factors of a decision record (rounded where they are products)."""
+    return {
+        "S_data": sc.s_data,
+        "M_tr": round(sc.m_tr, 6),
+        "M_p": round(sc.m_p, 6),
+        "M_b": sc.m_b,
+        "S_eff": round(sc.s_eff, 6),
+        "M_T": round(sc.m_t, 6),
+        "L": sc.likelihood,
+        "u": u,
+    }
