@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from interactive import as_at_a_terminal
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "policies"
 EXE = Path(sys.executable).parent / "pp-graph"
@@ -40,7 +41,9 @@ def _group_gone(pgid: int, timeout: float) -> bool:
 def test_killed_batch_leaves_no_workers_and_resumes(tmp_path: Path, sig: str) -> None:
     src, out = _inputs(tmp_path / "in"), tmp_path / "out"
     cmd = [str(EXE), "convert", str(src), "-o", str(out), "-j", "2", "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, preexec_fn=as_at_a_terminal
+    )
     try:
         end = time.monotonic() + 120
         while not list(out.glob("*.report.json")) and time.monotonic() < end and proc.poll() is None:

@@ -234,11 +234,14 @@ def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> N
     import sys
     import urllib.request
 
+    from interactive import as_at_a_terminal
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "pp_graph.cli", "serve", str(graphs), "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_at_a_terminal,
     )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
