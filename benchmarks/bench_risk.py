@@ -18,6 +18,7 @@ from statistics import quantiles
 from _shared import CORPUS, target
 
 from pp_graph.batch import convert_batch
+from pp_graph.model import RecipientKind
 from pp_graph.risk import ActionContext, RiskEngine
 from pp_graph.store.embedded import EmbeddedStore
 
@@ -54,16 +55,7 @@ PURPOSES = [
     "dpv:TargetedAdvertising",
     "dpv:DirectMarketing",
 ]
-RECIPIENTS = [
-    "first_party",
-    "service_provider",
-    "analytics",
-    "government",
-    "social_media",
-    "unknown",
-    "advertising",
-    "data_broker",
-]
+RECIPIENTS = [k.value for k in RecipientKind]
 BASES = ["paste", "selection", "input", "copy", "default", "script", "fetch", "background"]
 TEXTS = [
     "mail me at a@b.org",

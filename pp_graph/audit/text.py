@@ -15,7 +15,7 @@ from functools import cache
 
 from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
-from pp_graph.risk.tables import term_table
+from pp_graph.risk.tables import longest_first, term_table
 
 # A number (one separator between its digit groups: 4,870.00, 4539 1488, (415) 555-0137) or a run of letters and
 # digits; everything else separates tokens ("March 14, 2025" is three).
@@ -148,8 +148,7 @@ def kind_terms() -> tuple[re.Pattern[str], dict[str, str]]:
     """The term → pd: category table (data/audit/kind_terms.tsv) and one regex over its terms."""
     path = DATA / "audit" / "kind_terms.tsv"
     table = term_table(path)
-    alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
-    return re.compile(rf"(?<![a-z0-9])(?:{alts})(?![a-z0-9])"), table
+    return re.compile(rf"(?<![a-z0-9])(?:{longest_first(table)})(?![a-z0-9])"), table
 
 
 def kinds_named(text: str) -> list[str]:

@@ -30,20 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import ContractError, PlaneError
+from pp_graph.model import RecipientKind
 from pp_graph.plane.fields import CLASS_NAMES, PrivacyClass, dpv_term
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE
 
 BOUNDARIES = ("context", "tool", "memory")
-RECIPIENT_KINDS = (
-    "first_party",
-    "service_provider",
-    "analytics",
-    "government",
-    "social_media",
-    "unknown",
-    "advertising",
-    "data_broker",
-)
+RECIPIENT_KINDS = tuple(k.value for k in RecipientKind)  # the risk controller's recipient categories
 _CONTRACT_KEYS = {"name", "boundary", "purpose", "site", "recipient", "description"}
 _FIELD_KEYS = {"classes", "required", "category", "free_text", "level", "description"}
 LEVELS = ("L1", "L2", "L3", "L4", "L5")

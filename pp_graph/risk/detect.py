@@ -17,7 +17,7 @@ from functools import cache, lru_cache
 
 from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.resources import DATA
-from pp_graph.risk.tables import term_table
+from pp_graph.risk.tables import longest_first, term_table
 from pp_graph.vocab.dpv import PD
 
 
@@ -165,8 +165,7 @@ _RECOGNIZERS: tuple[tuple[str, str, Finder], ...] = (
 def _terms() -> tuple[re.Pattern[str], dict[str, str]]:
     path = DATA / "risk" / "detect_terms.tsv"
     table = term_table(path)
-    alts = "|".join(re.escape(t) for t in sorted(table, key=len, reverse=True))
-    return re.compile(rf"(?i)(?<!\w)(?:{alts})(?!\w)"), table
+    return re.compile(rf"(?i)(?<!\w)(?:{longest_first(table)})(?!\w)"), table
 
 
 # Entity types from the anonymizer's recognisers that are personal data by themselves (names, passports):

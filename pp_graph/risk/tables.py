@@ -7,7 +7,8 @@ maximum over the parents (most severe tier) wins, so inheritance never makes a c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -78,6 +79,11 @@ def _concept(path: Path, n: int, term: str, tops: tuple[str, ...], vocab: Vocabu
     if not any(vocab.in_scheme(iri, top) for top in tops):
         raise DataFileError(f"{path.name}:{n}: {term} is not a DPV concept under {' or '.join(map(compact, tops))}")
     return iri
+
+
+def longest_first(terms: Iterable[str]) -> str:
+    """A regex alternation of the terms, longest first (so "email address" wins over "email")."""
+    return "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
 
 
 def term_table(path: Path) -> dict[str, str]:

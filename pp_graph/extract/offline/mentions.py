@@ -10,7 +10,6 @@ must and must not fire (tests/test_offline_mentions.py runs them).
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -19,6 +18,7 @@ from typing import Any
 
 from pp_graph.errors import DataFileError
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon
+from pp_graph.extract.offline.rules import read_toml
 from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, expand, vocabulary
 
@@ -287,10 +287,7 @@ def _rule(raw: dict[str, Any], where: str) -> MentionRule:
 
 def load_mention_rules(path: Path = MENTION_RULES_FILE) -> MentionRules:
     """Read and validate the mention rules: unique ids, known kinds, DPV concepts, marked examples."""
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise DataFileError(f"{path.name}: cannot be read as TOML ({e})") from e
+    doc = read_toml(path)
     rules: list[MentionRule] = []
     for n, raw in enumerate(doc.get("rule", []), 1):
         rule = _rule(raw, f"{path.name}: rule {n} ({raw.get('id', '?')})")

@@ -74,12 +74,17 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
-    """Read and validate the rule declarations: unique ids, known kinds and scopes, a positive example each."""
+def read_toml(path: Path) -> dict[str, Any]:
+    """A rule file's TOML; an unreadable or malformed file is a DataFileError naming it."""
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise DataFileError(f"{path.name}: cannot be read as TOML ({e})") from e
+
+
+def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
+    """Read and validate the rule declarations: unique ids, known kinds and scopes, a positive example each."""
+    doc = read_toml(path)
     rules: list[Rule] = []
     for n, raw in enumerate(doc.get("rule", []), 1):
         where = f"{path.name}: rule {n} ({raw.get('id', '?')})"
