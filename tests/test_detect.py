@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from pp_graph.risk import detect as detect_mod
 from pp_graph.risk.detect import detect, iban_ok, luhn_ok
 
 PD = "https://w3id.org/dpv/pd#"
@@ -119,3 +120,19 @@ def test_the_detection_cache_keeps_no_long_text() -> None:
     assert cached.cache_info().currsize == 1 and cached.cache_info().hits == 1  # short texts are still cached
     assert [x.category.rsplit("#", 1)[-1] for x in detect(long_text, ner=False)] == ["EmailAddress"]
     assert cached.cache_info().currsize == 1  # the long text was not added
+
+
+def test_detect_with_the_anonymizers_entities_equals_detect_alone() -> None:
+    # the data plane hands over the entities it already found, so NER runs once per text: same detections
+    from pp_graph.anonymize.chunks import recognize_long
+
+    short = (
+        "We met Maria Lopez at the office. Call her on +1 415 555 0134 or write to maria@lopez.example; "
+        "passport X1234567 expires soon."
+    )
+    long_text = ("We met Daniel Okafor at the office. His card is 4111 1111 1111 1111.\n\n" * 160) + short
+    for text in (short, long_text):
+        entities = recognize_long(text, ner_chars=detect_mod.NER_MAX_CHARS)
+        found = detect_mod.detect(text, entities=entities)
+        assert found == detect_mod.detect(text)
+        assert {"pd:Name", "pd:Passport"} <= {d.category.replace(detect_mod.PD, "pd:") for d in found}

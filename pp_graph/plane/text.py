@@ -68,8 +68,9 @@ class AnonymizerText:
 
         lv = max(parse_level(level), self.floor)
         bound = risk_detect.NER_MAX_CHARS  # the same bound as risk detection: NER cost grows with the text
-        out, reps = apply_level(text, recognize_long(text, ner_chars=bound), lv)
-        found = risk_detect.detect(text)  # sorted, non-overlapping
+        entities = recognize_long(text, ner_chars=bound)
+        out, reps = apply_level(text, entities, lv)
+        found = risk_detect.detect(text, entities=entities)  # sorted, non-overlapping; NER not run again
         starts = [d.start for d in found]
         spans = [
             TextSpan(_category(r.type, _overlap(found, starts, r.start, r.end)), r.type, r.start, r.end) for r in reps

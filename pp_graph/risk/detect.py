@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.resources import DATA
 from pp_graph.risk.tables import longest_first, term_table
 from pp_graph.vocab.dpv import PD
+
+if TYPE_CHECKING:  # (the anonymizer is imported where it runs: it loads models)
+    from pp_graph.anonymize.recognizers import Entity
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +187,13 @@ NER_MAX_CHARS = 100_000
 CACHE_MAX_CHARS = 20_000
 
 
-def detect(text: str, *, ner: bool = True) -> list[Detection]:
-    """Personal-data categories in ``text`` with character offsets, sorted by position."""
+def detect(text: str, *, ner: bool = True, entities: Sequence[Entity] | None = None) -> list[Detection]:
+    """Personal-data categories in ``text`` with character offsets, sorted by position.
+
+    ``entities``: the anonymizer's ``recognize_long(text, ner_chars=NER_MAX_CHARS)`` for this text, when the
+    caller has it already (the data plane): NER, the costly part, is then not run a second time."""
+    if entities is not None:
+        return list(_assemble(text, [e for e in entities if e.type in _ENTITY_CATEGORIES]))
     find = _detect_cached if len(text) <= CACHE_MAX_CHARS else _detect
     return list(find(text, ner, NER_MAX_CHARS))
 
@@ -207,6 +216,13 @@ def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
 
 def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
     from pp_graph.anonymize.chunks import recognize_long
+
+    # Long texts are read in bounded chunks (offsets mapped back); NER stops after ner_chars (see coverage).
+    return _assemble(text, recognize_long(text, ner=ner, types=_ENTITY_CATEGORIES, ner_chars=ner_chars))
+
+
+def _assemble(text: str, entities: Iterable[Entity]) -> tuple[Detection, ...]:
+    """The pattern and term detections, then the entities (names, passports) where nothing was found first."""
     from pp_graph.anonymize.recognizers import Occupied
 
     occ = Occupied()
@@ -222,8 +238,7 @@ def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
         if occ.free(m.start(), m.end()):
             occ.take(m.start(), m.end())
             out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
-    # Long texts are read in bounded chunks (offsets mapped back); NER stops after ner_chars (see coverage).
-    for ent in recognize_long(text, ner=ner, types=_ENTITY_CATEGORIES, ner_chars=ner_chars):
+    for ent in entities:
         if occ.free(ent.start, ent.end):
             occ.take(ent.start, ent.end)
             out.append(Detection(PD + _ENTITY_CATEGORIES[ent.type], ent.start, ent.end, ent.recognizer))
