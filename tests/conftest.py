@@ -25,3 +25,16 @@ def sparql_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPool
     pool = ServerPool(tmp_path_factory.mktemp("sparql-servers"))
     yield pool
     pool.close()
+
+
+@pytest.fixture(scope="session")
+def fixture_graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hostile and policy fixtures converted once (the report, UI and browser tests read them, never write)."""
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    out = tmp_path_factory.mktemp("graphs")
+    res = CliRunner().invoke(main, ["convert", str(FIXTURES / "hostile"), str(FIXTURES / "policies"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return out

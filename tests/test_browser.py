@@ -36,21 +36,13 @@ if not Path(CHROMIUM).exists():
 
 
 @pytest.fixture(scope="module")
-def graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("graphs")
-    res = CliRunner().invoke(main, ["convert", str(FIXTURES / "hostile"), str(FIXTURES / "policies"), "-o", str(out)])
-    assert res.exit_code == 0, res.output
-    return out
-
-
-@pytest.fixture(scope="module")
-def server(graphs: Path) -> Iterator[str]:
+def server(fixture_graphs: Path) -> Iterator[str]:
     from werkzeug.serving import make_server
 
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
 
-    srv = make_server("127.0.0.1", 0, create_app(Corpus.open([graphs])), threaded=True)
+    srv = make_server("127.0.0.1", 0, create_app(Corpus.open([fixture_graphs])), threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.server_port}"
@@ -82,9 +74,9 @@ def _shot(pg: Any, name: str) -> None:
     pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def test_report_file_opens_offline_with_charts(page: Any, graphs: Path, tmp_path: Path) -> None:
+def test_report_file_opens_offline_with_charts(page: Any, fixture_graphs: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    assert CliRunner().invoke(main, ["report", str(graphs), "-o", str(out)]).exit_code == 0
+    assert CliRunner().invoke(main, ["report", str(fixture_graphs), "-o", str(out)]).exit_code == 0
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(out.as_uri())

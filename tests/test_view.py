@@ -23,16 +23,8 @@ HOSTILE = ("<script>window.__xss = 1</script>", '"><img src=x onerror="window.__
 
 
 @pytest.fixture(scope="module")
-def graphs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("graphs")
-    res = CliRunner().invoke(main, ["convert", str(FIXTURES / "hostile"), str(FIXTURES / "policies"), "-o", str(out)])
-    assert res.exit_code == 0, res.output
-    return out
-
-
-@pytest.fixture(scope="module")
-def corpus(graphs: Path) -> Corpus:
-    return Corpus.open([graphs])
+def corpus(fixture_graphs: Path) -> Corpus:
+    return Corpus.open([fixture_graphs])
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +63,7 @@ def test_highlight_html_escapes_policy_text() -> None:
 # -- corpus --
 
 
-def test_corpus_reads_sites_practices_and_evidence_offsets(corpus: Corpus, graphs: Path) -> None:
+def test_corpus_reads_sites_practices_and_evidence_offsets(corpus: Corpus, fixture_graphs: Path) -> None:
     assert set(corpus.sites) == {"hostile.example", "lists.example", "tinyshop.example"}
     s = corpus.find("TinyShop.Example ")  # sites are found whatever their case and spacing
     assert s.practices and s.total == sum(s.practices.values())
@@ -124,12 +116,12 @@ def test_report_tables_come_from_the_graphs(corpus: Corpus) -> None:
     assert any(r["site"] == "tinyshop.example" for r in data.retention)
 
 
-def test_report_command_writes_and_reports_size(graphs: Path, tmp_path: Path) -> None:
+def test_report_command_writes_and_reports_size(fixture_graphs: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    res = CliRunner().invoke(main, ["report", str(graphs), "-o", str(out)])
+    res = CliRunner().invoke(main, ["report", str(fixture_graphs), "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert "KiB" in res.output and out.read_text(encoding="utf-8").startswith("<!doctype html>")
-    bad = CliRunner().invoke(main, ["report", str(graphs), "-o", str(tmp_path / "missing" / "r.html")])
+    bad = CliRunner().invoke(main, ["report", str(fixture_graphs), "-o", str(tmp_path / "missing" / "r.html")])
     assert bad.exit_code == 2 and "is not a folder" in bad.output and "Traceback" not in bad.output
 
 
@@ -228,7 +220,7 @@ def test_versions_of_a_site_are_listed_and_browsable(tmp_path: Path) -> None:
     assert client.get("/site/tinyshop.example?version=nosuch").status_code == 400
 
 
-def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> None:
+def test_serve_command_prints_its_address_and_stops_on_ctrl_c(fixture_graphs: Path) -> None:
     import signal
     import subprocess
     import sys
@@ -237,7 +229,7 @@ def test_serve_command_prints_its_address_and_stops_on_ctrl_c(graphs: Path) -> N
     from interactive import as_at_a_terminal
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pp_graph.cli", "serve", str(graphs), "--port", "0"],
+        [sys.executable, "-m", "pp_graph.cli", "serve", str(fixture_graphs), "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
