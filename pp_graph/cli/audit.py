@@ -10,9 +10,11 @@ Exit 0: no over-exposed flow; 1: some (or a trace could not be read; its error r
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO, Any
 
@@ -68,37 +70,55 @@ def _sink_options(fn: Any) -> Any:
     return fn
 
 
-def _auditor(
-    graphs: tuple[Path, ...],
-    contracts: tuple[Path, ...],
-    tools: Path | None,
-    committee_models: tuple[str, ...],
-    llm_base_url: str | None,
-    llm_api_key_env: str,
-    extra_sinks: dict[str, Any] | None = None,
-) -> Any:
-    from pp_graph.audit.auditor import Auditor
-    from pp_graph.audit.contracts import read_contracts, read_tools
-    from pp_graph.risk.engine import RiskEngine
+@dataclass(frozen=True)
+class _AuditorSettings:
+    """What every auditing command takes: the policy graphs, the sinks' contracts and signatures, the committee."""
 
-    store = None
-    if graphs:
-        from pp_graph.graph.files import no_graph_files
-        from pp_graph.store.embedded import EmbeddedStore
+    graphs: tuple[Path, ...]
+    contracts: tuple[Path, ...]
+    tools: Path | None
+    committee_models: tuple[str, ...]
+    llm_base_url: str | None
+    llm_api_key_env: str
 
-        store = EmbeddedStore()
-        if not store.load(graphs):
-            raise CLIError(f"{no_graph_files(graphs)}; convert policies first (pp-graph convert POLICIES -o DIR)")
-    sinks: dict[str, Any] = dict(extra_sinks or {})
-    if tools is not None:
-        sinks.update(read_tools(tools))
-    sinks.update(read_contracts(list(contracts)))  # a contract says more than a schema: it wins
-    committee = None
-    if committee_models:
-        from pp_graph.audit.committee import LLMCommittee
+    def auditor(self, extra_sinks: dict[str, Any] | None = None) -> Any:
+        from pp_graph.audit.auditor import Auditor
+        from pp_graph.audit.contracts import read_contracts, read_tools
+        from pp_graph.risk.engine import RiskEngine
 
-        committee = LLMCommittee(list(committee_models), base_url=llm_base_url, api_key_env=llm_api_key_env)
-    return Auditor(RiskEngine(store), sinks, committee)
+        store = None
+        if self.graphs:
+            from pp_graph.graph.files import no_graph_files
+            from pp_graph.store.embedded import EmbeddedStore
+
+            store = EmbeddedStore()
+            if not store.load(self.graphs):
+                raise CLIError(
+                    f"{no_graph_files(self.graphs)}; convert policies first (pp-graph convert POLICIES -o DIR)"
+                )
+        sinks: dict[str, Any] = dict(extra_sinks or {})
+        if self.tools is not None:
+            sinks.update(read_tools(self.tools))
+        sinks.update(read_contracts(list(self.contracts)))  # a contract says more than a schema: it wins
+        committee = None
+        if self.committee_models:
+            from pp_graph.audit.committee import LLMCommittee
+
+            committee = LLMCommittee(
+                list(self.committee_models), base_url=self.llm_base_url, api_key_env=self.llm_api_key_env
+            )
+        return Auditor(RiskEngine(store), sinks, committee)
+
+
+def _auditor_options(fn: Any) -> Any:
+    """--graph and the sink options, handed to the command as one ``settings`` argument."""
+
+    @functools.wraps(fn)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        settings = _AuditorSettings(**{f.name: kwargs.pop(f.name) for f in fields(_AuditorSettings)})
+        return fn(*args, settings=settings, **kwargs)
+
+    return _graph_option(_sink_options(command))
 
 
 def _jsonl(stream: IO[str]) -> Iterator[tuple[int, Any]]:
@@ -178,23 +198,12 @@ def audit() -> None:
 
 @audit.command("traces")
 @click.argument("file", type=click.File("r"))
-@_graph_option
-@_sink_options
+@_auditor_options
 @format_option()
 @handle_errors
-def traces_cmd(
-    file: IO[str],
-    graphs: tuple[Path, ...],
-    contracts: tuple[Path, ...],
-    tools: Path | None,
-    committee_models: tuple[str, ...],
-    llm_base_url: str | None,
-    llm_api_key_env: str,
-    fmt: str,
-) -> None:
+def traces_cmd(file: IO[str], settings: _AuditorSettings, fmt: str) -> None:
     """Audit traces: JSON Lines, one {"id", "instruction", "steps": [{"tool", "args", "result", "site"?}]} a line."""
-    auditor = _auditor(graphs, contracts, tools, committee_models, llm_base_url, llm_api_key_env)
-    _run(auditor, _jsonl(file), fmt)
+    _run(settings.auditor(), _jsonl(file), fmt)
 
 
 @audit.command("privacylens")
@@ -204,26 +213,15 @@ def traces_cmd(
     type=click.File("r"),
     help='JSON Lines {"name": case, "args": {...}}: the sink call an agent made per case (appended as the last step).',
 )
-@_graph_option
-@_sink_options
+@_auditor_options
 @format_option()
 @handle_errors
-def privacylens_cmd(
-    file: Path,
-    actions: IO[str] | None,
-    graphs: tuple[Path, ...],
-    contracts: tuple[Path, ...],
-    tools: Path | None,
-    committee_models: tuple[str, ...],
-    llm_base_url: str | None,
-    llm_api_key_env: str,
-    fmt: str,
-) -> None:
+def privacylens_cmd(file: Path, actions: IO[str] | None, settings: _AuditorSettings, fmt: str) -> None:
     """Audit PrivacyLens cases (main_data.json): each ReAct trajectory becomes a trace."""
     from pp_graph.audit import privacylens
 
     acts = _actions(actions) if actions is not None else None
-    auditor = _auditor(graphs, contracts, tools, committee_models, llm_base_url, llm_api_key_env, privacylens.sinks())
+    auditor = settings.auditor(privacylens.sinks())
     items = ((i, str(t) if isinstance(t, Exception) else t) for i, t in enumerate(privacylens.traces(file, acts), 1))
     _run(auditor, items, fmt)
 
