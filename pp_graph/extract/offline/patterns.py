@@ -620,6 +620,12 @@ _NOT_DATA_PROTECTION = re.compile(
 )
 # Security measures named without a security trigger word (data access limits, confidentiality duties,
 # password protection, breach notice, privacy seals); the "strong" ones count without data in the sentence.
+# What a threat is to when it is not data: a site, a service, a system ("unauthorized use of our web site").
+_OF_A_SITE = (
+    r"(?:,?\s+(?:or|and)\s+(?:[\w-]+\s+){0,2}?[\w-]+)*?\s+(?:to|of)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:services?|sites?|web\s*sites?|systems?|accounts?|networks?|property)\b"
+)
+_NOT_DATA_THREAT = re.compile(_OF_A_SITE, re.I)
 _SECURE_CUE = re.compile(
     r"\b(?:limit|limits|limited|limiting|restrict|restricts|restricted|restricting)\s+(?:the\s+|their\s+|its\s+)?"
     r"(?:number\s+of\s+(?:people|persons|employees)\s+(?:who\s+have\s+|with\s+)?)?"
@@ -635,6 +641,9 @@ _SECURE_CUE = re.compile(
     r"|\bguarantee\w*\s+(?:[\w,'’-]+\s+){0,6}?(?:the\s+)?(?:security|secure)\b"
     r"|\bpasswords?\s+(?:[\w,'’-]+\s+){0,6}?confidential\b"
     r"|\bsecure\s+(?:facility|facilities|servers?|environment|location|network|database)\b"
+    # a measure against a threat to the data: "procedures to prevent unauthorized access to your data"
+    r"|\b(?:prevent\w*|guard\w*\s+against)\s+(?:the\s+)?(?:risk\s+of\s+)?(?:\w+\s+){0,2}?unauthori[sz]ed\s+"
+    rf"(?:access|use|disclosure|alteration|release)\b(?!{_OF_A_SITE})"
     r")",
     re.I,
 )
