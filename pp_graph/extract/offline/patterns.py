@@ -626,6 +626,11 @@ _OF_A_SITE = (
     r"(?:services?|sites?|web\s*sites?|systems?|accounts?|networks?|property)\b"
 )
 _NOT_DATA_THREAT = re.compile(_OF_A_SITE, re.I)
+# Protecting people, not their data ("help protect you and others from impersonation"): a purpose of use.
+_PROTECT_PERSON = re.compile(
+    r"\s*\[?(?:you|yourself|users?|people|others|(?:our|other)\s+(?:users|members|customers|community|visitors))\b",
+    re.I,
+)
 _SECURE_CUE = re.compile(
     r"\b(?:limit|limits|limited|limiting|restrict|restricts|restricted|restricting)\s+(?:the\s+|their\s+|its\s+)?"
     r"(?:number\s+of\s+(?:people|persons|employees)\s+(?:who\s+have\s+|with\s+)?)?"

@@ -100,6 +100,7 @@ from pp_graph.extract.offline.patterns import (
     _POSTED_BY_THIRD,
     _PRACTICE_LIST,
     _PRACTICE_OF,
+    _PROTECT_PERSON,
     _PURPOSE_REF,
     _PURPOSE_TO,
     _READER_NEED,
@@ -952,7 +953,9 @@ def _r_nothing_acted_on(c: Trigger) -> bool:
     # a security trigger protects data, or names a method or a threat to data ("our databases are protected from
     # unauthorized access": OPP-115's security is protecting the information, wherever it is held)
     return c.kind == "secure" and not (
-        s.has_data or AttributeKind.SECURITY_METHOD in s.details or _threat_to_data(s.st, s.text, s.s0, s.s1)
+        s.has_data
+        or AttributeKind.SECURITY_METHOD in s.details
+        or (_threat_to_data(s.st, s.text, s.s0, s.s1) and not _PROTECT_PERSON.match(c.after))
     )
 
 
