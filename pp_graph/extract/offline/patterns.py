@@ -1072,7 +1072,12 @@ _PERIOD_MORE = re.compile(
     r"(?:reason|purpose|basis|need)\b[^.;,]{0,60}"
     # the period named as a topic: "how long we keep your data", "when deciding how long to retain it"
     r"|\bhow long (?:to |we |we'll |we will |do we |will we |\w+ (?:will |may |can )?)?"
-    r"(?:keep|retain|store|hold|preserve)\b",
+    r"(?:keep|retain|store|hold|preserve)\b"
+    # the end of the account as the measure ("when you close your account, we delete…"): OPP-115's limited period
+    r"|\b(?:when|once|after|upon|if|following)\s+(?:you\s+)?(?:close|delete|terminate|cancel|deactivate)s?\s+"
+    r"(?:your|an|the)\s+account\b"
+    r"|\b(?:upon|after|following|on)\s+(?:the\s+)?(?:closure|deletion|termination|cancellation|deactivation)\s+of\s+"
+    r"(?:your|an|the)\s+account\b",
     re.I,
 )
 
