@@ -649,6 +649,10 @@ _SECURE_CUE = re.compile(
     # a measure against a threat to the data: "procedures to prevent unauthorized access to your data"
     r"|\b(?:prevent\w*|guard\w*\s+against)\s+(?:the\s+)?(?:risk\s+of\s+)?(?:\w+\s+){0,2}?unauthori[sz]ed\s+"
     rf"(?:access|use|disclosure|alteration|release)\b(?!{_OF_A_SITE})"
+    # a privacy review or audit (OPP-115's "Privacy review/audit"): a seal awarded, practices certified or reviewed
+    r"|\b(?:awarded|earned|received)\b[^.]{0,60}\bseal\b|\bseal\b[^.]{0,40}\b(?:signif|confirm|certif)\w*"
+    r"|\b(?:reviewed|certified|audited)\s+(?:and\s+\w+\s+)?by\s+(?:the\s+)?(?:TRUSTe|ESRB|BBB|an?\s+independent)"
+    r"|\bself[- ]certif\w*|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\b"
     r")",
     re.I,
 )
