@@ -652,7 +652,8 @@ _SECURE_CUE = re.compile(
     # a privacy review or audit (OPP-115's "Privacy review/audit"): a seal awarded, practices certified or reviewed
     r"|\b(?:awarded|earned|received)\b[^.]{0,60}\bseal\b|\bseal\b[^.]{0,40}\b(?:signif|confirm|certif)\w*"
     r"|\b(?:reviewed|certified|audited)\s+(?:and\s+\w+\s+)?by\s+(?:the\s+)?(?:TRUSTe|ESRB|BBB|an?\s+independent)"
-    r"|\bself[- ]certif\w*|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\b"
+    # (not a self-certification to Safe Harbor or the Data Privacy Framework: a transfer mechanism)
+    r"|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\b"
     r")",
     re.I,
 )
