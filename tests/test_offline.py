@@ -159,9 +159,10 @@ def test_participle_after_data_is_a_reference_not_collection() -> None:
 
 
 def test_threats_and_data_coming_to_the_site_are_not_sharing() -> None:
+    # a security disclaimer (as "no transmission over the Internet is 100% secure"): security, and no disclosure
     assert kinds(
         "No system can fully prevent unauthorized access, use or disclosure of your personal information.\n"
-    ) == [[]]
+    ) == [[SECURE]]
     assert SHARE not in kinds("Your friends may share your email address with us.\n")[0]
 
 

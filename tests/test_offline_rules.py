@@ -293,3 +293,35 @@ def test_a_rule_id_registered_twice_is_a_data_file_error() -> None:
     register(registry, "cue.x")(len)
     with pytest.raises(DataFileError, match=r"cue\.x: two functions registered"):
         register(registry, "cue.x")(str)
+
+
+def test_paragraph_cues_drop_a_practice_only_through_the_gate() -> None:
+    text = "# Privacy\n\n## Data retention\nWe keep your email address and we share it with advertisers.\n"
+    ex = explain(policy_from_text(text, "example.com"), line=4)
+    share = "third-party-sharing-disclosure"
+    assert [(e.rule, e.why) for e in ex.events if e.action == "scored" and e.practice == share][-1] == (
+        "paragraph.passing-mention",
+        "-1",
+    )
+    [dropped] = [e for e in ex.events if e.action == "dropped" and e.practice == share]
+    assert dropped.rule == "gate.cues"  # the gate decides, naming the paragraph cue and the title
+    assert "paragraph.passing-mention -1" in dropped.why and "title: ## Data retention" in dropped.why
+    assert share not in {p[0] for p in ex.practices}
+    # the other party's collection under a title about the site's: read as the site's, the other's scored down
+    text = "# Privacy\n\n## Information we collect\nOur hosting partners collect your email address.\n"
+    ex = explain(policy_from_text(text, "example.com"), line=4)
+    assert [p[0] for p in ex.practices] == ["first-party-collection-use"]
+    assert ex.practices[0][3][-1] == "paragraph.title-party"
+    [dropped] = [e for e in ex.events if e.action == "dropped"]
+    assert dropped.rule == "gate.cues" and "paragraph.replaced-party -1" in dropped.why
+
+
+def test_a_feature_found_by_a_predicate_needs_the_predicate(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.toml"
+    rule = '[[rule]]\nid = "x"\nkind = "cue"\nscope = "paragraph"\ndoc = "d"\nmatch = ["a"]\n'
+    bad.write_text(rule + 'category = "all"\nweight = -1.0\ncue = "@passing_mention"\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match="cues of a rule with a predicate"):
+        load_rules(bad)
+    bad.write_text(rule + 'predicate = "f"\ncategory = "all"\nweight = -1.0\ncue = "@third_party"\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match="cues of a rule with a predicate"):
+        load_rules(bad)

@@ -5,8 +5,10 @@ scored for its category (``first-party``, ``third-party``, ``retention``, ``secu
 ``@base`` cue rule (``@inherited`` for an inherited practice) plus the weight of every cue rule that matches the
 sentence (the line, for an inherited practice). A practice is kept when its score is above zero. A cue is a
 regular expression (case-insensitive) or a feature of the entities in the text (``@third_party``: a third-party
-mention, ``@concrete_data``: personal data more specific than "information"/"data"). Each cue rule that scored a
-practice is noted in the trace under its own id.
+mention, ``@concrete_data``: personal data more specific than "information"/"data"), or a feature a paragraph
+rule finds (``@passing_mention``, ``@replaced_party``, see paragraph.py): the paragraph rules do not drop a practice
+themselves, they re-score it here with their cue added. Each cue rule that scored a practice is noted in the trace
+under its own id.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Cue:
     weight: float
     name: str  # "@…" for bases and features, else the regular expression
     pattern: re.Pattern[str] | None
+    scope: str = "sentence"  # "paragraph": a feature a paragraph rule finds (see passes, rescored)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ def cue_table_from(rules: Iterable[Rule]) -> CueTable:
     for r in rules:
         if r.kind == "cue" and r.cue:
             pattern = None if r.cue.startswith("@") else re.compile(r.cue, re.I)
-            cues.append(Cue(r.id, r.category, r.weight, r.cue, pattern))
+            cues.append(Cue(r.id, r.category, r.weight, r.cue, pattern, r.scope))
     return CueTable(tuple(cues))
 
 
@@ -92,15 +95,25 @@ def features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
 
 
 def passes(
-    p: PracticeMention, text: str, feats: frozenset[str], note: Note | None, *, inherited: bool = False, at: int = 0
+    p: PracticeMention,
+    text: str,
+    feats: frozenset[str],
+    note: Note | None,
+    *,
+    inherited: bool = False,
+    at: int = 0,
+    rescored: str = "",
 ) -> bool:
     """Whether the cue rules keep practice ``p`` read in ``text`` (its sentence, starting at offset ``at``; or,
-    inherited, its line). The one place a practice is kept or dropped by score."""
+    inherited, its line). The one place a practice is kept or dropped. A paragraph rule re-scores a practice
+    with its feature added to ``feats`` and ``rescored`` saying why (the paragraph's title): only the
+    paragraph cues are noted then, the others were noted when the sentence was read."""
     cues, category = cue_table(), _CATEGORY[p.type]
     matched = cues.matched(category, text, feats, inherited)
     if note is not None:
         for c in matched:
-            note(c.id, "scored", p.span.start, p.span.end, p.type.value, f"{c.weight:+g}")
+            if not rescored or c.scope == "paragraph":
+                note(c.id, "scored", p.span.start, p.span.end, p.type.value, f"{c.weight:+g}")
     if total(matched) > 0:
         return True
     # "you must provide your name and a password (which is encrypted)": a security measure in another clause
@@ -122,7 +135,7 @@ def passes(
             p.span.start,
             p.span.end,
             p.type.value,
-            cues.explain(category, text, feats, inherited),
+            cues.explain(category, text, feats, inherited) + (f" ({rescored})" if rescored else ""),
         )
     return False
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from pp_graph.extract.offline.facts import _SegState
+from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Hit
 from pp_graph.extract.offline.patterns import (
     _AMBIGUOUS,
@@ -225,19 +226,20 @@ def _titled(pp: ParagraphPass) -> Iterator[tuple[list[int], str, set[str]]]:
             yield para, title, named
 
 
-@register(PARAGRAPH_RULES, "paragraph.title-party", "paragraph.passing-mention")
+@register(PARAGRAPH_RULES, "paragraph.title-party", "paragraph.passing-mention", "paragraph.replaced-party")
 def _title_pass(pp: ParagraphPass) -> None:
     """Paragraph-level evidence: a paragraph with a title line is read as a whole, under its title.
 
     - A paragraph about another topic (its title names sharing but not collection, security, the reader's
-      rights or choices…) keeps a practice its title does not cover only when the practice is stated in more
-      than one sentence: a single passing mention is not what the paragraph is about.
+      rights or choices…): a practice its title does not cover, stated in only one sentence, is a passing
+      mention (the cue paragraph.passing-mention); more than one sentence is what the paragraph is about.
     - Under a title about one party's collection (the site's or third parties', not both) in a paragraph that
-      states no collection of that party, the body's collection of the other party is replaced by the titled
-      party's: it becomes that party's and is no longer the other's ("our hosting partners collect…" under
-      "Information We Collect" is first-party only, "…is used to serve ads" under "Third-Party Ads" third-party
-      only). The rule works the same way in both directions; as with the veto above, the other party's
-      collection is kept too when its category is stated in more than one sentence of the paragraph.
+      states no collection of that party, the body's collection of the other party is also read as the titled
+      party's (paragraph.title-party: "our hosting partners collect…" under "Information We Collect" is
+      first-party, "…is used to serve ads" under "Third-Party Ads" third-party), and the other party's, when
+      stated in only one sentence, is scored down (the cue paragraph.replaced-party).
+
+    The rule drops nothing itself: a practice with a paragraph cue is re-scored by the gate (gate.passes).
     """
     out, reader = pp.out, pp.reader
     for para, title, named in _titled(pp):
@@ -254,24 +256,55 @@ def _title_pass(pp: ParagraphPass) -> None:
             convert[tc] = fp
         if "third-party" in named and "first-party" not in named and "third-party" not in sents:
             convert[fp] = tc
+        why = f"title: {title.strip()[:60]}"
         for i in para:
-            kept = [
-                p
-                for p in out[i]
-                if (p.type not in convert and (p.type not in _PARA_COVERS or named & _PARA_COVERS[p.type]))
-                or len(sents.get(_CATEGORY[p.type], ())) > 1
-            ]
-            kept.extend(
-                PracticeMention(p.span, convert[p.type], p.negated, rules=(*p.rules, "paragraph.title-party"))
-                for p in out[i]
-                if p.type in convert and not p.inherited
-            )
-            if reader.note:
-                for p in out[i]:
-                    if not any(p is k for k in kept):
-                        rule = "paragraph.title-party" if p.type in convert else "paragraph.passing-mention"
-                        reader.note(rule, "dropped", i, *_at(p), f"title: {title.strip()[:60]}")
+            kept = []
+            for p in out[i]:
+                cue = "" if len(sents.get(_CATEGORY[p.type], ())) > 1 else _title_cue(p, convert, named)
+                if not cue or _rescore(pp, i, p, cue, why):
+                    kept.append(p)
+            for p in out[i]:
+                if p.type in convert and not p.inherited:
+                    kept.append(
+                        PracticeMention(p.span, convert[p.type], p.negated, rules=(*p.rules, "paragraph.title-party"))
+                    )
+                    if reader.note:
+                        reader.note("paragraph.title-party", "changed", i, *_at(kept[-1]), why)
             out[i] = kept
+
+
+def _title_cue(p: PracticeMention, convert: dict[PracticeType, PracticeType], named: set[str]) -> str:
+    """The paragraph cue a practice takes under its paragraph's title (see _title_pass), or ""."""
+    if p.type in convert:
+        return "@replaced_party"
+    if p.type in _PARA_COVERS and not named & _PARA_COVERS[p.type]:
+        return "@passing_mention"
+    return ""
+
+
+def _rescore(pp: ParagraphPass, i: int, p: PracticeMention, cue: str, why: str) -> bool:
+    """Whether the gate keeps practice ``p`` of segment ``i`` re-scored with a paragraph cue added: read in its
+    sentence as the sentence rules read it (its line, for an inherited practice)."""
+    seg, note = pp.segments[i], pp.reader.note
+    st = pp.reader.state(pp.policy, seg)
+    s0, s1 = seg.start, seg.end
+    if not p.inherited:
+        s0, s1 = next(((a, b) for a, b in pp.reader.sentences(seg) if a <= p.span.start < b), (s0, s1))
+    text = pp.policy.text[s0:s1]
+
+    def seg_note(rule: str, action: str, start: int, end: int, practice: str, reason: str) -> None:
+        assert note is not None
+        note(rule, action, i, start, end, practice, reason)
+
+    return passes(
+        p,
+        text,
+        features(st, s0, s1) | {cue},
+        seg_note if note else None,
+        inherited=p.inherited,
+        at=s0,
+        rescored=why,
+    )
 
 
 @register(PARAGRAPH_RULES, "paragraph.weak-support")

@@ -620,6 +620,17 @@ _NOT_DATA_PROTECTION = re.compile(
 )
 # Security measures named without a security trigger word (data access limits, confidentiality duties,
 # password protection, breach notice, privacy seals); the "strong" ones count without data in the sentence.
+# What a threat is to when it is not data: a site, a service, a system ("unauthorized use of our web site").
+_OF_A_SITE = (
+    r"(?:,?\s+(?:or|and)\s+(?:[\w-]+\s+){0,2}?[\w-]+)*?\s+(?:to|of)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:services?|sites?|web\s*sites?|systems?|accounts?|networks?|property)\b"
+)
+_NOT_DATA_THREAT = re.compile(_OF_A_SITE, re.I)
+# Protecting people, not their data ("help protect you and others from impersonation"): a purpose of use.
+_PROTECT_PERSON = re.compile(
+    r"\s*\[?(?:you|yourself|users?|people|others|(?:our|other)\s+(?:users|members|customers|community|visitors))\b",
+    re.I,
+)
 _SECURE_CUE = re.compile(
     r"\b(?:limit|limits|limited|limiting|restrict|restricts|restricted|restricting)\s+(?:the\s+|their\s+|its\s+)?"
     r"(?:number\s+of\s+(?:people|persons|employees)\s+(?:who\s+have\s+|with\s+)?)?"
@@ -635,6 +646,14 @@ _SECURE_CUE = re.compile(
     r"|\bguarantee\w*\s+(?:[\w,'’-]+\s+){0,6}?(?:the\s+)?(?:security|secure)\b"
     r"|\bpasswords?\s+(?:[\w,'’-]+\s+){0,6}?confidential\b"
     r"|\bsecure\s+(?:facility|facilities|servers?|environment|location|network|database)\b"
+    # a measure against a threat to the data: "procedures to prevent unauthorized access to your data"
+    r"|\b(?:prevent\w*|guard\w*\s+against)\s+(?:the\s+)?(?:risk\s+of\s+)?(?:\w+\s+){0,2}?unauthori[sz]ed\s+"
+    rf"(?:access|use|disclosure|alteration|release)\b(?!{_OF_A_SITE})"
+    # a privacy review or audit (OPP-115's "Privacy review/audit"): a seal awarded, practices certified or reviewed
+    r"|\b(?:awarded|earned|received)\b[^.]{0,60}\bseal\b|\bseal\b[^.]{0,40}\b(?:signif|confirm|certif)\w*"
+    r"|\b(?:reviewed|certified|audited)\s+(?:and\s+\w+\s+)?by\s+(?:the\s+)?(?:TRUSTe|ESRB|BBB|an?\s+independent)"
+    # (not a self-certification to Safe Harbor or the Data Privacy Framework: a transfer mechanism)
+    r"|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\b"
     r")",
     re.I,
 )
@@ -1058,7 +1077,12 @@ _PERIOD_MORE = re.compile(
     r"(?:reason|purpose|basis|need)\b[^.;,]{0,60}"
     # the period named as a topic: "how long we keep your data", "when deciding how long to retain it"
     r"|\bhow long (?:to |we |we'll |we will |do we |will we |\w+ (?:will |may |can )?)?"
-    r"(?:keep|retain|store|hold|preserve)\b",
+    r"(?:keep|retain|store|hold|preserve)\b"
+    # the end of the account as the measure ("when you close your account, we delete…"): OPP-115's limited period
+    r"|\b(?:when|once|after|upon|if|following)\s+(?:you\s+)?(?:close|delete|terminate|cancel|deactivate)s?\s+"
+    r"(?:your|an|the)\s+account\b"
+    r"|\b(?:upon|after|following|on)\s+(?:the\s+)?(?:closure|deletion|termination|cancellation|deactivation)\s+of\s+"
+    r"(?:your|an|the)\s+account\b",
     re.I,
 )
 

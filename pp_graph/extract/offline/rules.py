@@ -27,6 +27,8 @@ ENGINE_KINDS = KINDS[:4]  # the kinds that decide practices, run by the scopes' 
 SCOPES = ("trigger", "sentence", "heading", "paragraph")
 CATEGORIES = ("first-party", "third-party", "retention", "security")  # what a cue rule scores
 FEATURES = ("@base", "@inherited", "@third_party", "@concrete_data")  # a cue rule's non-pattern cues
+# features a rule's predicate finds (a paragraph rule): a cue rule with a predicate reads one of these
+PREDICATE_FEATURES = ("@passing_mention", "@replaced_party")
 _KEYS = {"id", "kind", "scope", "doc", "predicate", "patterns", "match", "no_match", "category", "weight", "cue"}
 
 
@@ -115,12 +117,15 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
 
 
 def _cue_fields(raw: dict[str, Any], where: str) -> tuple[str, float, str]:
-    """A cue rule's category, weight and cue, checked (a regular expression must compile); others have none."""
+    """A cue rule's category, weight and cue, checked (a regular expression must compile); others have none. A
+    cue rule with a predicate (the gate itself, or a paragraph rule) has none or a feature its predicate finds."""
     fields = {k: raw[k] for k in ("category", "weight", "cue") if k in raw}
-    if raw["kind"] != "cue" or raw.get("predicate"):
+    if raw["kind"] != "cue" or (raw.get("predicate") and not fields):
         if fields:
-            raise DataFileError(f"{where}: category, weight and cue belong to a cue rule without a predicate")
+            raise DataFileError(f"{where}: category, weight and cue belong to a cue rule")
         return "", 0.0, ""
+    if bool(raw.get("predicate")) != (raw.get("cue") in PREDICATE_FEATURES):
+        raise DataFileError(f"{where}: the features {list(PREDICATE_FEATURES)} are cues of a rule with a predicate")
     category, weight, cue = raw.get("category"), raw.get("weight"), raw.get("cue")
     if category not in (*CATEGORIES, "all"):
         raise DataFileError(f"{where}: category {category!r} is not one of {[*CATEGORIES, 'all']}")
@@ -129,8 +134,8 @@ def _cue_fields(raw: dict[str, Any], where: str) -> tuple[str, float, str]:
     if not isinstance(cue, str) or not cue:
         raise DataFileError(f"{where}: a cue rule needs a cue (a regular expression or a feature)")
     if cue.startswith("@"):
-        if cue not in FEATURES:
-            raise DataFileError(f"{where}: unknown feature {cue!r}; known: {list(FEATURES)}")
+        if cue not in FEATURES + PREDICATE_FEATURES:
+            raise DataFileError(f"{where}: unknown feature {cue!r}; known: {list(FEATURES + PREDICATE_FEATURES)}")
     else:
         try:
             re.compile(cue, re.I)

@@ -84,6 +84,7 @@ from pp_graph.extract.offline.patterns import (
     _MUST_GIVE,
     _NAME_SUBJECT,
     _NOT_DATA_PROTECTION,
+    _NOT_DATA_THREAT,
     _NOUN_BEFORE,
     _OFF_LIST,
     _ON_DEVICE,
@@ -99,6 +100,7 @@ from pp_graph.extract.offline.patterns import (
     _POSTED_BY_THIRD,
     _PRACTICE_LIST,
     _PRACTICE_OF,
+    _PROTECT_PERSON,
     _PURPOSE_REF,
     _PURPOSE_TO,
     _READER_NEED,
@@ -948,7 +950,24 @@ def _r_nothing_acted_on(c: Trigger) -> bool:
     )
     if not s.has_data and not (c.kind == "share" and s.third) and c.kind != "secure" and not has_period:
         return True
-    return c.kind == "secure" and not (s.has_data or AttributeKind.SECURITY_METHOD in s.details)
+    # a security trigger protects data, or names a method or a threat to data ("our databases are protected from
+    # unauthorized access": OPP-115's security is protecting the information, wherever it is held)
+    return c.kind == "secure" and not (
+        s.has_data
+        or AttributeKind.SECURITY_METHOD in s.details
+        or (_threat_to_data(s.st, s.text, s.s0, s.s1) and not _PROTECT_PERSON.match(c.after))
+    )
+
+
+def _threat_to_data(st: _SegState, text: str, s0: int, s1: int) -> bool:
+    """A threat named in the sentence that is one to data, not to a site or service ("protect against misuse
+    or unauthorized use of our web site": the site's property)."""
+    return any(
+        a.kind == AttributeKind.PROTECT_AGAINST
+        and s0 <= a.span.start < s1
+        and not _NOT_DATA_THREAT.match(text, a.span.end, s1)
+        for a in st.attributes
+    )
 
 
 @trigger_rule("veto.transfer-mechanism")
