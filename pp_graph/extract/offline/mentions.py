@@ -53,6 +53,25 @@ _URL = re.compile(
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
 _ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
+# "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause.
+_LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|including|e\.g\.,?|for example,?)\s+", re.I)
+_LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
+_LIST_FILLER = frozenset("your the a an and or other their its his her any some our certain e g etc".split())
+# Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
+_TOO_BROAD = frozenset(
+    expand(c)
+    for c in (
+        "dpv:Data",
+        "dpv:PersonalData",
+        "pd:External",
+        "pd:Internal",
+        "pd:Social",
+        "pd:Tracking",
+        "pd:Historical",
+        "pd:Identifying",
+        "dpv:IdentifyingPersonalData",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -148,11 +167,37 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
     return None
 
 
+def _listed_narrower(ctx: Context, h: Hit) -> str | None:
+    """Generic information followed by what it includes ("information such as your device ID and user ID",
+    "data (e.g., cookies)") takes the narrowest concept every listed item falls under, when the list names
+    nothing else and that concept is not one of DPV's top groupings."""
+    if h.entry.value[0] != _GENERIC or not (m := _LISTED.match(ctx.after(h))):
+        return None
+    start = h.end + m.end()
+    rest = ctx.text[start - ctx.offset : start - ctx.offset + 2 * _REACH]
+    stop = _LIST_END.search(rest)
+    end = start + (stop.start() if stop else len(rest))
+    items = [o for o in ctx.others if start <= o.start and o.end <= end]
+    if not items or any(o.entry.value[0] == _GENERIC for o in items):
+        return None
+    uncovered = ctx.text[start - ctx.offset : end - ctx.offset]
+    for o in reversed(items):
+        uncovered = uncovered[: o.start - start] + " " + uncovered[o.end - start :]
+    if [w for w in re.findall(r"[a-z]+", uncovered.lower()) if w not in _LIST_FILLER]:
+        return None  # the list names something the lexicon does not know
+    vocab = vocabulary()
+    common = frozenset.intersection(*(vocab.broader_closure(o.entry.value[0]) for o in items)) - _TOO_BROAD
+    if not common:
+        return None
+    return max(sorted(common), key=lambda c: len(vocab.broader_closure(c)))
+
+
 PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
     "in_url": _in_url,
     "after_name": _after_name,
     "name_before": _name_before,
     "said_narrower": _said_narrower,
+    "listed_narrower": _listed_narrower,
 }
 
 
