@@ -53,8 +53,9 @@ _URL = re.compile(
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
 _ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
-# "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause.
-_LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|including|e\.g\.,?|for example,?)\s+", re.I)
+# "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
+# ("including" is left out: "personal data, including contact information" names a part, not what the data is).
+_LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
 _LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
 _LIST_FILLER = frozenset("your the a an and or other their its his her any some our certain e g etc".split())
 # Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
@@ -116,6 +117,10 @@ class Context:
     def starts(self) -> dict[int, Hit]:
         return {h.start: h for h in self.others}
 
+    @cached_property
+    def ends(self) -> dict[int, Hit]:
+        return {h.end: h for h in self.others}
+
     def before(self, h: Hit) -> str:
         s = h.start - self.offset
         return self.text[max(0, s - _REACH) : s]
@@ -151,9 +156,14 @@ def _after_name(ctx: Context, h: Hit) -> bool:
 
 
 def _said_narrower(ctx: Context, h: Hit) -> str | None:
-    """Generic information that the text narrows: "location-related information", "information about your device"."""
+    """Generic information that the text narrows: "location-related information", "information about your device",
+    "Precise Location Data" (a data word right before it)."""
     if h.entry.value[0] != _GENERIC:
         return None
+    s = h.start - ctx.offset
+    if s > 1 and ctx.text[s - 1] == " " and (prev := ctx.ends.get(h.start - 1)) is not None:
+        if prev.entry.value[0] != _GENERIC:  # "Precise Location Data", "Message Data": a category's name
+            return prev.entry.value[0]
     if m := _COMPOUND.search(ctx.before(h)):
         surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset]
         for phrase in (f"{m.group(1)} {surface}", m.group(1)):
