@@ -59,6 +59,7 @@ _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for exa
 _LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
 _LIST_FILLER = frozenset("your the a an and or other their its his her any some our certain e g etc".split())
 # Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
+_VERB_LIKE = frozenset({"handle", "contact", "address", "post", "message", "email", "e-mail", "text", "name", "record"})
 _TOO_BROAD = frozenset(
     expand(c)
     for c in (
@@ -162,7 +163,10 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
         return None
     s = h.start - ctx.offset
     if s > 1 and ctx.text[s - 1] == " " and (prev := ctx.ends.get(h.start - 1)) is not None:
-        if prev.entry.value[0] != _GENERIC:  # "Precise Location Data", "Message Data": a category's name
+        word = ctx.text[prev.start - ctx.offset : prev.end - ctx.offset]
+        # "Precise Location Data", "Message Data": a category's name; but not a verb before its object
+        # ("we handle personal data") unless capitalised as a heading ("Street Address Data").
+        if prev.entry.value[0] != _GENERIC and (word[0].isupper() or word.lower() not in _VERB_LIKE):
             return prev.entry.value[0]
     if m := _COMPOUND.search(ctx.before(h)):
         surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset]
