@@ -57,9 +57,13 @@ _ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
 _LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
-_LIST_FILLER = frozenset("your the a an and or other their its his her any some our certain e g etc".split())
-# Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
+_LIST_FILLER = frozenset(
+    {"your", "the", "a", "an", "and", "or", "other", "their", "its", "his", "her", "any", "some", "our", "certain"}
+    | {"e", "g", "etc"}
+)
+# Data words that are often verbs: before generic data they name it only as a heading ("Street Address Data").
 _VERB_LIKE = frozenset({"handle", "contact", "address", "post", "message", "email", "e-mail", "text", "name", "record"})
+# Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
 _TOO_BROAD = frozenset(
     expand(c)
     for c in (
