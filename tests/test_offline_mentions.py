@@ -111,3 +111,26 @@ def test_explain_names_the_mention_rule_and_why() -> None:
     [row] = [r for r in rows if r["rule"] == "purpose.veto.party"]
     assert (row["kind"], row["action"], row["note"]) == ("veto", "vetoed", "delivery")
     assert "a party named by what it does" in str(row["why"])
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # diagnostics describe the device (pd:DeviceBased), not only its software
+        ("We collect [[crash reports]] when the app fails.", "pd:DeviceBased"),
+        ("We collect [[diagnostic data]] from your console.", "pd:DeviceBased"),
+        # a network's password authenticates; other network information stays a connection
+        ("We sync your [[Wi-Fi credentials]] if you choose.", "pd:Authenticating"),
+        ("We collect [[network information]] such as signal strength.", "pd:Connection"),
+        # interactions with the service are its consumption (pd:Interaction is the public sphere)
+        ("We log your [[interactions]] with our apps.", "pd:ServiceConsumptionBehaviour"),
+        ("We collect your [[time zone setting]] from your phone.", "pd:DeviceBased"),
+        ("We collect your [[time zone]] to schedule reminders.", "pd:Locality"),
+        ("We collect [[Message Data]] when you message other users.", "pd:Communication"),
+    ],
+)
+def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None:
+    plain, s, e = _marked(text)
+    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
+    got = {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}
+    assert got.get((s, e)) == concept, got

@@ -53,6 +53,31 @@ _URL = re.compile(
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
 _ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
+# "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
+# ("including" is left out: "personal data, including contact information" names a part, not what the data is).
+_LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
+_LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
+_LIST_FILLER = frozenset(
+    {"your", "the", "a", "an", "and", "or", "other", "their", "its", "his", "her", "any", "some", "our", "certain"}
+    | {"e", "g", "etc"}
+)
+# Data words that are often verbs: before generic data they name it only as a heading ("Street Address Data").
+_VERB_LIKE = frozenset({"handle", "contact", "address", "post", "message", "email", "e-mail", "text", "name", "record"})
+# Concepts too broad to be what a list says: DPV's top-level groupings of personal data.
+_TOO_BROAD = frozenset(
+    expand(c)
+    for c in (
+        "dpv:Data",
+        "dpv:PersonalData",
+        "pd:External",
+        "pd:Internal",
+        "pd:Social",
+        "pd:Tracking",
+        "pd:Historical",
+        "pd:Identifying",
+        "dpv:IdentifyingPersonalData",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -97,6 +122,10 @@ class Context:
     def starts(self) -> dict[int, Hit]:
         return {h.start: h for h in self.others}
 
+    @cached_property
+    def ends(self) -> dict[int, Hit]:
+        return {h.end: h for h in self.others}
+
     def before(self, h: Hit) -> str:
         s = h.start - self.offset
         return self.text[max(0, s - _REACH) : s]
@@ -132,9 +161,17 @@ def _after_name(ctx: Context, h: Hit) -> bool:
 
 
 def _said_narrower(ctx: Context, h: Hit) -> str | None:
-    """Generic information that the text narrows: "location-related information", "information about your device"."""
+    """Generic information that the text narrows: "location-related information", "information about your device",
+    "Precise Location Data" (a data word right before it)."""
     if h.entry.value[0] != _GENERIC:
         return None
+    s = h.start - ctx.offset
+    if s > 1 and ctx.text[s - 1] == " " and (prev := ctx.ends.get(h.start - 1)) is not None:
+        word = ctx.text[prev.start - ctx.offset : prev.end - ctx.offset]
+        # "Precise Location Data", "Message Data": a category's name; but not a verb before its object
+        # ("we handle personal data") unless capitalised as a heading ("Street Address Data").
+        if prev.entry.value[0] != _GENERIC and (word[0].isupper() or word.lower() not in _VERB_LIKE):
+            return prev.entry.value[0]
     if m := _COMPOUND.search(ctx.before(h)):
         surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset]
         for phrase in (f"{m.group(1)} {surface}", m.group(1)):
@@ -148,11 +185,37 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
     return None
 
 
+def _listed_narrower(ctx: Context, h: Hit) -> str | None:
+    """Generic information followed by what it includes ("information such as your device ID and user ID",
+    "data (e.g., cookies)") takes the narrowest concept every listed item falls under, when the list names
+    nothing else and that concept is not one of DPV's top groupings."""
+    if h.entry.value[0] != _GENERIC or not (m := _LISTED.match(ctx.after(h))):
+        return None
+    start = h.end + m.end()
+    rest = ctx.text[start - ctx.offset : start - ctx.offset + 2 * _REACH]
+    stop = _LIST_END.search(rest)
+    end = start + (stop.start() if stop else len(rest))
+    items = [o for o in ctx.others if start <= o.start and o.end <= end]
+    if not items or any(o.entry.value[0] == _GENERIC for o in items):
+        return None
+    uncovered = ctx.text[start - ctx.offset : end - ctx.offset]
+    for o in reversed(items):
+        uncovered = uncovered[: o.start - start] + " " + uncovered[o.end - start :]
+    if [w for w in re.findall(r"[a-z]+", uncovered.lower()) if w not in _LIST_FILLER]:
+        return None  # the list names something the lexicon does not know
+    vocab = vocabulary()
+    common = frozenset.intersection(*(vocab.broader_closure(o.entry.value[0]) for o in items)) - _TOO_BROAD
+    if not common:
+        return None
+    return max(sorted(common), key=lambda c: len(vocab.broader_closure(c)))
+
+
 PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
     "in_url": _in_url,
     "after_name": _after_name,
     "name_before": _name_before,
     "said_narrower": _said_narrower,
+    "listed_narrower": _listed_narrower,
 }
 
 
