@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from pp_graph.errors import ConfigError
-from pp_graph.evaluate.dpv_sample import FRESH, HALVES, NONE, Gold, half_of, load_sample, score
+from pp_graph.evaluate.dpv_sample import FRESH, FRESH2, HALVES, NONE, Gold, half_of, load_sample, score
 
 
 def test_sample_is_well_formed() -> None:
@@ -17,13 +17,16 @@ def test_sample_is_well_formed() -> None:
     assert all(g.end - g.start == len(g.mention) for g in sample)
 
 
-def test_fresh_sample_is_well_formed_and_disjoint_from_the_first() -> None:
-    fresh = load_sample(FRESH)
-    assert Counter(g.kind for g in fresh) == {"data": 200, "purpose": 200}
-    assert len({g.id for g in fresh}) == 400
-    assert all(g.end - g.start == len(g.mention) for g in fresh)
-    first = {(g.kind, g.site, g.start, g.end) for g in load_sample()}
-    assert not first & {(g.kind, g.site, g.start, g.end) for g in fresh}
+def test_fresh_samples_are_well_formed_and_disjoint_from_the_earlier_ones() -> None:
+    seen = {(g.kind, g.site, g.start, g.end) for g in load_sample()}
+    for path in (FRESH, FRESH2):
+        fresh = load_sample(path)
+        assert Counter(g.kind for g in fresh) == {"data": 200, "purpose": 200}
+        assert len({g.id for g in fresh}) == 400
+        assert all(g.end - g.start == len(g.mention) for g in fresh)
+        spans = {(g.kind, g.site, g.start, g.end) for g in fresh}
+        assert not seen & spans, path.name
+        seen |= spans
 
 
 def test_score_counts_right_wrong_alternatives_and_missing() -> None:

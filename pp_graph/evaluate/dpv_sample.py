@@ -20,6 +20,7 @@ from pp_graph.vocab.dpv import compact, expand, vocabulary
 
 SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sample" / "mentions.tsv"
 FRESH = SAMPLE.with_name("fresh.tsv")  # drawn and labelled after the mention rules were written: scored only
+FRESH2 = SAMPLE.with_name("fresh2.tsv")  # drawn after fresh.tsv's error kinds were used: the unseen-text figure
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
 # only scored ("check"), by a fixed seeded hash so the split never moves.
