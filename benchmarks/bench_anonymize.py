@@ -6,10 +6,16 @@ tokens kept), guess rate (sentences where the offline attacker recovers a gold v
 ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7). Exit 1 when a
 target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive privacy ≥ 0.901;
 p99 ≤ 20 ms).
+
+    python benchmarks/bench_anonymize.py [--mode crf] [--compare hybrid,spacy]
+
+``--mode`` is the NER mode measured throughout (default: the library's default); ``--compare`` adds per-type F1
+columns for other modes (a mode whose model is not installed is skipped).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import statistics
 import sys
@@ -26,6 +32,8 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 import _pii  # noqa: E402
 
 from pp_graph.anonymize import Entity, OfflineGuesser, anonymize, apply_level, recognize, verify  # noqa: E402
+from pp_graph.anonymize.recognizers import DEFAULT_MODE, NER_MODES  # noqa: E402
+from pp_graph.errors import ModelUnavailable  # noqa: E402
 
 W = re.compile(r"\w+")
 
@@ -146,26 +154,59 @@ def _table3(samples: list[_pii.Sample]) -> None:
         )
 
 
+def _one_thread() -> None:
+    """Latency is measured on one CPU thread (the target's setting); torch would otherwise use every core."""
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(1)
+
+
+def _runs(mode: str) -> bool:
+    """Whether the models of ``mode`` are installed. The MiniLM experiment's modes ("neural", "hybrid+neural")
+    come from benchmarks/train_ner_minilm.py (its --write output and the optional ``neural`` extra)."""
+    try:
+        if mode in ("neural", "hybrid+neural"):
+            import train_ner_minilm  # noqa: F401  (registers the modes)
+        recognize("Jane Roe", mode=mode)
+    except (ModelUnavailable, ImportError) as e:
+        print(f"mode {mode!r} skipped: {e}")
+        return False
+    return True
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", default=DEFAULT_MODE, help=f"the NER mode measured (one of {', '.join(NER_MODES)})")
+    ap.add_argument("--compare", default="hybrid,spacy", help="modes whose per-type F1 is shown too")
+    a = ap.parse_args()
+    _one_thread()
+    if not _runs(a.mode):
+        return 1
     _, test = _pii.split(_pii.load())
-    recognize(test[0].text)  # load the pipelines before timing
+    recognize(test[0].text, mode=a.mode)  # load the pipelines before timing
     ents: dict[str, list[Entity]] = {}
     det_lat: list[float] = []
     det_cpu: list[float] = []
     for s in test:
         t, c = time.perf_counter(), time.process_time()
-        ents[s.text] = recognize(s.text)
+        ents[s.text] = recognize(s.text, mode=a.mode)
         det_cpu.append((time.process_time() - c) * 1000)
         det_lat.append((time.perf_counter() - t) * 1000)
     det_lat.sort()
     det_cpu.sort()
     prf = _pii.token_prf(test, lambda x: [(e.type, e.start, e.end) for e in ents[x]])
-    base = _pii.token_prf(test, lambda x: [(e.type, e.start, e.end) for e in recognize(x, mode="spacy")])
-    print(f"Detection on {len(test)} held-out sentences (token level), NER mode 'hybrid' vs 'spacy' (previous):\n")
-    print("| type | P | R | F1 | F1 spacy-only | gold tokens |\n|---|---|---|---|---|---|")
+    others = [m for m in a.compare.split(",") if m and m != a.mode and _runs(m)]
+    base = {
+        m: _pii.token_prf(test, lambda x, m=m: [(e.type, e.start, e.end) for e in recognize(x, mode=m)]) for m in others
+    }
+    print(f"Detection on {len(test)} held-out sentences (token level), NER mode {a.mode!r} vs {others}:\n")
+    print(f"| type | P | R | F1 | {' | '.join(f'F1 {m}' for m in others)} | gold tokens |")
+    print("|---|---|---|---|" + "---|" * len(others) + "---|")
     for k, v in prf.items():
-        old = base.get(k, {}).get("F1", 0.0)
-        print(f"| {k} | {v['P']:.3f} | {v['R']:.3f} | {v['F1']:.3f} | {old:.3f} | {v['support']} |")
+        old = " | ".join(f"{base[m].get(k, {}).get('F1', 0.0):.3f}" for m in others)
+        print(f"| {k} | {v['P']:.3f} | {v['R']:.3f} | {v['F1']:.3f} | {old} | {v['support']} |")
     p99 = det_lat[int(0.99 * (len(det_lat) - 1))]
     print(
         f"\ndetection latency wall p50 {statistics.median(det_lat):.1f} ms, p99 {p99:.1f} ms; "

@@ -213,3 +213,16 @@ def test_sentences_do_not_split_after_abbreviations_or_numbers() -> None:
     toks = crf.tokens(text)
     ends = [toks[b - 1].text + "|" + (toks[b].text if b < len(toks) else "$") for _, b in crf.sentences(text, toks)]
     assert ends == [".|Then", ".|$"], ends
+
+
+def test_records_name_the_models_of_the_mode_that_ran() -> None:
+    from pp_graph.anonymize import anonymize
+    from pp_graph.anonymize.recognizers import detector_digest
+
+    text = "Mail Jane Roe at jane@roe.org"
+    spacy_only = anonymize(text, 3, mode="spacy").to_dict()["detector"]
+    assert spacy_only == detector_digest("spacy") and spacy_only not in (None, crf.detector_digest())
+    assert anonymize(text, 3, mode="crf").to_dict()["detector"] == crf.detector_digest()
+    assert detector_digest("none") is None
+    with pytest.raises(ConfigError, match="unknown NER mode"):
+        anonymize(text, 3, mode="gpt")

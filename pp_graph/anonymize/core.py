@@ -92,10 +92,10 @@ def _rewrite(
     return cand, reps
 
 
-def _detector(models_ran: bool) -> str | None:
-    from pp_graph.anonymize.crf import detector_digest
+def _detector(models_ran: bool, mode: str | None) -> str | None:
+    from pp_graph.anonymize.recognizers import detector_digest
 
-    return detector_digest() if models_ran else None
+    return detector_digest(mode) if models_ran else None
 
 
 def anonymize(
@@ -108,6 +108,7 @@ def anonymize(
     guesser: Guesser | None = None,
     rewriter: Rewriter | None = None,
     ner: bool = True,
+    mode: str | None = None,
 ) -> Anonymized:
     """Rewrite ``text`` at ``level`` (1–5). With ``escalate``, the verified guesser lifts the level up to
     ``max_level`` while a guess is supported by the original text; a guess the original does not support never
@@ -117,10 +118,10 @@ def anonymize(
         raise InputError("level", f"level {level} / max_level {max_level}: each must be one of 1–5")
     if escalate and max_level < level:
         raise InputError("max_level", f"{max_level} is below the starting level {level}")
-    ents = list(entities) if entities is not None else recognize(text, ner=ner)
+    ents = list(entities) if entities is not None else recognize(text, ner=ner, mode=mode)
     g = guesser or OfflineGuesser()
     cur = level
-    result = Anonymized("", level, level, [], ents, detector=_detector(entities is None and ner))
+    result = Anonymized("", level, level, [], ents, detector=_detector(entities is None and ner, mode))
     while True:
         run: dict[str, Any] = {"level": cur}
         out, reps = _rewrite(text, ents, cur, rewriter, run)

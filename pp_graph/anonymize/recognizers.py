@@ -435,7 +435,6 @@ def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[
 
 # The types the sequence model owns: pattern spans of these types are its features, not the answer.
 SOFT_TYPES = frozenset({"PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE"})
-NER_MODES = ("hybrid", "crf", "spacy", "none")
 # In the hybrid mode the sequence model decides these types only (chosen by cross-validation on the dev half).
 CRF_OWN = frozenset({"STREET_ADDRESS"})
 CRF_FILL = frozenset({"PERSON"})  # the model adds persons where nothing else found one (dev CV: +0.2 pt)
@@ -532,23 +531,57 @@ def _hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> 
     return _resolve([(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL], out)
 
 
-def recognize(text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str = "hybrid") -> list[Entity]:
+def _spacy(text: str, taken: list[Entity]) -> list[Entity]:
+    return _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+
+
+# The NER modes: what runs after the pattern recognisers (``recognize``'s ``mode``).
+MODES: dict[str, Callable[[str, list[Entity]], list[Entity]]] = {
+    "hybrid": _hybrid,
+    "crf": lambda text, taken: _hybrid(text, taken, model_decides_all=True),
+    "spacy": _spacy,
+    "none": lambda text, taken: taken,
+}
+NER_MODES = tuple(MODES)
+DEFAULT_MODE = "hybrid"
+# The modes that run the CRF (for the detector digest in records).
+CRF_MODES = frozenset({"hybrid", "crf"})
+
+
+def detector_digest(mode: str | None = None) -> str | None:
+    """One digest of the models ``mode`` runs (the CRF with its spaCy pipeline, or the spaCy pipeline alone); None
+    for mode "none" or a mode registered from outside. Records carry it."""
+    import hashlib
+    import json
+
+    from pp_graph.anonymize import crf
+
+    mode = mode or DEFAULT_MODE
+    if mode in CRF_MODES:
+        return crf.detector_digest()
+    if mode == "spacy":
+        return "sha256:" + hashlib.sha256(json.dumps(crf.ner_pipeline(), sort_keys=True).encode()).hexdigest()
+    return None
+
+
+def recognize(
+    text: str, *, ner: bool = True, types: Iterable[str] | None = None, mode: str | None = None
+) -> list[Entity]:
     """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
 
-    Order: pattern recognisers and address-block structure; then, by ``mode``, "hybrid" (the default: the
-    sequence model and spaCy, see ``_hybrid``), "crf" (the sequence model decides all soft types), "spacy" (the
-    spaCy pipeline after the patterns) or "none"; then name propagation (other mentions and enumeration members of
-    a detected person). ``ner=False`` is mode "none"."""
+    Order: pattern recognisers and address-block structure; then the NER ``mode`` (``MODES``; None is
+    ``DEFAULT_MODE``): "hybrid" (the sequence model and spaCy, see ``_hybrid``), "crf" (the sequence model decides
+    all soft types), "spacy" (the spaCy pipeline after the patterns) or "none"; then name propagation (other
+    mentions and enumeration members of a detected person). ``ner=False`` is mode "none"."""
     from pp_graph.anonymize.structure import name_propagation
 
-    if mode not in NER_MODES:
+    mode = mode or DEFAULT_MODE
+    if mode not in MODES:
         raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
     want = set(types) if types is not None else None
     taken = rule_entities(text)
-    if ner and mode in ("hybrid", "crf"):
-        taken = _hybrid(text, taken, model_decides_all=mode == "crf")
-    elif ner and mode == "spacy":
-        taken = _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    if ner:
+        taken = MODES[mode](text, taken)
     persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
     taken = _resolve(
         [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken

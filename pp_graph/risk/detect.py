@@ -198,9 +198,10 @@ def detect(text: str, *, ner: bool = True, entities: Sequence[Entity] | None = N
     return list(find(text, ner, NER_MAX_CHARS))
 
 
-def detector_digest() -> str:
-    """The digest of the models ``detect`` runs (the CRF file and the spaCy pipeline it reads), for records."""
-    from pp_graph.anonymize.crf import detector_digest as digest
+def detector_digest() -> str | None:
+    """The digest of the models ``detect`` runs in the default NER mode (the CRF file and the spaCy pipeline it
+    reads), for records."""
+    from pp_graph.anonymize.recognizers import detector_digest as digest
 
     return digest()
 
