@@ -16,7 +16,7 @@ from pathlib import Path
 from _shared import corpus_files, target
 
 from pp_graph.batch import convert_batch
-from pp_graph.evaluate.dpv_sample import FRESH, FRESH2, HALVES, load_sample, score
+from pp_graph.evaluate.dpv_sample import AGREEMENT, FRESH, FRESH2, HALVES, agreement, load_sample, score
 from pp_graph.store.embedded import open_store
 
 TARGET = 0.85  # issue 12
@@ -43,7 +43,10 @@ def predictions(folder: Path) -> dict[tuple[str, str, int, int], str]:
 def main() -> int:
     sample = load_sample()
     groups = [("whole", sample, None), *((h, sample, h) for h in HALVES), ("fresh", load_sample(FRESH), None)]
-    groups.append(("fresh2", load_sample(FRESH2), None))
+    fresh2, second = load_sample(FRESH2), load_sample(AGREEMENT)
+    groups += [("fresh2", fresh2, None), ("fresh2, second annotator's labels", second, None)]
+    for a in agreement(fresh2, second).values():
+        print(f"fresh2 annotator agreement, {a.kind}: same concept {a.same}/{a.rows}, accepted {a.accepted}/{a.rows}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tmp)
         if len(sys.argv) <= 1:

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
-from pp_graph.errors import ConfigError
-from pp_graph.evaluate.dpv_sample import FRESH, FRESH2, HALVES, NONE, Gold, half_of, load_sample, score
+from pp_graph.errors import ConfigError, DataFileError
+from pp_graph.evaluate.dpv_sample import (
+    AGREEMENT,
+    FRESH,
+    FRESH2,
+    HALVES,
+    NONE,
+    Gold,
+    agreement,
+    half_of,
+    load_sample,
+    score,
+)
 
 
 def test_sample_is_well_formed() -> None:
@@ -27,6 +39,23 @@ def test_fresh_samples_are_well_formed_and_disjoint_from_the_earlier_ones() -> N
         spans = {(g.kind, g.site, g.start, g.end) for g in fresh}
         assert not seen & spans, path.name
         seen |= spans
+
+
+def test_agreement_rows_are_fresh2_rows_and_agreement_is_counted() -> None:
+    first = {g.id: g for g in load_sample(FRESH2)}
+    second = load_sample(AGREEMENT)
+    assert Counter(g.kind for g in second) == {"data": 100, "purpose": 100}
+    assert all(
+        (g.site, g.start, g.end, g.mention)
+        == (first[g.id].site, first[g.id].start, first[g.id].end, first[g.id].mention)
+        for g in second
+    )
+    a = Gold("a", "data", "x.example", 0, 4, "data", "dpv:PersonalData", ("pd:Tracking",))
+    b = Gold("b", "data", "x.example", 5, 9, "info", "pd:Age", ())
+    got = agreement([a, b], [replace(a, gold="pd:Tracking"), b])
+    assert (got["data"].rows, got["data"].same, got["data"].accepted) == (2, 1, 2)
+    with pytest.raises(DataFileError):
+        agreement([a], [b])
 
 
 def test_score_counts_right_wrong_alternatives_and_missing() -> None:

@@ -21,6 +21,7 @@ from pp_graph.vocab.dpv import compact, expand, vocabulary
 SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sample" / "mentions.tsv"
 FRESH = SAMPLE.with_name("fresh.tsv")  # drawn and labelled after the mention rules were written: scored only
 FRESH2 = SAMPLE.with_name("fresh2.tsv")  # drawn after fresh.tsv's error kinds were used: the unseen-text figure
+AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
 # only scored ("check"), by a fixed seeded hash so the split never moves.
@@ -120,3 +121,26 @@ def score(
         else:
             s.confusions[(c, g.gold)] += 1
     return out
+
+
+@dataclass(frozen=True)
+class Agreement:
+    kind: str
+    rows: int  # rows labelled by both
+    same: int  # the same gold concept
+    accepted: int  # the second annotator's gold is among the first's accepted concepts
+
+
+def agreement(first: Iterable[Gold], second: Iterable[Gold]) -> dict[str, Agreement]:
+    """How often two annotators of the same spans agree, per kind (rows of ``second`` not in ``first`` are an error)."""
+    by_span = {(g.kind, g.site, g.start, g.end): g for g in first}
+    counts: dict[str, list[int]] = {k: [0, 0, 0] for k in ("data", "purpose")}
+    for g in second:
+        f = by_span.get((g.kind, g.site, g.start, g.end))
+        if f is None:
+            raise DataFileError(f"{g.id}: {g.kind} span {g.site} {g.start}-{g.end} is not in the first sample")
+        c = counts[g.kind]
+        c[0] += 1
+        c[1] += g.gold == f.gold
+        c[2] += f.accepts(g.gold)
+    return {k: Agreement(k, *c) for k, c in counts.items()}
