@@ -263,3 +263,13 @@ def test_a_mode_registered_from_outside_must_name_its_models() -> None:
         assert rec["detector"] == "sha256:" + "0" * 64 and rec["ner_mode"] == "test-own"
     finally:
         del recognizers.MODES["test-own"]
+
+
+def test_the_benchmark_refuses_an_unknown_mode_without_a_traceback() -> None:
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_anonymize.py"
+    r = subprocess.run([sys.executable, str(bench), "--mode", "nonsense"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr[-500:])
+    assert "Traceback" not in r.stderr and "unknown NER mode 'nonsense'" in r.stderr
