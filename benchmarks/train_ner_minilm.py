@@ -1,5 +1,6 @@
-"""Fine-tune the MiniLM token classifier (pp_graph.anonymize.neural) on the DEVELOPMENT half of the public synthetic
-PII benchmark (MIT; seeded split by template, seed 13) — the held-out half is never read here.
+"""Fine-tune the MiniLM token classifier (benchmarks/_minilm.py, not part of the library) on the DEVELOPMENT half
+of the public synthetic PII benchmark (MIT; seeded split by template, seed 13) — the held-out half is never read
+here.
 
     nice python benchmarks/train_ner_minilm.py --cv     # 2-fold CV by template in the dev half (the CRF's folds)
     nice python benchmarks/train_ner_minilm.py --write  # train on the whole dev half, write outputs/ner-minilm/
@@ -11,6 +12,8 @@ only the top layers, the shape embedding and the head are trained and stored (fp
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import json
 import random
 import sys
@@ -27,33 +30,43 @@ import _pii  # noqa: E402
 import train_ner_crf  # noqa: E402
 
 from pp_graph.anonymize import crf, recognizers  # noqa: E402
-from pp_graph.anonymize.recognizers import SOFT_TYPES, Entity, _clip, _hybrid, _resolve, recognize  # noqa: E402
+from pp_graph.anonymize.recognizers import SOFT_TYPES, Entity, clip, hybrid, recognize, resolve  # noqa: E402
 
 # The types the classifier fills in the combined mode (dev CV 0.853; 0.843 when it fills organisations too).
 NEURAL_FILL = SOFT_TYPES - {"ORGANIZATION"}
 
 
 def _spans(text: str, hard: list[Entity], priority: int) -> list[tuple[int, int, Entity]]:
-    return [(priority, -(e - s), Entity(t, s, e, "minilm")) for t, s, e in _clip(neural.predict(text), hard, text)]
+    return [(priority, -(e - s), Entity(t, s, e, "minilm")) for t, s, e in clip(neural.predict(text), hard, text)]
 
 
 def _neural(text: str, taken: list[Entity]) -> list[Entity]:
     """The classifier decides the soft types; structured pattern entities stay authoritative, soft ones fill."""
     hard = [x for x in taken if x.type not in SOFT_TYPES]
     soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
-    return _resolve(soft, _resolve(_spans(text, hard, 50), hard))
+    return resolve(soft, resolve(_spans(text, hard, 50), hard))
 
 
 def _hybrid_neural(text: str, taken: list[Entity], fill: frozenset[str] = NEURAL_FILL) -> list[Entity]:
     """The hybrid answer, then the classifier's spans of the ``fill`` types where nothing was found."""
-    out = _hybrid(text, taken)
+    out = hybrid(text, taken)
     model = [c for c in _spans(text, [x for x in out if x.type not in SOFT_TYPES], 57) if c[2].type in fill]
-    return _resolve(model, out)
+    return resolve(model, out)
 
 
-# Registered for this script only (the library's registry of NER modes is open to it).
-recognizers.MODES["neural"] = _neural
-recognizers.MODES["hybrid+neural"] = _hybrid_neural
+def _neural_digest() -> str:
+    return neural.detector_digest()
+
+
+def _both_digest() -> str:
+    """The CRF's models and the classifier's: the combined mode runs both."""
+    parts = {"hybrid": recognizers.detector_digest("hybrid"), "minilm": neural.detector_digest()}
+    return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+# Registered for this script only, each with the digest of the models it runs (records name them).
+recognizers.register_mode("neural", _neural, _neural_digest)
+recognizers.register_mode("hybrid+neural", _hybrid_neural, _both_digest)
 
 SETTINGS: dict[str, Any] = {
     "top_layers": 2,
@@ -206,7 +219,10 @@ def main() -> int:
     modes = a.modes.split(",")
     for t in filter(None, a.fill_without.split(",")):  # ablations: the combined mode without filling one type
         fill = frozenset(SOFT_TYPES - {t})
-        recognizers.MODES[f"hybrid+neural-{t}"] = lambda text, taken, f=fill: _hybrid_neural(text, taken, f)
+        run = functools.partial(_hybrid_neural, fill=fill)
+        recognizers.register_mode(
+            f"hybrid+neural-{t}", run, recognizers.mode_digest(f"hybrid+neural-{t}", _both_digest)
+        )
         modes.append(f"hybrid+neural-{t}")
     if a.cv:
         cv(dev, modes, settings)

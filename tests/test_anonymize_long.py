@@ -61,7 +61,7 @@ def test_decision_record_says_how_far_ner_read(monkeypatch: pytest.MonkeyPatch) 
     text = FILLER * 600 + NER_ONLY + " " + FILLER * 50
     engine = RiskEngine(None)
     full = engine.decide(ActionContext(text=text, recipients=("first_party",)))
-    assert full.detection == {"chars": len(text), "ner_chars": len(text), "ner": "full"}
+    assert full.detection == {"chars": len(text), "ner_chars": len(text), "ner": "full", "mode": "hybrid"}
     assert any(c["iri"] == PD + "Name" for c in full.categories)
     monkeypatch.setattr(detect_mod, "NER_MAX_CHARS", 12_000)
     part = engine.decide(ActionContext(text=text, recipients=("first_party",)))

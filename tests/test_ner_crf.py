@@ -222,7 +222,54 @@ def test_records_name_the_models_of_the_mode_that_ran() -> None:
     text = "Mail Jane Roe at jane@roe.org"
     spacy_only = anonymize(text, 3, mode="spacy").to_dict()["detector"]
     assert spacy_only == detector_digest("spacy") and spacy_only not in (None, crf.detector_digest())
-    assert anonymize(text, 3, mode="crf").to_dict()["detector"] == crf.detector_digest()
+    assert anonymize(text, 3, mode="crf").to_dict()["detector"] == detector_digest("crf")
     assert detector_digest("none") is None
     with pytest.raises(ConfigError, match="unknown NER mode"):
         anonymize(text, 3, mode="gpt")
+
+
+def test_each_mode_has_its_own_digest_and_the_record_names_the_mode() -> None:
+    from pp_graph.anonymize import anonymize
+    from pp_graph.anonymize.recognizers import detector_digest
+
+    digests = {m: detector_digest(m) for m in ("hybrid", "crf", "spacy")}
+    assert None not in digests.values() and len(set(digests.values())) == 3, digests
+    assert digests["hybrid"] == crf.detector_digest()  # the default mode's digest is unchanged
+    text = "Mail Jane Roe at jane@roe.org"
+    crf_only = anonymize(text, 3, mode="crf").to_dict()
+    assert crf_only["ner_mode"] == "crf" and crf_only["detector"] == digests["crf"]
+    assert anonymize(text, 3).to_dict()["ner_mode"] == "hybrid"
+    assert anonymize(text, 3, ner=False).to_dict()["ner_mode"] == "none"
+
+
+def test_a_mode_registered_from_outside_must_name_its_models() -> None:
+    from pp_graph.anonymize import anonymize, recognizers
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        return taken
+
+    with pytest.raises(ConfigError, match="digest"):
+        recognizers.register_mode("test-nodigest", run, None)  # type: ignore[arg-type]
+    assert "test-nodigest" not in recognizers.MODES
+    recognizers.MODES["test-raw"] = run  # type: ignore[assignment]  # around the registration
+    try:
+        with pytest.raises(ConfigError, match="test-raw"):
+            recognizers.detector_digest("test-raw")
+    finally:
+        del recognizers.MODES["test-raw"]
+    recognizers.register_mode("test-own", run, lambda: "sha256:" + "0" * 64)
+    try:
+        rec = anonymize("Mail Jane Roe at jane@roe.org", 3, mode="test-own").to_dict()
+        assert rec["detector"] == "sha256:" + "0" * 64 and rec["ner_mode"] == "test-own"
+    finally:
+        del recognizers.MODES["test-own"]
+
+
+def test_the_benchmark_refuses_an_unknown_mode_without_a_traceback() -> None:
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_anonymize.py"
+    r = subprocess.run([sys.executable, str(bench), "--mode", "nonsense"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, (r.returncode, r.stderr[-500:])
+    assert "Traceback" not in r.stderr and "unknown NER mode 'nonsense'" in r.stderr

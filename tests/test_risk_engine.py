@@ -603,4 +603,5 @@ def test_the_decision_record_names_the_detector(engine: RiskEngine) -> None:
 
     with_text = engine.decide(act("ads.example", (), ("dpv:Marketing",), ("advertising",), text="Mail Jane Roe."))
     assert with_text.to_dict()["detector"] == detector_digest()
+    assert with_text.to_dict()["detection"]["mode"] == "hybrid"  # the mode whose models the digest names
     assert engine.decide(act("ads.example", ("pd:EmailAddress",))).to_dict()["detector"] is None  # nothing read

@@ -44,6 +44,7 @@ class Anonymized:
     guesses: list[Verdict] = field(default_factory=list)
     unnecessary_escalations: int = 0  # escalations an unverified guess would have caused
     detector: str | None = None  # digest of the models that found the entities (None: none ran)
+    ner_mode: str | None = None  # the NER mode that found them ("none": patterns only; None: entities given)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +56,7 @@ class Anonymized:
             "guesses": [g.to_dict() for g in self.guesses],
             "unnecessary_escalations": self.unnecessary_escalations,
             "detector": self.detector,
+            "ner_mode": self.ner_mode,
         }
 
 
@@ -92,10 +94,13 @@ def _rewrite(
     return cand, reps
 
 
-def _detector(models_ran: bool, mode: str | None) -> str | None:
-    from pp_graph.anonymize.recognizers import detector_digest
+def _detector(entities_given: bool, ner: bool, mode: str | None) -> tuple[str | None, str | None]:
+    """The digest of the models that ran and the NER mode's name, for the record."""
+    from pp_graph.anonymize.recognizers import DEFAULT_MODE, detector_digest
 
-    return detector_digest(mode) if models_ran else None
+    if entities_given:
+        return None, None
+    return (detector_digest(mode), mode or DEFAULT_MODE) if ner else (None, "none")
 
 
 def anonymize(
@@ -121,7 +126,8 @@ def anonymize(
     ents = list(entities) if entities is not None else recognize(text, ner=ner, mode=mode)
     g = guesser or OfflineGuesser()
     cur = level
-    result = Anonymized("", level, level, [], ents, detector=_detector(entities is None and ner, mode))
+    detector, ner_mode = _detector(entities is not None, ner, mode)
+    result = Anonymized("", level, level, [], ents, detector=detector, ner_mode=ner_mode)
     while True:
         run: dict[str, Any] = {"level": cur}
         out, reps = _rewrite(text, ents, cur, rewriter, run)

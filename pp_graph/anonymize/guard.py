@@ -42,6 +42,7 @@ class Guarded:
                 "guesses": [g.to_dict() for g in a.guesses],
                 "unnecessary_escalations": a.unnecessary_escalations,
                 "detector": a.detector,
+                "ner_mode": a.ner_mode,
             }
         )
         return rec

@@ -422,7 +422,8 @@ class Occupied:
         self.ends.insert(i, e)
 
 
-def _resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[Entity]:
+# Public: the building blocks of an NER mode registered from outside (``register_mode``).
+def resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[Entity]:
     occ = Occupied()
     for o in sorted(taken, key=lambda x: x.start):
         occ.take(o.start, o.end)
@@ -440,7 +441,7 @@ CRF_OWN = frozenset({"STREET_ADDRESS"})
 CRF_FILL = frozenset({"PERSON"})  # the model adds persons where nothing else found one (dev CV: +0.2 pt)
 
 
-def _clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> list[tuple[str, int, int]]:
+def clip(spans: list[tuple[str, int, int]], hard: list[Entity], text: str) -> list[tuple[str, int, int]]:
     """Model spans minus the structured entities inside them ("… 97403 before Friday" keeps the address part)."""
     out = []
     for t, s, e in spans:
@@ -505,13 +506,13 @@ def rule_entities(text: str) -> list[Entity]:
         for s, e in r.find(text):
             if e > s:
                 cands.append((r.priority, -(e - s), Entity(r.type, s, e, r.name)))
-    taken = _resolve(cands, [])
+    taken = resolve(cands, [])
     streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
     block = [(29, -(e - s), Entity(t, s, e, "address_block")) for t, s, e in address_blocks(text, streets)]
-    return _resolve(block, taken)
+    return resolve(block, taken)
 
 
-def _hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> list[Entity]:
+def hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> list[Entity]:
     """The sequence model (pattern and spaCy labels as features) decides street-address runs and adds persons
     nothing else found; the soft pattern spans and spaCy fill the rest. ``model_decides_all``: the model alone
     decides every soft type (the ablation the choice was measured against)."""
@@ -521,47 +522,93 @@ def _hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> 
     model = crf.predict(text, [(x.type, x.start, x.end) for x in taken], [(x.type, x.start, x.end) for x in spacy_ents])
     hard = [x for x in taken if x.type not in SOFT_TYPES]
     if model_decides_all:
-        return _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
+        return resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model], hard)
     soft = [(51, -(x.end - x.start), x) for x in taken if x.type in SOFT_TYPES]
     streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]
-    own = [x for x in _clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
-    out = _resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
-    out = _resolve(soft, out)
-    out = _resolve([(55, -(x.end - x.start), x) for x in spacy_ents], out)
-    return _resolve([(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL], out)
+    own = [x for x in clip([m for m in model if m[0] in CRF_OWN], hard, text) if _plausible(x, streets, text)]
+    out = resolve([(50, -(e - s), Entity(t, s, e, "crf")) for t, s, e in own], hard)
+    out = resolve(soft, out)
+    out = resolve([(55, -(x.end - x.start), x) for x in spacy_ents], out)
+    return resolve([(56, -(e - s), Entity(t, s, e, "crf")) for t, s, e in model if t in CRF_FILL], out)
 
 
 def _spacy(text: str, taken: list[Entity]) -> list[Entity]:
-    return _resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
+    return resolve([(55, -(x.end - x.start), x) for x in ner_entities(text)], taken)
 
 
-# The NER modes: what runs after the pattern recognisers (``recognize``'s ``mode``).
-MODES: dict[str, Callable[[str, list[Entity]], list[Entity]]] = {
-    "hybrid": _hybrid,
-    "crf": lambda text, taken: _hybrid(text, taken, model_decides_all=True),
-    "spacy": _spacy,
-    "none": lambda text, taken: taken,
-}
-NER_MODES = tuple(MODES)
-DEFAULT_MODE = "hybrid"
-# The modes that run the CRF (for the detector digest in records).
-CRF_MODES = frozenset({"hybrid", "crf"})
-
-
-def detector_digest(mode: str | None = None) -> str | None:
-    """One digest of the models ``mode`` runs (the CRF with its spaCy pipeline, or the spaCy pipeline alone); None
-    for mode "none" or a mode registered from outside. Records carry it."""
+def _spacy_digest() -> str:
     import hashlib
     import json
 
     from pp_graph.anonymize import crf
 
+    return "sha256:" + hashlib.sha256(json.dumps(crf.ner_pipeline(), sort_keys=True).encode()).hexdigest()
+
+
+def mode_digest(mode: str, models: Callable[[], str]) -> Callable[[], str]:
+    """A digest of ``{"mode", "models"}``: two modes over the same models give different entities, so different
+    digests."""
+
+    def digest() -> str:
+        import hashlib
+        import json
+
+        parts = {"mode": mode, "models": models()}
+        return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+    return digest
+
+
+def _crf_digest() -> str:
+    from pp_graph.anonymize import crf
+
+    return crf.detector_digest()
+
+
+@dataclass(frozen=True)
+class NerMode:
+    """One NER mode: what runs after the pattern recognisers, and the digest of the models it runs (None: no
+    model ran)."""
+
+    run: Callable[[str, list[Entity]], list[Entity]]
+    digest: Callable[[], str | None]
+
+
+# The NER modes (``recognize``'s ``mode``). The default keeps the plain CRF digest (the one records carry already).
+MODES: dict[str, NerMode] = {
+    "hybrid": NerMode(hybrid, _crf_digest),
+    "crf": NerMode(lambda text, taken: hybrid(text, taken, model_decides_all=True), mode_digest("crf", _crf_digest)),
+    "spacy": NerMode(_spacy, _spacy_digest),
+    "none": NerMode(lambda text, taken: taken, lambda: None),
+}
+NER_MODES = tuple(MODES)
+DEFAULT_MODE = "hybrid"
+
+
+def register_mode(
+    name: str, run: Callable[[str, list[Entity]], list[Entity]], digest: Callable[[], str | None]
+) -> None:
+    """Add an NER mode. ``digest`` names the models it runs (records carry it); a mode without one is refused, so
+    no record says "no model ran" of a mode that ran one."""
+    if not callable(run) or not callable(digest):
+        raise ConfigError(f"NER mode {name!r}: needs a run function and a digest function of its models")
+    MODES[name] = NerMode(run, digest)
+
+
+def _mode(mode: str | None) -> NerMode:
     mode = mode or DEFAULT_MODE
-    if mode in CRF_MODES:
-        return crf.detector_digest()
-    if mode == "spacy":
-        return "sha256:" + hashlib.sha256(json.dumps(crf.ner_pipeline(), sort_keys=True).encode()).hexdigest()
-    return None
+    entry = MODES.get(mode)
+    if entry is None:
+        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(MODES)})")
+    if not isinstance(entry, NerMode):
+        raise ConfigError(f"NER mode {mode!r} was not added with register_mode (no digest of its models)")
+    return entry
+
+
+def detector_digest(mode: str | None = None) -> str | None:
+    """The digest of the models ``mode`` runs (None for mode "none"). Records carry it. Raises ConfigError for an
+    unknown mode or one not added with ``register_mode``."""
+    return _mode(mode).digest()
 
 
 def recognize(
@@ -570,20 +617,18 @@ def recognize(
     """Entities in ``text``, sorted by offset, without overlaps (higher-priority recognisers win).
 
     Order: pattern recognisers and address-block structure; then the NER ``mode`` (``MODES``; None is
-    ``DEFAULT_MODE``): "hybrid" (the sequence model and spaCy, see ``_hybrid``), "crf" (the sequence model decides
+    ``DEFAULT_MODE``): "hybrid" (the sequence model and spaCy, see ``hybrid``), "crf" (the sequence model decides
     all soft types), "spacy" (the spaCy pipeline after the patterns) or "none"; then name propagation (other
     mentions and enumeration members of a detected person). ``ner=False`` is mode "none"."""
     from pp_graph.anonymize.structure import name_propagation
 
-    mode = mode or DEFAULT_MODE
-    if mode not in MODES:
-        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(NER_MODES)})")
+    entry = _mode(mode)
     want = set(types) if types is not None else None
     taken = rule_entities(text)
     if ner:
-        taken = MODES[mode](text, taken)
+        taken = entry.run(text, taken)
     persons = [(x.start, x.end) for x in taken if x.type == "PERSON"]
-    taken = _resolve(
+    taken = resolve(
         [(60, -(e - s), Entity(t, s, e, "name_propagation")) for t, s, e in name_propagation(text, persons)], taken
     )
     out = [x for x in taken if want is None or x.type in want]

@@ -207,12 +207,14 @@ def detector_digest() -> str | None:
 
 
 def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
-    """What ``detect`` read: {"chars", "ner_chars", "ner": full | partial | off} (for the decision record)."""
+    """What ``detect`` read: {"chars", "ner_chars", "ner": full | partial | off, "mode": the NER mode} (for the
+    decision record; ``detect`` runs the default mode, the one ``detector_digest`` names)."""
     from pp_graph.anonymize.chunks import ner_coverage
+    from pp_graph.anonymize.recognizers import DEFAULT_MODE
 
     read = ner_coverage(text, NER_MAX_CHARS) if ner else 0
     state = "off" if not ner else "full" if read >= len(text) else "partial"
-    return {"chars": len(text), "ner_chars": read, "ner": state}
+    return {"chars": len(text), "ner_chars": read, "ner": state, "mode": DEFAULT_MODE if ner else "none"}
 
 
 def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
