@@ -134,3 +134,26 @@ def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None
     ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
     got = {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}
     assert got.get((s, e)) == concept, got
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # listed_narrower: the narrowest concept every listed item falls under, not a broader one they share
+        ("We collect [[information]] such as your device ID and user ID.", "pd:UID"),
+        ("We collect [[data]] (e.g., your IP address).", "pd:IPAddress"),  # not its parent pd:DeviceBased
+        ("We collect [[information]] such as your email address and phone number.", "pd:Contact"),
+        # items sharing only DPV's top groupings leave the hit generic
+        ("We collect [[information]] such as your IP address and device ID.", "dpv:PersonalData"),
+        # said_narrower: the data word right before the hit, a '-related' compound, an 'about' phrase
+        ("We collect your Precise Location [[Data]] when you allow it.", "pd:CurrentLocation"),
+        ("We use location-related [[information]], such as where you live.", "pd:Location"),
+        ("We collect [[information]] about your location.", "pd:Location"),
+    ],
+)
+def test_predicates_give_the_intended_concept(text: str, concept: str) -> None:
+    # The rule examples only check that a predicate rule fired; this checks the concept it gives.
+    plain, s, e = _marked(text)
+    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
+    got = {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}
+    assert got.get((s, e)) == concept, got
