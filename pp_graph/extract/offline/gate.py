@@ -105,7 +105,9 @@ def passes(
     rescored: str = "",
 ) -> bool:
     """Whether the cue rules keep practice ``p`` read in ``text`` (its sentence, starting at offset ``at``; or,
-    inherited, its line). The one place a practice is kept or dropped. A paragraph rule re-scores a practice
+    inherited, its line). Where a practice that was made is kept or dropped, but for one veto: an inherited
+    practice a line's out-of-scope sentence stops (veto.inherit.out-of-scope, backend.py) never reaches here. A
+    paragraph rule re-scores a practice
     with its feature added to ``feats`` and ``rescored`` saying why (the paragraph's title): only the
     paragraph cues are noted then, the others were noted when the sentence was read."""
     cues, category = cue_table(), _CATEGORY[p.type]
