@@ -1475,3 +1475,15 @@ def test_a_publicly_traded_company_trades_no_data() -> None:
     text = "Our advertising partners include publicly traded companies, and your personal information helps them.\n"
     assert SHARE not in types_of(text)
     assert SHARE in types_of("Your email address may be traded with advertisers.\n")
+
+
+def test_a_threat_to_systems_and_data_or_to_an_account_is_a_threat_to_data() -> None:
+    # data named after the system, or an account (it holds the person's data): a security practice
+    for text in (
+        "We have procedures to prevent unauthorized access to our systems and your personal data.",
+        "We have procedures to prevent unauthorized access to your account.",
+        "We protect your account from unauthorized access.",
+    ):
+        assert [p.type for p in run(text + "\n").results[0].practices] == [SECURE], text
+    # a threat to a system alone is not one to data
+    assert run("We monitor traffic to prevent unauthorized access to our systems.\n").results[0].practices == []

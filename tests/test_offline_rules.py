@@ -11,7 +11,7 @@ from pp_graph.errors import DataFileError
 from pp_graph.extract.offline import backend, paragraph, trigger
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.offline.explain import explain, traced_extract
-from pp_graph.extract.offline.rules import ENGINE_KINDS, declared, load_rules, ordered
+from pp_graph.extract.offline.rules import ENGINE_KINDS, RULES_FILE, declared, load_rules, ordered
 from pp_graph.load.sources import policy_from_text
 
 _BACKEND = OfflineBackend()
@@ -325,3 +325,27 @@ def test_a_feature_found_by_a_predicate_needs_the_predicate(tmp_path: Path) -> N
     bad.write_text(rule + 'predicate = "f"\ncategory = "all"\nweight = -1.0\ncue = "@third_party"\n', encoding="utf-8")
     with pytest.raises(DataFileError, match="cues of a rule with a predicate"):
         load_rules(bad)
+
+
+def test_a_paragraph_cue_must_outweigh_every_positive_cue(tmp_path: Path) -> None:
+    # the paragraph cues (and veto.inherit.out-of-scope) drop a practice only while their weight outweighs the
+    # base and every positive cue that can score the same category: a positive cue added is refused at load time
+    declared()  # the real rules pass the check
+    extra = (
+        '\n[[rule]]\nid = "cue.x"\nkind = "cue"\nscope = "sentence"\ncategory = "security"\nweight = 0.5\n'
+        'cue = "encrypt"\ndoc = "d"\nmatch = ["a"]\n'
+    )
+    bad = tmp_path / "rules.toml"
+    bad.write_text(RULES_FILE.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    with pytest.raises(
+        DataFileError, match=r"rule (?:veto\.inherit\.out-of-scope|paragraph\.[\w-]+) .*security.*cue\.x"
+    ):
+        load_rules(bad)
+
+
+def test_an_out_of_scope_line_inherits_nothing_by_the_gate() -> None:
+    text = "# Privacy\n\n## Information we collect\n\nInformation from children under 13, such as an email address.\n"
+    ex = explain(policy_from_text(text, "example.com"), line=5)
+    assert ex.practices == []
+    [dropped] = [e for e in ex.events if e.action == "dropped"]
+    assert dropped.rule == "gate.cues" and "veto.inherit.out-of-scope -1" in dropped.why

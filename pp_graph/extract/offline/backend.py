@@ -505,10 +505,12 @@ class OfflineBackend(Backend):
         if self.trace is not None:
             self.trace.add(rule, action, segment, start, end, practice, why)
 
-    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState) -> bool:
-        """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in."""
+    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState, out_of_scope: bool = False) -> bool:
+        """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in (``out_of_scope``:
+        the line has a sentence veto.inherit.out-of-scope finds, a cue that drops it)."""
         note = self._seg_note(seg.index) if self.trace is not None else None
-        if passes(p, seg.text, features(st, seg.start, seg.end), note, inherited=True):
+        feats = features(st, seg.start, seg.end) | ({"@out_of_scope"} if out_of_scope else set())
+        if passes(p, seg.text, feats, note, inherited=True):
             self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
         return False
@@ -752,21 +754,18 @@ def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
         inherited = be._inherit(
             line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
         )
-        if inherited and not _out_of_scope(be, line, inherited) and be._inherited_passes(inherited, seg, st):
+        if inherited and be._inherited_passes(inherited, seg, st, _out_of_scope(line)):
             line.found.append(inherited)
     return False
 
 
-def _out_of_scope(be: OfflineBackend, line: _Line, p: PracticeMention) -> bool:
+def _out_of_scope(line: _Line) -> bool:
     """A line with a sentence about the policy itself, other sites, definitions, children or state residents
-    (what the sentence-scope vetoes stop) takes no practice (``p``) from its heading or lead-in either."""
+    (what the sentence-scope vetoes stop): the ``@out_of_scope`` cue, so the gate drops what the line inherits."""
     text = line.policy.text
     for s0, s1 in sentences(line.seg):
         sentence = text[s0:s1]
-        m = _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence)
-        if m:
-            seg = line.seg
-            be._note("veto.inherit.out-of-scope", "vetoed", seg.index, s0, s1, p.type.value, m.group(0))
+        if _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence):
             return True
     return False
 

@@ -6,8 +6,9 @@ scored for its category (``first-party``, ``third-party``, ``retention``, ``secu
 sentence (the line, for an inherited practice). A practice is kept when its score is above zero. A cue is a
 regular expression (case-insensitive) or a feature of the entities in the text (``@third_party``: a third-party
 mention, ``@concrete_data``: personal data more specific than "information"/"data"), or a feature a paragraph
-rule finds (``@passing_mention``, ``@replaced_party``, see paragraph.py): the paragraph rules do not drop a practice
-themselves, they re-score it here with their cue added. Each cue rule that scored a practice is noted in the trace
+rule finds (``@passing_mention``, ``@replaced_party``, see paragraph.py) or a line's out-of-scope sentence
+(``@out_of_scope``, backend.py, for an inherited practice): those rules do not drop a practice themselves, they
+score it here with their cue added. Each cue rule that scored a practice is noted in the trace
 under its own id.
 """
 
@@ -105,7 +106,9 @@ def passes(
     rescored: str = "",
 ) -> bool:
     """Whether the cue rules keep practice ``p`` read in ``text`` (its sentence, starting at offset ``at``; or,
-    inherited, its line). The one place a practice is kept or dropped. A paragraph rule re-scores a practice
+    inherited, its line). The one place a practice once made is kept or dropped (veto rules stop trigger words,
+    sentences and sections before any practice is made; veto.inherit.out-of-scope is a cue, ``@out_of_scope``). A
+    paragraph rule re-scores a practice
     with its feature added to ``feats`` and ``rescored`` saying why (the paragraph's title): only the
     paragraph cues are noted then, the others were noted when the sentence was read."""
     cues, category = cue_table(), _CATEGORY[p.type]

@@ -1,10 +1,12 @@
 """Paragraph-level rules of the offline extractor, after OPP-115's paragraph labels.
 
 OPP-115 labels whole paragraphs, not sentences, so the sentence rules (backend.py) are followed by a pass
-over paragraphs (blocks separated by a blank line): a paragraph's title line vetoes the practices its title
-does not cover when they are mentioned only once in passing, replaces the body's collection by the titled
-party's (the site's or third parties'), and confirms the practice it names from a weaker trigger in the
-body; and the items of one list share the practice most of their siblings inherited from the lead-in line.
+over paragraphs (blocks separated by a blank line). A paragraph's title line adds cues and the gate
+(gate.passes) re-scores the practice with them and drops it: ``@passing_mention`` for a practice the title
+does not cover that is mentioned only once in passing, ``@replaced_party`` for the body's collection by another
+party than the titled one (whose collection is added instead: the site's or third parties'). The title also
+confirms the practice it names from a weaker trigger in the body; and the items of one list share the practice
+most of their siblings inherited from the lead-in line.
 The line-shape tests used to find titles and list items in plain text live here too. The rules borrow the
 sentence-level reading (segment analysis, sentence bounds, subjects, negation) through a SentenceReader;
 the per-sentence facts both scopes read are in facts.py.

@@ -621,9 +621,14 @@ _NOT_DATA_PROTECTION = re.compile(
 # Security measures named without a security trigger word (data access limits, confidentiality duties,
 # password protection, breach notice, privacy seals); the "strong" ones count without data in the sentence.
 # What a threat is to when it is not data: a site, a service, a system ("unauthorized use of our web site").
+# An account is not among them: it holds the person's data, so a threat to it is one to data (as "protect your
+# account from unauthorized access" is).
 _OF_A_SITE = (
     r"(?:,?\s+(?:or|and)\s+(?:[\w-]+\s+){0,2}?[\w-]+)*?\s+(?:to|of)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:services?|sites?|web\s*sites?|systems?|accounts?|networks?|property)\b"
+    r"(?:services?|sites?|web\s*sites?|systems?|networks?|property)\b"
+    # (not when the person's data follows: "to our systems and your personal data")
+    r"(?!,?\s+(?:and|or)\s+(?:to\s+)?(?:your|personal|the|their)\s+(?:[\w'’-]+\s+){0,2}?"
+    r"(?:data|information|PII)\b)"
 )
 _NOT_DATA_THREAT = re.compile(_OF_A_SITE, re.I)
 # Protecting people, not their data ("help protect you and others from impersonation"): a purpose of use.
@@ -653,7 +658,10 @@ _SECURE_CUE = re.compile(
     r"|\b(?:awarded|earned|received)\b[^.]{0,60}\bseal\b|\bseal\b[^.]{0,40}\b(?:signif|confirm|certif)\w*"
     r"|\b(?:reviewed|certified|audited)\s+(?:and\s+\w+\s+)?by\s+(?:the\s+)?(?:TRUSTe|ESRB|BBB|an?\s+independent)"
     # (not a self-certification to Safe Harbor or the Data Privacy Framework: a transfer mechanism)
-    r"|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\b"
+    # a member of a seal or privacy programme, not of any organisation ("a participating member of the
+    # Digital Advertising Alliance" is an advertising-industry body: no security measure)
+    r"|\bTRUSTe[- ]certified\b|\b(?:licensee|participating\s+member)\s+(?:in|of)\s+(?:the\s+)?"
+    r"(?:(?:TRUSTe|ESRB|BBB)\b|(?:[\w'’-]+\s+){0,4}?(?:privacy|seal)\s+program(?:me)?s?\b)"
     r")",
     re.I,
 )

@@ -28,7 +28,7 @@ SCOPES = ("trigger", "sentence", "heading", "paragraph")
 CATEGORIES = ("first-party", "third-party", "retention", "security")  # what a cue rule scores
 FEATURES = ("@base", "@inherited", "@third_party", "@concrete_data")  # a cue rule's non-pattern cues
 # features a rule's predicate finds (a paragraph rule): a cue rule with a predicate reads one of these
-PREDICATE_FEATURES = ("@passing_mention", "@replaced_party")
+PREDICATE_FEATURES = ("@passing_mention", "@replaced_party", "@out_of_scope")
 _KEYS = {"id", "kind", "scope", "doc", "predicate", "patterns", "match", "no_match", "category", "weight", "cue"}
 
 
@@ -113,7 +113,26 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
         if any(r.id == rule.id for r in rules):
             raise DataFileError(f"{where}: id declared twice")
         rules.append(rule)
+    _check_dropping_cues(rules, path.name)
     return tuple(rules)
+
+
+def _check_dropping_cues(rules: list[Rule], name: str) -> None:
+    """A cue a rule's predicate finds (the paragraph cues, veto.inherit.out-of-scope) drops the practice it
+    scores only if its weight, the larger starting score and every positive cue that can score the same category
+    cannot sum above zero (all positive cues are assumed to co-occur: a sentence can match them all)."""
+    cues = [r for r in rules if r.kind == "cue" and r.cue]
+    for para in (r for r in cues if r.cue in PREDICATE_FEATURES):
+        for category in CATEGORIES if para.category == "all" else (para.category,):
+            scoring = [r for r in cues if r.category in (category, "all") and r is not para]
+            base = max((r.weight for r in scoring if r.cue in FEATURES[:2]), default=0.0)
+            positive = [r for r in scoring if r.cue not in FEATURES[:2] and r.weight > 0]
+            worst = para.weight + base + sum(r.weight for r in positive)
+            if worst > 0:
+                raise DataFileError(
+                    f"{name}: rule {para.id} (weight {para.weight:+g}) cannot drop a {category} practice: with the "
+                    f"starting score {base:+g} and the positive cues {[r.id for r in positive]} it sums to {worst:+g}"
+                )
 
 
 def _cue_fields(raw: dict[str, Any], where: str) -> tuple[str, float, str]:
