@@ -265,6 +265,30 @@ def test_a_mode_registered_from_outside_must_name_its_models() -> None:
         del recognizers.MODES["test-own"]
 
 
+def test_a_registered_mode_can_neither_replace_a_built_in_one_nor_digest_to_nothing() -> None:
+    from pp_graph.anonymize import anonymize, recognizers
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        return taken
+
+    hybrid = recognizers.MODES["hybrid"]
+    for name in ("hybrid", "crf", "spacy", "none"):
+        with pytest.raises(ConfigError, match=f"{name!r}.*built-in"):
+            recognizers.register_mode(name, run, lambda: "sha256:" + "0" * 64)
+    assert recognizers.MODES["hybrid"] is hybrid
+    # a digest that gives no "sha256:" string would record "detector: None" (no model) of a mode that ran one
+    for i, bad in enumerate((lambda: None, lambda: "", lambda: "md5:abc", lambda: 42)):
+        name = f"test-baddigest-{i}"
+        recognizers.register_mode(name, run, bad)  # type: ignore[arg-type]
+        try:
+            with pytest.raises(ConfigError, match=f"{name!r}.*sha256"):
+                recognizers.detector_digest(name)
+            with pytest.raises(ConfigError, match=f"{name!r}.*sha256"):
+                anonymize("Mail Jane Roe at jane@roe.org", 3, mode=name)
+        finally:
+            del recognizers.MODES[name]
+
+
 def test_the_benchmark_refuses_an_unknown_mode_without_a_traceback() -> None:
     import subprocess
     import sys

@@ -1483,7 +1483,16 @@ def test_a_threat_to_systems_and_data_or_to_an_account_is_a_threat_to_data() -> 
         "We have procedures to prevent unauthorized access to our systems and your personal data.",
         "We have procedures to prevent unauthorized access to your account.",
         "We protect your account from unauthorized access.",
+        "We have procedures to prevent unauthorized access to our systems and data.",
+        "We have procedures to prevent unauthorized access to our systems and customer data.",
+        "We have procedures to prevent unauthorized access to our systems or any personal information.",
+        "We take steps to prevent unauthorized access to our systems and your account.",
     ):
         assert [p.type for p in run(text + "\n").results[0].practices] == [SECURE], text
     # a threat to a system alone is not one to data
-    assert run("We monitor traffic to prevent unauthorized access to our systems.\n").results[0].practices == []
+    for text in (
+        "We monitor traffic to prevent unauthorized access to our systems.",
+        "We have procedures to prevent unauthorized access to our systems.",
+        "We prevent unauthorized access to our systems and networks.",
+    ):
+        assert run(text + "\n").results[0].practices == [], text

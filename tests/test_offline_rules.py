@@ -341,6 +341,15 @@ def test_a_paragraph_cue_must_outweigh_every_positive_cue(tmp_path: Path) -> Non
         DataFileError, match=r"rule (?:veto\.inherit\.out-of-scope|paragraph\.[\w-]+) .*security.*cue\.x"
     ):
         load_rules(bad)
+    # every base rule of a category (and those of category "all") is summed by the gate: a second base rule of
+    # +0.5 keeps a security practice under a -1 paragraph cue, so it is refused (the check once took the largest)
+    extra_base = (
+        '\n[[rule]]\nid = "cue.base-security"\nkind = "cue"\nscope = "sentence"\ncategory = "security"\n'
+        'weight = 0.5\ncue = "@base"\ndoc = "d"\nmatch = ["a"]\n'
+    )
+    bad.write_text(RULES_FILE.read_text(encoding="utf-8") + extra_base, encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"cannot drop a security practice.*lower its weight to <= -"):
+        load_rules(bad)
 
 
 def test_an_out_of_scope_line_inherits_nothing_by_the_gate() -> None:

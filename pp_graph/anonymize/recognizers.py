@@ -589,10 +589,28 @@ def register_mode(
     name: str, run: Callable[[str, list[Entity]], list[Entity]], digest: Callable[[], str | None]
 ) -> None:
     """Add an NER mode. ``digest`` names the models it runs (records carry it); a mode without one is refused, so
-    no record says "no model ran" of a mode that ran one."""
+    no record says "no model ran" of a mode that ran one. A built-in mode cannot be replaced (its records would
+    carry its name over other models)."""
+    if name in NER_MODES:
+        raise ConfigError(f"NER mode {name!r} is built-in and cannot be replaced; register it under another name")
     if not callable(run) or not callable(digest):
         raise ConfigError(f"NER mode {name!r}: needs a run function and a digest function of its models")
-    MODES[name] = NerMode(run, digest)
+    MODES[name] = NerMode(run, _checked_digest(name, digest))
+
+
+def _checked_digest(name: str, digest: Callable[[], str | None]) -> Callable[[], str]:
+    """``digest``, refusing a value that is not a "sha256:" string (None would record that no model ran)."""
+
+    def checked() -> str:
+        value = digest()
+        if not isinstance(value, str) or not value.startswith("sha256:") or len(value) == len("sha256:"):
+            raise ConfigError(
+                f"NER mode {name!r}: its digest function gave {type(value).__name__} {str(value)[:20]!r}, "
+                "not a 'sha256:<hex>' digest of its models"
+            )
+        return value
+
+    return checked
 
 
 def _mode(mode: str | None) -> NerMode:

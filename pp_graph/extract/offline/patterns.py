@@ -626,9 +626,9 @@ _NOT_DATA_PROTECTION = re.compile(
 _OF_A_SITE = (
     r"(?:,?\s+(?:or|and)\s+(?:[\w-]+\s+){0,2}?[\w-]+)*?\s+(?:to|of)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:services?|sites?|web\s*sites?|systems?|networks?|property)\b"
-    # (not when the person's data follows: "to our systems and your personal data")
-    r"(?!,?\s+(?:and|or)\s+(?:to\s+)?(?:your|personal|the|their)\s+(?:[\w'’-]+\s+){0,2}?"
-    r"(?:data|information|PII)\b)"
+    # (not when data or an account follows: "to our systems and your personal data", "... and data")
+    r"(?!,?\s+(?:and|or)\s+(?:to\s+)?(?:(?:your|personal|the|their|any|customer|user)\s+)?"
+    r"(?:[\w'’-]+\s+){0,2}?(?:data|information|PII|accounts?)\b)"
 )
 _NOT_DATA_THREAT = re.compile(_OF_A_SITE, re.I)
 # Protecting people, not their data ("help protect you and others from impersonation"): a purpose of use.

@@ -119,19 +119,22 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
 
 def _check_dropping_cues(rules: list[Rule], name: str) -> None:
     """A cue a rule's predicate finds (the paragraph cues, veto.inherit.out-of-scope) drops the practice it
-    scores only if its weight, the larger starting score and every positive cue that can score the same category
-    cannot sum above zero (all positive cues are assumed to co-occur: a sentence can match them all)."""
+    scores only if its weight, the larger starting score (the sum of the @base or of the @inherited rules) and
+    every positive cue that can score the same category cannot sum above zero (all positive cues are assumed to
+    co-occur: a sentence can match them all)."""
     cues = [r for r in rules if r.kind == "cue" and r.cue]
     for para in (r for r in cues if r.cue in PREDICATE_FEATURES):
         for category in CATEGORIES if para.category == "all" else (para.category,):
             scoring = [r for r in cues if r.category in (category, "all") and r is not para]
-            base = max((r.weight for r in scoring if r.cue in FEATURES[:2]), default=0.0)
+            # the gate sums every base rule of the category and of "all" for the one base a practice starts from
+            base = max(sum(r.weight for r in scoring if r.cue == b) for b in FEATURES[:2])
             positive = [r for r in scoring if r.cue not in FEATURES[:2] and r.weight > 0]
             worst = para.weight + base + sum(r.weight for r in positive)
             if worst > 0:
                 raise DataFileError(
                     f"{name}: rule {para.id} (weight {para.weight:+g}) cannot drop a {category} practice: with the "
-                    f"starting score {base:+g} and the positive cues {[r.id for r in positive]} it sums to {worst:+g}"
+                    f"starting score {base:+g} and the positive cues {[r.id for r in positive]} it sums to "
+                    f"{worst:+g}; lower its weight to <= {para.weight - worst:+g}"
                 )
 
 
