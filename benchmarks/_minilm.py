@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pp_graph.anonymize import crf
 from pp_graph.anonymize.crf import CRF_TYPES, Tok, sentences, spans_from_bio, tokens
 from pp_graph.errors import ModelMismatch, ModelUnavailable
 
@@ -189,11 +190,7 @@ def additive_mask(attn: Any) -> Any:
 
 
 def provenance(model_dir: Path | None = None) -> dict[str, Any]:
-    model_dir = model_dir or MODEL_DIR
-    try:
-        return dict(json.loads((model_dir / "PROVENANCE.json").read_text(encoding="utf-8")))
-    except (OSError, ValueError) as e:
-        raise ModelUnavailable(f"{model_dir / 'PROVENANCE.json'}: cannot read the model's provenance ({e})") from None
+    return crf.provenance(model_dir or MODEL_DIR)  # the same PROVENANCE.json reading and error
 
 
 def check(model_dir: Path) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DATASET = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "pii-synth" / "synth_dataset_v2.json"
 SEED = 13
@@ -89,3 +90,11 @@ def _prf(tp: int, fp: int, fn: int) -> dict[str, float]:
     r = tp / (tp + fn) if tp + fn else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
     return {"P": round(p, 3), "R": round(r, 3), "F1": round(f, 3), "support": tp + fn}
+
+
+def print_cv_means(folds: dict[str, list[dict[str, Any]]], modes: Iterable[str]) -> None:
+    """Per mode, each type's F1 averaged over the two CV folds (what train_ner_crf and train_ner_minilm --cv print)."""
+    for m in modes:
+        types = sorted({t for r in folds[m] for t in r})
+        f1 = {t: round(sum(r.get(t, {}).get("F1", 0.0) for r in folds[m]) / 2, 3) for t in types}
+        print(f"CV mean F1 {m}: {f1}")

@@ -113,10 +113,7 @@ def cv(
                 tot[m].append(r)
                 print(f"fold {k} ({len(te)} sents) {m:10} micro {r['micro']}")
             crf.MODEL_DIR = orig
-    for m in modes:
-        types = sorted({t for r in tot[m] for t in r})
-        f1 = {t: round(sum(r.get(t, {}).get("F1", 0.0) for r in tot[m]) / 2, 3) for t in types}
-        print(f"CV mean F1 {m}: {f1}")
+    _pii.print_cv_means(tot, modes)
 
 
 def main() -> int:

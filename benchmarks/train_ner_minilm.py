@@ -195,10 +195,7 @@ def cv(dev: list[_pii.Sample], modes: list[str], settings: dict[str, Any]) -> No
                 print(f"fold {k} ({len(te)} sents) {m:14} micro {r['micro']}", flush=True)
             neural.MODEL_DIR, crf.MODEL_DIR = orig
             neural.tagger.cache_clear()
-    for m in modes:
-        types = sorted({t for r in tot[m] for t in r})
-        f1 = {t: round(sum(r.get(t, {}).get("F1", 0.0) for r in tot[m]) / 2, 3) for t in types}
-        print(f"CV mean F1 {m}: {f1}")
+    _pii.print_cv_means(tot, modes)
 
 
 def main() -> int:
