@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.anonymize import crf
-from pp_graph.anonymize.crf import CRF_TYPES, Tok, sentences, spans_from_bio, tokens
+from pp_graph.anonymize.crf import CRF_TYPES, Tok, file_digest, sentences, spans_from_bio, tokens
 from pp_graph.errors import ModelMismatch, ModelUnavailable
 
 MODEL_DIR = Path("outputs") / "ner-minilm"  # where --write puts the trained tensors (not committed)
@@ -52,10 +52,6 @@ def shape_id(word: str, nl_before: bool) -> int:
     else:
         s = "mixed"
     return SHAPES.index(s) + (len(SHAPES) if nl_before else 0)
-
-
-def file_digest(path: Path) -> str:
-    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def base_dir() -> Path:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pp_graph.anonymize.crf import file_digest
+
 DATASET = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets" / "pii-synth" / "synth_dataset_v2.json"
 SEED = 13
 # The benchmark's labels → ours (the same names without the suffixes).
@@ -98,3 +100,14 @@ def print_cv_means(folds: dict[str, list[dict[str, Any]]], modes: Iterable[str])
         types = sorted({t for r in folds[m] for t in r})
         f1 = {t: round(sum(r.get(t, {}).get("F1", 0.0) for r in folds[m]) / 2, 3) for t in types}
         print(f"CV mean F1 {m}: {f1}")
+
+
+def training_data(samples: list[Sample]) -> dict[str, Any]:
+    """What a model's PROVENANCE.json says of the sentences it was trained on."""
+    return {
+        "name": "pii-synth (synth_dataset_v2.json, MIT, Microsoft Corporation)",
+        "file_digest": file_digest(DATASET),
+        "part": f"development half of the seeded split by template (seed {SEED})",
+        "sentences": len(samples),
+        "templates": len({s.template for s in samples}),
+    }

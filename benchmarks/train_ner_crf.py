@@ -60,13 +60,7 @@ def train(samples: list[_pii.Sample], out_dir: Path, params: dict[str, Any] | No
         "ner_pipeline": crf.ner_pipeline(),
         "labels": sorted(crf.CRF_TYPES),
         "params": p,
-        "training_data": {
-            "name": "pii-synth (synth_dataset_v2.json, MIT, Microsoft Corporation)",
-            "file_digest": crf.file_digest(_pii.DATASET),
-            "part": f"development half of the seeded split by template (seed {_pii.SEED})",
-            "sentences": len(samples),
-            "templates": len({s.template for s in samples}),
-        },
+        "training_data": _pii.training_data(samples),
     }
     (out_dir / "PROVENANCE.json").write_text(json.dumps(prov, indent=2) + "\n", encoding="utf-8")
     return prov

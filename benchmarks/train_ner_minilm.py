@@ -161,14 +161,7 @@ def train(samples: list[_pii.Sample], out_dir: Path, settings: dict[str, Any]) -
         "settings": settings,
         "training_script": "benchmarks/train_ner_minilm.py",
         "train_cpu_seconds": round(time.process_time() - t0, 1),
-        "training_data": {
-            "name": "pii-synth (synth_dataset_v2.json, MIT, Microsoft Corporation)",
-            "file_digest": crf.file_digest(_pii.DATASET),
-            "part": f"development half of the seeded split by template (seed {_pii.SEED})",
-            "sentences": len(samples),
-            "templates": len({s.template for s in samples}),
-            "windows": len(ex),
-        },
+        "training_data": {**_pii.training_data(samples), "windows": len(ex)},
     }
     (out_dir / "PROVENANCE.json").write_text(json.dumps(prov, indent=2) + "\n", encoding="utf-8")
     return prov

@@ -113,6 +113,13 @@ def test_explain_names_the_mention_rule_and_why() -> None:
     assert "a party named by what it does" in str(row["why"])
 
 
+def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    """The data concepts the extractor gives, by span, for a text with one [[marked]] span, and that span."""
+    plain, s, e = _marked(text)
+    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
+    return {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}, (s, e)
+
+
 @pytest.mark.parametrize(
     ("text", "concept"),
     [
@@ -130,10 +137,8 @@ def test_explain_names_the_mention_rule_and_why() -> None:
     ],
 )
 def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None:
-    plain, s, e = _marked(text)
-    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
-    got = {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}
-    assert got.get((s, e)) == concept, got
+    got, span = _data_concepts(text)
+    assert got.get(span) == concept, got
 
 
 @pytest.mark.parametrize(
@@ -153,7 +158,5 @@ def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None
 )
 def test_predicates_give_the_intended_concept(text: str, concept: str) -> None:
     # The rule examples only check that a predicate rule fired; this checks the concept it gives.
-    plain, s, e = _marked(text)
-    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
-    got = {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.data if m.concept}
-    assert got.get((s, e)) == concept, got
+    got, span = _data_concepts(text)
+    assert got.get(span) == concept, got
