@@ -16,6 +16,7 @@ from pathlib import Path
 from _shared import corpus_files, target
 
 from pp_graph.batch import convert_batch
+from pp_graph.errors import InputError, PPGraphError
 from pp_graph.evaluate.dpv_sample import AGREEMENT, FRESH, FRESH2, HALVES, agreement, load_sample, score
 from pp_graph.store.embedded import open_store
 
@@ -40,7 +41,7 @@ def predictions(folder: Path) -> dict[tuple[str, str, int, int], str]:
     return out
 
 
-def main() -> int:
+def _main() -> int:
     sample = load_sample()
     groups = [("whole", sample, None), *((h, sample, h) for h in HALVES), ("fresh", load_sample(FRESH), None)]
     fresh2, second = load_sample(FRESH2), load_sample(AGREEMENT)
@@ -52,6 +53,10 @@ def main() -> int:
         if len(sys.argv) <= 1:
             convert_batch(corpus_files(), folder, jobs=2)
         found = predictions(folder)
+    if not found:  # an empty folder would score every sample as "nothing predicted": say so instead
+        raise InputError(
+            str(folder), "its graphs tie no data or purpose mention to a practice (convert the corpus into it)"
+        )
     ok = True
     for name, mentions, half in groups:
         print(f"== {name} sample" + ("" if half else f" ({len(mentions)} mentions)"))
@@ -66,6 +71,14 @@ def main() -> int:
             )
             ok &= s.precision >= TARGET
     return target(f"mention precision ≥ {TARGET} for data and purposes, whole, halves, fresh samples", ok)
+
+
+def main() -> int:
+    try:
+        return _main()
+    except PPGraphError as e:
+        print(f"eval_dpv_sample: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +113,12 @@ def test_score_of_one_half_counts_only_its_policies() -> None:
     assert score(gold, preds)["data"].predicted == 2
     with pytest.raises(ConfigError, match="half must be one of"):
         score(gold, preds, "other")
+
+
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_the_sample_script_refuses_a_folder_without_graphs(tmp_path: Path, folder: str) -> None:
+    (tmp_path / "empty").mkdir()
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "eval_dpv_sample.py"
+    res = subprocess.run([sys.executable, str(script), str(tmp_path / folder)], capture_output=True, text=True)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr and res.stderr.startswith("eval_dpv_sample: "), res.stderr
