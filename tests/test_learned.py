@@ -415,3 +415,24 @@ def _with_synthetic_files(fn: Any, root: Path) -> Any:
         return fn(*args, split_file=root / "split.tsv", dev_file=root / "dev.tsv", **kw)
 
     return call
+
+
+def test_fit_on_fit_leaves_dev_out_of_the_weights_and_evaluate_says_when_figures_are_in_sample(
+    synthetic: Path, model_dir: Path, tmp_path: Path
+) -> None:
+    from pp_graph.cli.evaluate import _in_sample
+
+    out = tmp_path / "fit-model"
+    kw = {"split_file": synthetic / "split.tsv", "dev_file": synthetic / "dev.tsv", "choose_where": "dev"}
+    man = train_opp115(synthetic, out, fit_on="fit", **kw)
+    assert man["split"]["fit_on"] == "fit"
+    full = json.loads((model_dir / MANIFEST).read_text())
+    assert full["split"]["fit_on"] == "train"
+    # Weights fitted without dev differ from those fitted on all of train.
+    assert not np.array_equal(np.load(out / WEIGHTS), np.load(model_dir / WEIGHTS))
+    assert _in_sample(man, "dev") == "" and "in sample" in _in_sample(man, "train")
+    assert "in sample" in _in_sample(full, "dev") and _in_sample(full, "test") == ""
+    from pp_graph.errors import InputError
+
+    with pytest.raises(InputError, match="fit-on"):
+        train_opp115(synthetic, tmp_path / "x", fit_on="dev", **kw)

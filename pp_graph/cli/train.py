@@ -30,13 +30,21 @@ train = click.Group("train", help="Train the learned layer on annotated policies
     help="Where each label's mode and threshold are chosen: kind = practice categories on the dev subset, data "
     "and purposes on grouped CV; dev or cv = every label there.",
 )
+@click.option(
+    "--fit-on",
+    type=click.Choice(["train", "fit"]),
+    default="train",
+    show_default=True,
+    help="The policies the final weights are fitted on: all of train, or train without the dev subset (then "
+    "`evaluate opp115 --split dev --model` is out of sample for the weights).",
+)
 @format_option()
 @handle_errors
-def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fmt: str) -> None:
+def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fit_on: str, fmt: str) -> None:
     """Train on the OPP-115 train split (ROOT holds sanitized_policies/ and annotations/); never reads test."""
     from pp_graph.evaluate.learn_opp115 import train_opp115
 
-    man = train_opp115(root, out_dir, folds=folds, choose_where=None if where == "kind" else where)
+    man = train_opp115(root, out_dir, folds=folds, choose_where=None if where == "kind" else where, fit_on=fit_on)
     cv = man["cv_report"] or {}
     rows = [
         {

@@ -57,6 +57,7 @@ MIN_DEV_SUPPORT = 5  # the same floor on the dev subset (a third of train's poli
 THRESHOLDS = tuple(round(0.05 + 0.01 * i, 3) for i in range(91))  # 0.05 … 0.95 (SVM margins squash to ~0.2-0.8)
 FOLDS = 5
 SOURCES = ("dev", "cv")
+FIT_ON = ("train", "fit")  # the weights: all of train, or train without dev (so that dev figures are out of sample)
 CHOOSE_ON = {"practice": "dev", "data": "cv", "purpose": "cv"}  # by label kind (see the module docstring)
 
 
@@ -271,11 +272,14 @@ def train_opp115(
     progress: Callable[[str], None] | None = None,
     folds: int = FOLDS,
     choose_where: str | dict[str, str] | None = None,
+    fit_on: str = "train",
 ) -> dict[str, Any]:
     """Train on the OPP-115 train split (each kind's choices where ``choose_where`` says, default CHOOSE_ON),
-    fit the weights on all of train and write the model folder."""
+    fit the weights on ``fit_on`` (all of train, or train without dev) and write the model folder."""
     from pp_graph.extract.registry import get_backend
 
+    if fit_on not in FIT_ON:
+        raise InputError("--fit-on", f"unknown {fit_on!r}; use one of {', '.join(FIT_ON)}")
     t0 = time.perf_counter()
     where = choose_on(choose_where)
     mapping = load_mapping()
@@ -289,14 +293,15 @@ def train_opp115(
             progress(pol.policy_id)
         preps.append(prepare(pol, mapping, labels, backend))
     choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds)
-    model = LearnedModel.fit(*_targets(preps, labels), labels)  # the weights: all train policies
+    fitted = preps if fit_on == "train" else [p for p in preps if p.policy_id not in dev_ids]
+    model = LearnedModel.fit(*_targets(fitted, labels), labels)
     model = model.with_choices({k: (v["mode"], v["threshold"]) for k, v in choices.items()})
     meta = {
         "dataset": {"name": "opp115", "digest": data_digest(root, train_ids), "policies": len(preps)},
         "split": {
             "train": len(train_ids),
             "dev": sorted(dev_ids, key=int),
-            "fit_on": "train",
+            "fit_on": fit_on,
             "choose_on": where,
             "sources": {
                 "dev": "dev subset scored by a model fitted on the rest of train",
