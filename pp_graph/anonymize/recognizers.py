@@ -623,6 +623,13 @@ def _mode(mode: str | None) -> NerMode:
     return entry
 
 
+def mode_name(mode: str | None) -> str:
+    """The registered name of ``mode`` (None: ``DEFAULT_MODE``), looked up in ``MODES`` now, so a mode added
+    later with ``register_mode`` is accepted. Raises ConfigError naming an unknown mode and the known ones."""
+    _mode(mode)
+    return mode or DEFAULT_MODE
+
+
 def detector_digest(mode: str | None = None) -> str | None:
     """The digest of the models ``mode`` runs (None for mode "none"). Records carry it. Raises ConfigError for an
     unknown mode or one not added with ``register_mode``."""
