@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,22 @@ def test_dev_file_naming_a_test_policy_is_rejected(tmp_path):
         opp115.load_dev(bad)
     with pytest.raises(InputError, match="unknown split"):
         opp115.split_ids("validation")
+
+
+def test_the_opp115_split_is_never_a_default(tmp_path):
+    """The test split is read on purpose only: a forgotten --split is a usage error, not a test-split run."""
+    import inspect
+    import subprocess
+    import sys
+
+    from pp_graph.cli.evaluate import evaluate
+
+    res = CliRunner().invoke(evaluate, ["opp115", str(tmp_path)])
+    assert res.exit_code == 2 and "Missing option '--split'" in res.output, res.output
+    assert all(s in res.output for s in opp115.SPLITS), res.output  # the choices are listed
+    assert "not an OPP-115 folder" not in res.output  # refused before any policy is read
+    assert inspect.signature(opp115.evaluate_opp115).parameters["split"].default is inspect.Parameter.empty
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "eval_opp115.py"
+    env = {**os.environ, "OPP115_DIR": str(tmp_path)}  # no dataset there: the old script skipped with exit 0
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "--split" in r.stderr and "Traceback" not in r.stderr, (r.returncode, r.stderr)

@@ -40,8 +40,7 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 @click.option(
     "--split",
     type=click.Choice(["train", "test", "all", "dev", "fit"]),
-    default="test",
-    show_default=True,
+    required=True,  # no default: the test split is read on purpose, never because a flag was forgotten
     help="Policies of the fixed split in data/opp115-split.tsv; dev = the development subset of train "
     "(data/opp115-dev.tsv), fit = train without dev.",
 )
@@ -66,7 +65,7 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
         from pp_graph.extract.learned.model import load_model
 
         learned, model = load_model(Path(model)), None
-    res = evaluate_opp115(root, backend, split, learned=learned, **_options(model))
+    res = evaluate_opp115(root, backend, split=split, learned=learned, **_options(model))
     config = f"backend {backend}" + (f" + learned model {learned.digest}" if learned else "")
     click.echo(f"OPP-115 {split} split: {res.policies} policies, {config}, {res.seconds:.1f} s")
     click.echo(label_table(res.tasks(), per_label="practice categories"))
