@@ -212,3 +212,29 @@ def test_the_opp115_split_is_never_a_default(tmp_path):
     env = {**os.environ, "OPP115_DIR": str(tmp_path)}  # no dataset there: the old script skipped with exit 0
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2 and "--split" in r.stderr and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+
+
+def test_evaluate_accepts_a_backend_registered_after_import(tmp_path):
+    """--backend is checked against the registry when the command runs, as `convert` does."""
+    import json
+
+    from pp_graph.cli.evaluate import evaluate
+    from pp_graph.extract import registry
+
+    registry.register_backend("test-later", "pp_graph.extract.offline.backend:OfflineBackend")
+    try:
+        out = tmp_path / "s.json"
+        res = CliRunner().invoke(evaluate, ["brat", str(FIXTURES), "--backend", "test-later", "--json", str(out)])
+        assert res.exit_code == 0, res.output
+        assert json.loads(out.read_text())["backend"] == "test-later"
+        for cmd in (["brat", str(FIXTURES)], ["opp115", str(tmp_path), "--split", "train"]):
+            res = CliRunner().invoke(evaluate, [*cmd, "--backend", "nonsense"])
+            assert res.exit_code == 2 and "'nonsense'" in res.output and "test-later" in res.output, res.output
+            assert "Invalid value for '--backend'" in res.output  # a usage error, before anything is read
+        from pp_graph.cli import main
+
+        res = CliRunner().invoke(main, ["convert", str(FIXTURES), "-o", str(tmp_path / "g"), "--backend", "nonsense"])
+        assert res.exit_code == 2 and "Invalid value for '--backend'" in res.output and "test-later" in res.output
+        assert not (tmp_path / "g").exists()  # the same check as evaluate's, before any work
+    finally:
+        del registry.BACKENDS["test-later"]

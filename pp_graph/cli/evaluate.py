@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from pp_graph.cli.common import handle_errors
-from pp_graph.extract.registry import BACKENDS
+from pp_graph.cli.common import handle_errors, registered_backend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,7 +29,13 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
             default=None,
             help="llm backend: the model name. offline backend: a learned-model folder from `pp-graph train`.",
         )(fn)
-        return click.option("--backend", type=click.Choice(sorted(BACKENDS)), default="offline", show_default=True)(fn)
+        return click.option(
+            "--backend",
+            default="offline",
+            show_default=True,
+            callback=registered_backend,
+            help="A registered extraction backend: offline, llm, or one added with register_backend.",
+        )(fn)
 
     return deco
 
