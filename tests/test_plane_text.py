@@ -113,6 +113,7 @@ def test_plane_default_records_categories_and_offsets_never_values(tmp_path: Pat
     entry = list(plane.ledger.entries())[-1][1]
     f = entry["fields"][0]
     assert f["action"] == "transform" and any("anonymized at L3" in r for r in f["reasons"])
+    assert f["ner_mode"] == "hybrid" and f["detector"].startswith("sha256:")  # which detector, in the scan below
     spans = {s.split()[0]: s for s in f["spans"]}
     start, end = map(int, spans["pd:Name"].split()[2].split("-"))
     assert CANARY[start:end] == "Zqxwv Plortnik"
