@@ -1,15 +1,17 @@
 """OPP-115 (make eval): train the learned layer on the train split, then score both configurations on a split.
 
 Configurations: the rules alone, and the rules + the learned layer (per-label mode and threshold chosen on
-out-of-fold scores of grouped cross-validation over train; the dev subset of train is reported beside). Default
-split: test. Skips cleanly when the dataset is absent. OPP-115 is licensed for research only and is never copied
-into this repository; the trained model goes to benchmarks/.work/ (git-ignored) and must not be shared. Also prints
-the training time and the cost of --model on converting the corpus. Exit 1 when a target for the learned
-configuration is missed (figures are printed first).
+out-of-fold scores of grouped cross-validation over train; the dev subset of train is reported beside). The split
+is required (``--split test`` in make eval): the test split is read on purpose only. Skips cleanly when the
+dataset is absent. OPP-115 is licensed for research only and is never copied into this repository; the trained
+model goes to benchmarks/.work/ (git-ignored) and must not be shared. Also prints the training time and the cost
+of --model on converting the corpus. Exit 1 when a target for the learned configuration is missed (figures are
+printed first).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -68,13 +70,12 @@ def conversion_cost(model: Path) -> None:
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description="Train the learned layer on train, score both configurations.")
+    ap.add_argument("--split", required=True, choices=SPLITS, help="the split scored (targets apply to test)")
+    split = ap.parse_args().split  # a usage error (exit 2) before anything is read
     if not (OPP115 / "sanitized_policies").is_dir():
         print(f"skip: OPP-115 not found at {OPP115} (set OPP115_DIR)")
         return 0
-    split = sys.argv[1] if len(sys.argv) > 1 else "test"
-    if split not in SPLITS:
-        print(f"usage: {sys.argv[0]} [{'|'.join(SPLITS)}]  (default: test)", file=sys.stderr)
-        return 2
     t0 = time.perf_counter()
     man = train_opp115(OPP115, MODEL)
     print(
@@ -82,9 +83,9 @@ def main() -> int:
         f"{time.perf_counter() - t0:.1f} s → {MODEL.relative_to(ROOT)} (research use only; do not share)"
     )
     print_choices(man)
-    rules = evaluate_opp115(OPP115, "offline", split)
+    rules = evaluate_opp115(OPP115, "offline", split=split)
     show(f"OPP-115 {split}, rules (offline backend)", rules)
-    learned = evaluate_opp115(OPP115, "offline", split, learned=load_model(MODEL))
+    learned = evaluate_opp115(OPP115, "offline", split=split, learned=load_model(MODEL))
     show(f"OPP-115 {split}, rules + learned layer {man['model_digest']}", learned)
     print("\nmacro-F1           rules  rules+learned")
     for task in TARGETS:

@@ -581,8 +581,13 @@ MODES: dict[str, NerMode] = {
     "spacy": NerMode(_spacy, _spacy_digest),
     "none": NerMode(lambda text, taken: taken, lambda: None),
 }
-NER_MODES = tuple(MODES)
+BUILT_IN_MODES = frozenset(MODES)  # register_mode cannot replace these
 DEFAULT_MODE = "hybrid"
+
+
+def ner_modes() -> tuple[str, ...]:
+    """The NER modes registered now (built-in ones and any added with ``register_mode`` since import)."""
+    return tuple(MODES)
 
 
 def register_mode(
@@ -591,7 +596,7 @@ def register_mode(
     """Add an NER mode. ``digest`` names the models it runs (records carry it); a mode without one is refused, so
     no record says "no model ran" of a mode that ran one. A built-in mode cannot be replaced (its records would
     carry its name over other models)."""
-    if name in NER_MODES:
+    if name in BUILT_IN_MODES:
         raise ConfigError(f"NER mode {name!r} is built-in and cannot be replaced; register it under another name")
     if not callable(run) or not callable(digest):
         raise ConfigError(f"NER mode {name!r}: needs a run function and a digest function of its models")
@@ -617,10 +622,17 @@ def _mode(mode: str | None) -> NerMode:
     mode = mode or DEFAULT_MODE
     entry = MODES.get(mode)
     if entry is None:
-        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(MODES)})")
+        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(ner_modes())})")
     if not isinstance(entry, NerMode):
         raise ConfigError(f"NER mode {mode!r} was not added with register_mode (no digest of its models)")
     return entry
+
+
+def mode_name(mode: str | None) -> str:
+    """The registered name of ``mode`` (None: ``DEFAULT_MODE``), looked up in ``MODES`` now, so a mode added
+    later with ``register_mode`` is accepted. Raises ConfigError naming an unknown mode and the known ones."""
+    _mode(mode)
+    return mode or DEFAULT_MODE
 
 
 def detector_digest(mode: str | None = None) -> str | None:

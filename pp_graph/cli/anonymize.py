@@ -242,7 +242,15 @@ def _with_stream(path: Path, fn: Callable[[IO[bytes]], None]) -> None:
 def _guard(**kw: Any) -> None:
     from pp_graph.risk.engine import ACTION_KEYS, ActionContext
 
-    engine = _engine(kw["graphs"], kw["thresholds"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
+    engine = _engine(
+        kw["graphs"],
+        kw["thresholds"],
+        kw["llm_model"],
+        kw["llm_base_url"],
+        kw["llm_api_key_env"],
+        kw["as_of"],
+        kw["ner_mode"],
+    )
     guesser, rewriter = _models(kw["backend"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,18 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def registered_backend(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A --backend callback: the name is checked against the backend registry when the command runs (not at
+    import, as a click.Choice would), so a backend registered later is accepted by every command alike."""
+    from pp_graph.extract.registry import backend_target
+
+    try:
+        backend_target(value)
+    except PPGraphError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return value
+
+
 def format_option(default: str = "table") -> Callable[[F], F]:
     return click.option(
         "--format",

@@ -27,9 +27,13 @@ from pp_graph.plane.keys import PlaneKeys, verify_signature
 RECORD_KEYS = frozenset(
     {"event", "boundary", "name", "purpose", "principal", "sites", "subject", "fields", "policy", "time", "result"}
 )
-FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention", "spans"})
+FIELD_KEYS = frozenset(
+    {"name", "class", "category", "action", "reasons", "expires", "retention", "spans", "ner_mode", "detector"}
+)
 # A replaced span of free text: "pd:Category TYPE start-end" — a shape with no room for the value itself.
 SPAN = re.compile(r"[\w-]+:\w+ [\w:]+ \d+-\d+")
+# What judged free text: a registered NER mode's name and the digest of its models (no room for a value either).
+SHAPES = {"ner_mode": re.compile(r"[\w+.-]{1,64}"), "detector": re.compile(r"sha256:\w{1,128}")}
 GENESIS = bytes(32)
 _CACHED_LEVEL = 8  # nodes of ≥ 256 leaves: at most n/256 of them, so the cache stays small
 CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
@@ -67,6 +71,9 @@ def check_record(rec: Mapping[str, Any]) -> None:
                     raise LedgerError(f"ledger field record has unknown keys or nested values: {sorted(f)}")
                 if "spans" in f and not all(SPAN.fullmatch(x) for x in f["spans"]):
                     raise LedgerError("ledger field 'spans' must hold 'category TYPE start-end' entries only")
+                for key, shape in SHAPES.items():
+                    if key in f and not (type(f[key]) is str and shape.fullmatch(f[key])):
+                        raise LedgerError(f"ledger field {key!r} must be a mode name or 'sha256:' digest, nothing else")
         elif not _flat(v):
             raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
 
