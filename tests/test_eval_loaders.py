@@ -238,3 +238,19 @@ def test_evaluate_accepts_a_backend_registered_after_import(tmp_path):
         assert not (tmp_path / "g").exists()  # the same check as evaluate's, before any work
     finally:
         del registry.BACKENDS["test-later"]
+
+
+def test_backend_help_lists_the_backends_registered_when_it_is_shown() -> None:
+    from pp_graph.cli import main
+    from pp_graph.extract import registry
+
+    registry.register_backend("testhelpbackend", "pp_graph.extract.offline.backend:OfflineBackend")
+    try:
+        for cmd in (["convert"], ["evaluate", "brat"], ["evaluate", "opp115"]):
+            res = CliRunner().invoke(main, [*cmd, "--help"])
+            flat = " ".join(res.output.split())
+            assert res.exit_code == 0 and "--backend BACKEND" in flat, flat
+            assert all(name in flat for name in ("testhelpbackend", "offline", "llm")), flat
+    finally:
+        del registry.BACKENDS["testhelpbackend"]
+    assert "testhelpbackend" not in CliRunner().invoke(main, ["convert", "--help"]).output

@@ -223,3 +223,51 @@ def test_the_ledger_names_the_detector_and_the_policy_digest_rests_on_it(tmp_pat
         p.close()
     with pytest.raises(LedgerError, match="detector"):
         check_record({"event": "context", "fields": [{"name": "x", "detector": "Zqxwv Plortnik"}]})
+
+
+def test_the_policy_digest_rests_on_the_detector_digest_not_only_the_mode_name(tmp_path: Path) -> None:
+    """The same mode name over other models (a test mode registered twice) gives context entries another
+    detector and another policy digest; the name alone would leave both unchanged."""
+    from pp_graph.anonymize import recognizers
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        return taken
+
+    contracts = Contracts.load(demo_mod.DEMO / "contracts")
+    recognizers.register_mode("test-twice", run, lambda: "sha256:" + "a" * 64)
+    try:
+        plane = DataPlane(
+            tmp_path / "c.db", contracts=contracts, keys=KEYS, transform_text=AnonymizerText(mode="test-twice")
+        )
+        first, first_policy = _ledger_fields(plane, CANARY)
+        again, again_policy = _ledger_fields(plane, CANARY)
+        recognizers.register_mode("test-twice", run, lambda: "sha256:" + "b" * 64)  # same name, other models
+        second, second_policy = _ledger_fields(plane, CANARY)
+    finally:
+        del recognizers.MODES["test-twice"]
+    assert first["ner_mode"] == second["ner_mode"] == "test-twice"
+    assert (first["detector"], second["detector"]) == ("sha256:" + "a" * 64, "sha256:" + "b" * 64)
+    assert again["detector"] == first["detector"] and again_policy == first_policy  # same detector: same digest
+    assert second_policy != first_policy  # only the digest of the models changed
+    entries = [e for _, e in plane.ledger.entries()]
+    assert [e["event"] for e in entries] == ["context"] * 3 and [e["policy"] for e in entries] == [
+        first_policy,
+        first_policy,
+        second_policy,
+    ]
+    assert plane.ledger.verify().ok
+    plane.close()
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"detector": "sha256:ZqxwvPlortnik"},  # a value in a digest's place: not 64 hex digits
+        {"detector": "sha256:" + "Zq" * 32},
+        {"ner_mode": "Zqxwv.Plortnik"},  # not a mode name's shape
+        {"ner_mode": "zqxwv.plortnik"},  # the shape of a name, but no registered mode
+    ],
+)
+def test_the_ledger_refuses_a_value_in_the_detector_keys(field: dict[str, str]) -> None:
+    with pytest.raises(LedgerError, match=next(iter(field))):
+        check_record({"event": "context", "fields": [{"name": "x", **field}]})

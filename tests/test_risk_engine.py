@@ -664,3 +664,27 @@ def test_cli_ner_mode_reaches_risk_and_guard_records(graph_dir: Path, test_mode:
         assert res.exit_code == 2, res.output
         assert "--ner-mode" in res.output and "'nonsense'" in res.output and test_mode in res.output, res.output
         assert "Traceback" not in res.output
+
+
+def test_mode_none_records_that_ner_read_nothing(engine: RiskEngine) -> None:
+    """Mode "none" runs no NER: the record must not claim NER read the whole text."""
+    text = f"Mail {CANARY_NAME} at zq@plortnik.example about the order."
+    ctx = act("ads.example", (), ("dpv:Marketing",), ("advertising",), text=text)
+    none = RiskEngine(engine.store, ner_mode="none").decide(ctx).to_dict()["detection"]
+    assert none == {"chars": len(text), "ner_chars": 0, "ner": "off", "mode": "none"}
+    default = engine.decide(ctx).to_dict()["detection"]
+    assert default == {"chars": len(text), "ner_chars": len(text), "ner": "full", "mode": "hybrid"}
+
+
+def test_an_empty_ner_mode_is_an_unknown_mode_not_the_default(engine: RiskEngine, graph_dir: Path) -> None:
+    from pp_graph.anonymize.recognizers import mode_name
+    from pp_graph.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown NER mode ''"):
+        RiskEngine(engine.store, ner_mode="")
+    with pytest.raises(ConfigError, match="unknown NER mode ''"):
+        mode_name("")
+    assert mode_name(None) == "hybrid"
+    base = ["--graph", str(graph_dir), "--site", "ads.example", "--text", "hello"]
+    res = CliRunner().invoke(main, ["risk", *base, "--ner-mode", ""])
+    assert res.exit_code == 2 and "unknown NER mode ''" in res.output, res.output

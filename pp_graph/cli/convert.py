@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, emit, err, format_option, handle_errors, registered_backend, table
+from pp_graph.cli.common import EXIT_ERROR, backend_option, emit, err, format_option, handle_errors, table
 from pp_graph.graph.serialize import FORMATS
 
 _SHORT = {
@@ -103,13 +103,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
     help="The version's date (YYYY-MM-DD, UTC; single file): a dated graph <site>@<date>. "
     "Files named <domain>/<YYYYMMDDTHHMMSSZ>.md are dated by their name.",
 )
-@click.option(
-    "--backend",
-    default="offline",
-    show_default=True,
-    callback=registered_backend,
-    help="Extraction backend: offline, llm, or one added with register_backend.",
-)
+@backend_option()
 @click.option(
     "--model",
     help="llm backend: the LLM model name. offline backend: a learned-model folder from `pp-graph train` "

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from pp_graph.cli.common import handle_errors, registered_backend
+from pp_graph.cli.common import backend_option, handle_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,13 +29,7 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
             default=None,
             help="llm backend: the model name. offline backend: a learned-model folder from `pp-graph train`.",
         )(fn)
-        return click.option(
-            "--backend",
-            default="offline",
-            show_default=True,
-            callback=registered_backend,
-            help="A registered extraction backend: offline, llm, or one added with register_backend.",
-        )(fn)
+        return backend_option()(fn)
 
     return deco
 

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, handle_errors
+from pp_graph.cli.common import CLIError, handle_errors, ner_mode_option
 
 
 def _engine(
@@ -40,20 +40,6 @@ def _engine(
 
     when = parse_date(as_of, "--as-of") if as_of else None
     return RiskEngine(store, thresholds=thresholds, model=model, as_of=when, ner_mode=ner_mode)
-
-
-def _ner_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """--ner-mode, checked against the anonymizer's mode registry when the command runs (not at import), so a
-    mode registered later is accepted."""
-    if value is None:
-        return None
-    from pp_graph.anonymize.recognizers import mode_name
-    from pp_graph.errors import ConfigError
-
-    try:
-        return mode_name(value)
-    except ConfigError as e:
-        raise click.BadParameter(str(e), ctx, param) from None
 
 
 def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
@@ -137,10 +123,9 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
     metavar="DATE",
     help="Decide against the site's policy version in force on DATE (YYYY-MM-DD); default: the newest.",
 )
-@click.option(
-    "--ner-mode",
-    callback=_ner_mode,
-    help="NER mode that reads --text: hybrid (default), crf, spacy, none, or a mode registered with the anonymizer.",
+@ner_mode_option(
+    "the detection of personal data in --text, --text-file or every --batch line's text and, in `guard`, the "
+    "rewrite of that text."
 )
 @click.option("--llm-model", help="Slow path: OpenAI-compatible model for uncertain matches (it may only raise L).")
 @click.option("--llm-base-url", help="Slow path: base URL of the OpenAI-compatible server.")

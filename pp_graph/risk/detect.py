@@ -215,9 +215,11 @@ def coverage(text: str, *, ner: bool = True, mode: str | None = None) -> dict[st
     decision record; the mode ``detector_digest`` names)."""
     from pp_graph.anonymize.chunks import ner_coverage
 
-    read = ner_coverage(text, NER_MAX_CHARS) if ner else 0
-    state = "off" if not ner else "full" if read >= len(text) else "partial"
-    return {"chars": len(text), "ner_chars": read, "ner": state, "mode": _mode_name(mode) if ner else "none"}
+    name = _mode_name(mode) if ner else "none"
+    ran = name != "none"  # mode "none" runs no NER, as ner=False: the record must not say NER read the text
+    read = ner_coverage(text, NER_MAX_CHARS) if ran else 0
+    state = "off" if not ran else "full" if read >= len(text) else "partial"
+    return {"chars": len(text), "ner_chars": read, "ner": state, "mode": name}
 
 
 def _mode_name(mode: str | None) -> str:
