@@ -2,8 +2,8 @@
 
 Configurations: the rules alone, and the rules + the learned layer (per-label mode and threshold chosen where
 learn_opp115.CHOOSE_ON says: practice categories on the fixed dev subset of train, data and purposes on grouped
-cross-validation over train). Default
-split: test. Skips cleanly when the dataset is absent. OPP-115 is licensed for research only and is never copied
+cross-validation over train). The split is required (``--split test`` in make eval): the test split is read on
+purpose only. Skips cleanly when the dataset is absent. OPP-115 is licensed for research only and is never copied
 into this repository; the trained model goes to benchmarks/.work/ (git-ignored) and must not be shared. Also prints
 the training time and the cost of --model on converting the corpus. Exit 1 when a target for the learned
 configuration is missed (figures are printed first).
@@ -11,6 +11,7 @@ configuration is missed (figures are printed first).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -72,13 +73,12 @@ def conversion_cost(model: Path) -> None:
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description="Train the learned layer on train, score both configurations.")
+    ap.add_argument("--split", required=True, choices=SPLITS, help="the split scored (targets apply to test)")
+    split = ap.parse_args().split  # a usage error (exit 2) before anything is read
     if not (OPP115 / "sanitized_policies").is_dir():
         print(f"skip: OPP-115 not found at {OPP115} (set OPP115_DIR)")
         return 0
-    split = sys.argv[1] if len(sys.argv) > 1 else "test"
-    if split not in SPLITS:
-        print(f"usage: {sys.argv[0]} [{'|'.join(SPLITS)}]  (default: test)", file=sys.stderr)
-        return 2
     t0 = time.perf_counter()
     man = train_opp115(OPP115, MODEL)
     print(
@@ -86,9 +86,9 @@ def main() -> int:
         f"{time.perf_counter() - t0:.1f} s → {MODEL.relative_to(ROOT)} (research use only; do not share)"
     )
     print_choices(man)
-    rules = evaluate_opp115(OPP115, "offline", split)
+    rules = evaluate_opp115(OPP115, "offline", split=split)
     show(f"OPP-115 {split}, rules (offline backend)", rules)
-    learned = evaluate_opp115(OPP115, "offline", split, learned=load_model(MODEL))
+    learned = evaluate_opp115(OPP115, "offline", split=split, learned=load_model(MODEL))
     show(f"OPP-115 {split}, rules + learned layer {man['model_digest']}", learned)
     print("\nmacro-F1           rules  rules+learned")
     for task in TARGETS:

@@ -210,10 +210,9 @@ def main() -> int:
     for t in filter(None, a.fill_without.split(",")):  # ablations: the combined mode without filling one type
         fill = frozenset(SOFT_TYPES - {t})
         run = functools.partial(_hybrid_neural, fill=fill)
-        recognizers.register_mode(
-            f"hybrid+neural-{t}", run, recognizers.mode_digest(f"hybrid+neural-{t}", _both_digest)
-        )
-        modes.append(f"hybrid+neural-{t}")
+        name = f"hybrid+neural-{t.lower()}"  # mode names are lowercase ASCII (records carry them)
+        recognizers.register_mode(name, run, recognizers.mode_digest(name, _both_digest))
+        modes.append(name)
     if a.cv:
         cv(dev, modes, settings)
     if a.write:

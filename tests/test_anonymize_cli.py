@@ -173,3 +173,49 @@ def test_guard_single_json_and_table() -> None:
     assert code == 0 and len(recs) == 1 and recs[0]["decision"] == "transform"
     code, out = run(*base, "--purpose", "dpv:Marketing", "--format", "table")
     assert code == 0 and "EMAIL_ADDRESS" in out and not any(p in out for p in CANARY_PARTS)
+
+
+def test_anonymize_ner_mode_drives_the_detection() -> None:
+    text = "Mail Jane Roe at jane@roe.org"
+    code, out = run("anonymize", "--text", text, "--ner-mode", "none")
+    rec = json.loads(out)
+    assert code == 0 and rec["ner_mode"] == "none" and rec["detector"] is None
+    assert "Jane Roe" in rec["text"] and "jane@roe.org" not in rec["text"]  # patterns only: the name stays
+    code, out = run("anonymize", "--text", text)
+    rec = json.loads(out)
+    assert code == 0 and rec["ner_mode"] == "hybrid" and "Jane" not in rec["text"]
+    for bad in ("nonsense", ""):
+        res = CliRunner().invoke(main, ["anonymize", "--text", text, "--ner-mode", bad])
+        assert res.exit_code == 2 and f"unknown NER mode {bad!r}" in res.output, res.output
+        assert "--ner-mode" in res.output and "Traceback" not in res.output
+
+
+def test_anonymize_ner_mode_reaches_every_batch_line(tmp_path: Path) -> None:
+    f = tmp_path / "t.jsonl"
+    f.write_text("".join(json.dumps({"id": i, "text": f"Ask {n} today."}) + "\n" for i, n in enumerate(NAMES)))
+    code, out = run("anonymize", str(f), "--ner-mode", "none")
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["ner_mode"] for r in recs] == ["none"] * len(NAMES)
+    assert all(n in r["text"] for n, r in zip(NAMES, recs, strict=True))
+
+
+NAMES = ("Jane Roe", "Priya Raman")
+
+
+def test_ner_mode_help_names_a_metavar_what_it_drives_and_the_modes_registered_now() -> None:
+    from pp_graph.anonymize import recognizers
+
+    def run_mode(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        return taken
+
+    recognizers.register_mode("testhelpmode", run_mode, lambda: "sha256:" + "c" * 64)
+    try:
+        for cmd, drives in (("risk", "detection"), ("guard", "rewrite"), ("anonymize", "detection")):
+            res = CliRunner().invoke(main, [cmd, "--help"])
+            flat = " ".join(res.output.split())
+            assert res.exit_code == 0 and "--ner-mode MODE" in flat, flat
+            assert drives in flat and "testhelpmode" in flat and "hybrid" in flat, flat
+    finally:
+        del recognizers.MODES["testhelpmode"]
+    res = CliRunner().invoke(main, ["risk", "--help"])
+    assert "testhelpmode" not in res.output  # read when help is asked, not at import

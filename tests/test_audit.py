@@ -389,3 +389,14 @@ def test_cli_committee_options_reach_the_server() -> None:
     assert r.exit_code == 1
     flow = json.loads(r.stdout)[0]["flows"][0]
     assert flow["verdict"] == OVER_EXPOSED and flow["committee"]["votes"] == {OVER_EXPOSED: 2}
+
+
+def test_the_auditor_detects_in_its_engines_ner_mode() -> None:
+    """The facts are detected in the engine's NER mode, not always in the default one."""
+    from pp_graph.risk.engine import RiskEngine
+
+    t = trace("Send a note.", {"record": {"value_field": "Dana Whitfield"}}, {"body": "Customer Dana Whitfield"})
+    (default,) = Auditor().flows(t)
+    assert default.kind is not None and default.kind.endswith("#Name")  # NER found the name
+    (patterns,) = Auditor(RiskEngine(None, ner_mode="none")).flows(t)
+    assert patterns.kind is None or not patterns.kind.endswith("#Name"), patterns.kind  # no NER ran

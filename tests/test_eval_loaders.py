@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,64 @@ def test_dev_file_naming_a_test_policy_is_rejected(tmp_path):
         opp115.load_dev(bad)
     with pytest.raises(InputError, match="unknown split"):
         opp115.split_ids("validation")
+
+
+def test_the_opp115_split_is_never_a_default(tmp_path):
+    """The test split is read on purpose only: a forgotten --split is a usage error, not a test-split run."""
+    import inspect
+    import subprocess
+    import sys
+
+    from pp_graph.cli.evaluate import evaluate
+
+    res = CliRunner().invoke(evaluate, ["opp115", str(tmp_path)])
+    assert res.exit_code == 2 and "Missing option '--split'" in res.output, res.output
+    assert all(s in res.output for s in opp115.SPLITS), res.output  # the choices are listed
+    assert "not an OPP-115 folder" not in res.output  # refused before any policy is read
+    assert inspect.signature(opp115.evaluate_opp115).parameters["split"].default is inspect.Parameter.empty
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "eval_opp115.py"
+    env = {**os.environ, "OPP115_DIR": str(tmp_path)}  # no dataset there: the old script skipped with exit 0
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "--split" in r.stderr and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+
+
+def test_evaluate_accepts_a_backend_registered_after_import(tmp_path):
+    """--backend is checked against the registry when the command runs, as `convert` does."""
+    import json
+
+    from pp_graph.cli.evaluate import evaluate
+    from pp_graph.extract import registry
+
+    registry.register_backend("test-later", "pp_graph.extract.offline.backend:OfflineBackend")
+    try:
+        out = tmp_path / "s.json"
+        res = CliRunner().invoke(evaluate, ["brat", str(FIXTURES), "--backend", "test-later", "--json", str(out)])
+        assert res.exit_code == 0, res.output
+        assert json.loads(out.read_text())["backend"] == "test-later"
+        for cmd in (["brat", str(FIXTURES)], ["opp115", str(tmp_path), "--split", "train"]):
+            res = CliRunner().invoke(evaluate, [*cmd, "--backend", "nonsense"])
+            assert res.exit_code == 2 and "'nonsense'" in res.output and "test-later" in res.output, res.output
+            assert "Invalid value for '--backend'" in res.output  # a usage error, before anything is read
+        from pp_graph.cli import main
+
+        res = CliRunner().invoke(main, ["convert", str(FIXTURES), "-o", str(tmp_path / "g"), "--backend", "nonsense"])
+        assert res.exit_code == 2 and "Invalid value for '--backend'" in res.output and "test-later" in res.output
+        assert not (tmp_path / "g").exists()  # the same check as evaluate's, before any work
+    finally:
+        del registry.BACKENDS["test-later"]
+
+
+def test_backend_help_lists_the_backends_registered_when_it_is_shown() -> None:
+    from pp_graph.cli import main
+    from pp_graph.extract import registry
+
+    registry.register_backend("testhelpbackend", "pp_graph.extract.offline.backend:OfflineBackend")
+    try:
+        for cmd in (["convert"], ["evaluate", "brat"], ["evaluate", "opp115"]):
+            res = CliRunner().invoke(main, [*cmd, "--help"])
+            flat = " ".join(res.output.split())
+            assert res.exit_code == 0 and "--backend BACKEND" in flat, flat
+            assert all(name in flat for name in ("testhelpbackend", "offline", "llm")), flat
+    finally:
+        del registry.BACKENDS["testhelpbackend"]
+    assert "testhelpbackend" not in CliRunner().invoke(main, ["convert", "--help"]).output

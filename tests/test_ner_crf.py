@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pp_graph.anonymize import crf, recognize
-from pp_graph.anonymize.recognizers import REGISTRY, ner_entities, rule_entities
+from pp_graph.anonymize.recognizers import REGISTRY, Entity, ner_entities, rule_entities
 from pp_graph.errors import ConfigError, ModelMismatch, ModelUnavailable, PPGraphError
 
 
@@ -297,3 +297,80 @@ def test_the_benchmark_refuses_an_unknown_mode_without_a_traceback() -> None:
     r = subprocess.run([sys.executable, str(bench), "--mode", "nonsense"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, (r.returncode, r.stderr[-500:])
     assert "Traceback" not in r.stderr and "unknown NER mode 'nonsense'" in r.stderr
+
+
+def _keep(text: str, taken: list[Entity]) -> list[Entity]:
+    return taken
+
+
+def test_one_shape_for_mode_names_and_digests_from_registration_to_the_ledger() -> None:
+    """register_mode refuses what the plane ledger would refuse, so a mode never fails late at an append; the
+    shapes are one pair, kept by the anonymizer and read by the ledger."""
+    from pp_graph.anonymize import recognizers
+    from pp_graph.plane import ledger
+
+    for name in ("Zqxwv Plortnik", "Zqxwv.Plortnik", "", "-lead", "x" * 65, "naïve", "a/b"):
+        with pytest.raises(ConfigError, match="NER mode name"):
+            recognizers.register_mode(name, _keep, lambda: "sha256:" + "0" * 64)
+        assert name not in recognizers.MODES
+    for i, bad in enumerate(("sha256:ZqxwvPlortnik", "sha256:" + "A" * 64, "sha256:" + "0" * 63, "sha256:" + "0" * 65)):
+        name = f"test-shape-{i}"
+        recognizers.register_mode(name, _keep, lambda bad=bad: bad)
+        try:
+            with pytest.raises(ConfigError, match=f"{name!r}.*sha256"):
+                recognizers.detector_digest(name)
+        finally:
+            del recognizers.MODES[name]
+    name = "test.mode+x_1"
+    recognizers.register_mode(name, _keep, lambda: "sha256:" + "0" * 64)
+    try:
+        field = {"name": "x", "ner_mode": name, "detector": recognizers.detector_digest(name)}
+        ledger.check_record({"event": "context", "fields": [field]})  # accepted here, accepted there
+    finally:
+        del recognizers.MODES[name]
+    assert ledger.SHAPES == {"ner_mode": recognizers.MODE_NAME, "detector": recognizers.DIGEST}
+
+
+def test_the_built_in_digests_have_the_ledger_shape() -> None:
+    from pp_graph.anonymize import recognizers
+    from pp_graph.plane import ledger
+
+    for mode in ("hybrid", "crf", "spacy"):
+        digest = recognizers.detector_digest(mode)
+        assert digest is not None and recognizers.DIGEST.fullmatch(digest), (mode, digest)
+        ledger.check_record({"event": "context", "fields": [{"name": "x", "ner_mode": mode, "detector": digest}]})
+    assert all(recognizers.MODE_NAME.fullmatch(m) for m in recognizers.ner_modes())
+
+
+def test_the_digest_is_computed_once_per_registration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """detect() runs on every decision: the digest of a mode's models is computed once, not per call."""
+    from pp_graph.anonymize import recognizers
+    from pp_graph.risk import detect as risk_detect
+
+    calls: list[str] = []
+
+    def digest(value: str) -> str:
+        calls.append(value)
+        return value
+
+    texts = ("Mail Jane Roe at jane@roe.org", "Call Ann Lee on Monday", "Mail Jane Roe at jane@roe.org")
+    recognizers.register_mode("test-once", _keep, lambda: digest("sha256:" + "1" * 64))
+    try:
+        for text in texts:
+            risk_detect.detect(text, mode="test-once")
+            assert risk_detect.detector_digest("test-once") == "sha256:" + "1" * 64
+        assert len(calls) == 1, calls
+        recognizers.register_mode("test-once", _keep, lambda: digest("sha256:" + "2" * 64))  # registered again
+        for text in texts:
+            risk_detect.detect(text, mode="test-once")
+        assert risk_detect.detector_digest("test-once") == "sha256:" + "2" * 64 and len(calls) == 2, calls
+    finally:
+        del recognizers.MODES["test-once"]
+    pipeline = crf.ner_pipeline
+    reads: list[int] = []
+    monkeypatch.setattr(crf, "ner_pipeline", lambda: reads.append(1) or pipeline())
+    for text in texts:  # the built-in modes too: the spaCy digest read package metadata on every call
+        for mode in ("hybrid", "crf", "spacy"):
+            risk_detect.detect(text, mode=mode)
+            recognizers.detector_digest(mode)
+    assert len(reads) <= 3, len(reads)  # at most once per mode (none if this process computed them already)

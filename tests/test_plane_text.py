@@ -13,10 +13,10 @@ import pytest
 from pp_graph.anonymize import TYPES
 from pp_graph.anonymize.categories import CATEGORY_TABLE, HEADER, load_categories
 from pp_graph.datafiles import tsv_lines
-from pp_graph.errors import ContractError, DataFileError, LedgerError, PlaneError
+from pp_graph.errors import ConfigError, ContractError, DataFileError, LedgerError, PlaneError
 from pp_graph.plane import DataPlane, Field
 from pp_graph.plane import demo as demo_mod
-from pp_graph.plane.contracts import parse_contract
+from pp_graph.plane.contracts import Contracts, parse_contract
 from pp_graph.plane.keys import PlaneKeys
 from pp_graph.plane.ledger import check_record
 from pp_graph.plane.projection import Projector, SiteVerdict, Tokenizer
@@ -113,6 +113,7 @@ def test_plane_default_records_categories_and_offsets_never_values(tmp_path: Pat
     entry = list(plane.ledger.entries())[-1][1]
     f = entry["fields"][0]
     assert f["action"] == "transform" and any("anonymized at L3" in r for r in f["reasons"])
+    assert f["ner_mode"] == "hybrid" and f["detector"].startswith("sha256:")  # which detector, in the scan below
     spans = {s.split()[0]: s for s in f["spans"]}
     start, end = map(int, spans["pd:Name"].split()[2].split("-"))
     assert CANARY[start:end] == "Zqxwv Plortnik"
@@ -174,3 +175,99 @@ def test_long_free_text_says_how_far_ner_read(monkeypatch: pytest.MonkeyPatch) -
     rw = AnonymizerText()(text, "L3", fake_token)
     assert "Barack" in rw.text and "Zqxwv" not in rw.text and "zqxwv" not in rw.text  # patterns run throughout
     assert "names by NER in the first" in rw.how and f"of {len(text):,} characters" in rw.how
+
+
+# -- which detector judged the text --
+
+
+def test_the_rewrite_names_the_ner_mode_and_the_digest_of_its_models() -> None:
+    from pp_graph.anonymize.recognizers import detector_digest
+
+    rw = AnonymizerText()(CANARY, "L3", fake_token)
+    assert rw.ner_mode == "hybrid" and rw.detector == detector_digest("hybrid")
+    patterns = AnonymizerText(mode="none")(CANARY, "L3", fake_token)  # the mode runs: no NER, the name stays
+    assert patterns.ner_mode == "none" and patterns.detector is None and "Zqxwv Plortnik" in patterns.text
+    assert "zqxwv.plortnik@canary-mail.org" not in patterns.text
+    with pytest.raises(ConfigError, match="unknown NER mode 'nonsense'"):
+        AnonymizerText(mode="nonsense")
+
+
+def _ledger_fields(plane: DataPlane, text: str) -> tuple[dict[str, Any], str]:
+    issue = Field("issue", text, "internal", subject="user:42", purpose="dpv:CustomerCare", free_text=True)
+    plane.context([issue], purpose="dpv:CustomerCare", principal="bot")
+    entry = list(plane.ledger.entries())[-1][1]
+    return entry["fields"][0], entry["policy"]
+
+
+def test_the_ledger_names_the_detector_and_the_policy_digest_rests_on_it(tmp_path: Path) -> None:
+    from pp_graph.anonymize.recognizers import detector_digest
+
+    default = demo_mod.demo_plane(tmp_path / "a.db", KEYS, demo_mod.Clock())
+    f, policy = _ledger_fields(default, CANARY)
+    assert f["ner_mode"] == "hybrid" and f["detector"] == detector_digest("hybrid")
+    clean, clean_policy = _ledger_fields(default, "The printer on floor two is jammed again.")
+    assert clean["action"] == "allow" and clean["ner_mode"] == "hybrid"  # "nothing found" was judged too
+    assert clean_policy == policy  # the same contract and detector
+    contracts = Contracts.load(demo_mod.DEMO / "contracts")
+    other = DataPlane(tmp_path / "b.db", contracts=contracts, keys=KEYS, transform_text=AnonymizerText(mode="none"))
+    g, other_policy = _ledger_fields(other, CANARY)
+    assert g["ner_mode"] == "none" and "detector" not in g  # no model ran
+    assert other_policy != policy  # another detector, another basis for the decision
+    memory = Field("channel", "sms", "personal", subject="user:1", retention="preference")
+    default.remember(memory, subject="user:1", purpose="dpv:Personalisation")
+    other.remember(memory, subject="user:1", purpose="dpv:Personalisation")
+    a, b = (list(p.ledger.entries())[-1][1]["policy"] for p in (default, other))
+    assert a == b  # no text judged: the detector is not part of it
+    for p in (default, other):
+        assert p.ledger.verify().ok
+        p.close()
+    with pytest.raises(LedgerError, match="detector"):
+        check_record({"event": "context", "fields": [{"name": "x", "detector": "Zqxwv Plortnik"}]})
+
+
+def test_the_policy_digest_rests_on_the_detector_digest_not_only_the_mode_name(tmp_path: Path) -> None:
+    """The same mode name over other models (a test mode registered twice) gives context entries another
+    detector and another policy digest; the name alone would leave both unchanged."""
+    from pp_graph.anonymize import recognizers
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        return taken
+
+    contracts = Contracts.load(demo_mod.DEMO / "contracts")
+    recognizers.register_mode("test-twice", run, lambda: "sha256:" + "a" * 64)
+    try:
+        plane = DataPlane(
+            tmp_path / "c.db", contracts=contracts, keys=KEYS, transform_text=AnonymizerText(mode="test-twice")
+        )
+        first, first_policy = _ledger_fields(plane, CANARY)
+        again, again_policy = _ledger_fields(plane, CANARY)
+        recognizers.register_mode("test-twice", run, lambda: "sha256:" + "b" * 64)  # same name, other models
+        second, second_policy = _ledger_fields(plane, CANARY)
+    finally:
+        del recognizers.MODES["test-twice"]
+    assert first["ner_mode"] == second["ner_mode"] == "test-twice"
+    assert (first["detector"], second["detector"]) == ("sha256:" + "a" * 64, "sha256:" + "b" * 64)
+    assert again["detector"] == first["detector"] and again_policy == first_policy  # same detector: same digest
+    assert second_policy != first_policy  # only the digest of the models changed
+    entries = [e for _, e in plane.ledger.entries()]
+    assert [e["event"] for e in entries] == ["context"] * 3 and [e["policy"] for e in entries] == [
+        first_policy,
+        first_policy,
+        second_policy,
+    ]
+    assert plane.ledger.verify().ok
+    plane.close()
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"detector": "sha256:ZqxwvPlortnik"},  # a value in a digest's place: not 64 hex digits
+        {"detector": "sha256:" + "Zq" * 32},
+        {"ner_mode": "Zqxwv.Plortnik"},  # not a mode name's shape
+        {"ner_mode": "zqxwv.plortnik"},  # the shape of a name, but no registered mode
+    ],
+)
+def test_the_ledger_refuses_a_value_in_the_detector_keys(field: dict[str, str]) -> None:
+    with pytest.raises(LedgerError, match=next(iter(field))):
+        check_record({"event": "context", "fields": [{"name": "x", **field}]})

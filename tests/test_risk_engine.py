@@ -605,3 +605,86 @@ def test_the_decision_record_names_the_detector(engine: RiskEngine) -> None:
     assert with_text.to_dict()["detector"] == detector_digest()
     assert with_text.to_dict()["detection"]["mode"] == "hybrid"  # the mode whose models the digest names
     assert engine.decide(act("ads.example", ("pd:EmailAddress",))).to_dict()["detector"] is None  # nothing read
+
+
+# ---- the NER mode detection runs in ----
+
+CANARY_NAME = "Zqxwv Plortnik"
+TEST_DIGEST = "sha256:" + "7" * 64
+
+
+@pytest.fixture
+def test_mode() -> Any:
+    """A mode registered after every import (the registry is read at call time): the canary name is a person."""
+    from pp_graph.anonymize import recognizers
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        i = text.find(CANARY_NAME)
+        found = [(50, 0, recognizers.Entity("PERSON", i, i + len(CANARY_NAME), "test"))] if i >= 0 else []
+        return recognizers.resolve(found, taken)
+
+    recognizers.register_mode("test-risk", run, lambda: TEST_DIGEST)
+    yield "test-risk"
+    del recognizers.MODES["test-risk"]
+
+
+def test_the_engine_detects_in_its_ner_mode_and_the_record_says_which(graph_dir: Path, test_mode: str) -> None:
+    from pp_graph.errors import ConfigError
+
+    store = EmbeddedStore()
+    store.load([graph_dir])
+    text = f"Mail {CANARY_NAME} about the order."
+    ctx = act("ads.example", (), ("dpv:Marketing",), ("advertising",), text=text)
+    mine = RiskEngine(store, ner_mode=test_mode).decide(ctx).to_dict()
+    assert mine["detection"]["mode"] == test_mode and mine["detector"] == TEST_DIGEST
+    names = [c for c in mine["categories"] if c["iri"] == PD + "Name"]
+    assert [(s["start"], s["end"]) for s in names[0]["spans"]] == [(5, 5 + len(CANARY_NAME))]
+    patterns = RiskEngine(store, ner_mode="none").decide(ctx).to_dict()
+    assert patterns["detection"]["mode"] == "none" and patterns["detector"] is None
+    assert PD + "Name" not in {c["iri"] for c in patterns["categories"]}  # the mode ran: no NER, no name
+    assert CANARY_NAME not in json.dumps(mine) + json.dumps(patterns)
+    with pytest.raises(ConfigError, match=r"unknown NER mode 'nonsense'.*test-risk"):
+        RiskEngine(store, ner_mode="nonsense")
+
+
+def test_cli_ner_mode_reaches_risk_and_guard_records(graph_dir: Path, test_mode: str) -> None:
+    base = ["--graph", str(graph_dir), "--site", "ads.example", "--recipient", "data_broker", "--likelihood", "0.7"]
+    text = ["--text", f"Mail {CANARY_NAME} about the order."]
+    res = CliRunner().invoke(main, ["risk", *base, *text, "--ner-mode", test_mode])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.output)
+    assert rec["detection"]["mode"] == test_mode and rec["detector"] == TEST_DIGEST and CANARY_NAME not in res.output
+    res = CliRunner().invoke(main, ["guard", *base, *text, "--ner-mode", test_mode, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (rec,) = json.loads(res.output)
+    assert rec["detection"]["mode"] == test_mode and rec["anonymization"]["ner_mode"] == test_mode
+    assert CANARY_NAME not in rec["text"]  # the guard's rewrite ran the same mode
+    for cmd in ("risk", "guard"):
+        res = CliRunner().invoke(main, [cmd, *base, *text, "--ner-mode", "nonsense"])
+        assert res.exit_code == 2, res.output
+        assert "--ner-mode" in res.output and "'nonsense'" in res.output and test_mode in res.output, res.output
+        assert "Traceback" not in res.output
+
+
+def test_mode_none_records_that_ner_read_nothing(engine: RiskEngine) -> None:
+    """Mode "none" runs no NER: the record must not claim NER read the whole text."""
+    text = f"Mail {CANARY_NAME} at zq@plortnik.example about the order."
+    ctx = act("ads.example", (), ("dpv:Marketing",), ("advertising",), text=text)
+    none = RiskEngine(engine.store, ner_mode="none").decide(ctx).to_dict()["detection"]
+    assert none == {"chars": len(text), "ner_chars": 0, "ner": "off", "mode": "none"}
+    default = engine.decide(ctx).to_dict()["detection"]
+    assert default == {"chars": len(text), "ner_chars": len(text), "ner": "full", "mode": "hybrid"}
+
+
+def test_an_empty_ner_mode_is_an_unknown_mode_not_the_default(engine: RiskEngine, graph_dir: Path) -> None:
+    from pp_graph.anonymize.recognizers import mode_name
+    from pp_graph.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown NER mode ''"):
+        RiskEngine(engine.store, ner_mode="")
+    with pytest.raises(ConfigError, match="unknown NER mode ''"):
+        mode_name("")
+    assert mode_name(None) == "hybrid"
+    base = ["--graph", str(graph_dir), "--site", "ads.example", "--text", "hello"]
+    res = CliRunner().invoke(main, ["risk", *base, "--ner-mode", ""])
+    assert res.exit_code == 2 and "unknown NER mode ''" in res.output, res.output

@@ -201,3 +201,13 @@ def test_diff_of_files_names_a_bad_file_once(tmp_path: Path) -> None:
     empty.write_text("", encoding="utf-8")
     res = CliRunner().invoke(main, ["diff", str(V / "base.md"), str(empty), "--site", SITE])
     assert res.exit_code == 2 and res.output.count(str(empty)) == 1 and "is empty" in res.output
+
+
+def test_guard_decides_against_the_version_in_force_as_of(dated: Path) -> None:
+    """`guard` takes every option of `risk`: --as-of must reach its decision, not be accepted and dropped."""
+    args = ["guard", "--graph", str(dated), "--site", SITE, "--data", "dpv:PersonalData", "--format", "json"]
+    res = CliRunner().invoke(main, [*args, "--as-of", "2022-07-01"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)[0]["policy"]["valid_from"] == "2022-06-01T12:00:00Z"
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0 and json.loads(res.output)[0]["policy"]["valid_from"] == "2023-03-01T00:00:00Z"

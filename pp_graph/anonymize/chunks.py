@@ -58,20 +58,21 @@ def recognize_long(
     size: int = CHUNK_CHARS,
     overlap: int = OVERLAP,
     ner_chars: int | None = None,
+    mode: str | None = None,
 ) -> list[Entity]:
     """``recognize`` for a text of any length: the same result as one call for texts up to ``size``.
 
     ``ner_chars`` bounds the cost: NER reads the chunks that start before it, the rest gets the pattern
-    recognisers only (``ner_coverage`` says how far NER read)."""
+    recognisers only (``ner_coverage`` says how far NER read). ``mode``: the NER mode (``recognize``'s)."""
     if len(text) <= size and (ner_chars is None or len(text) <= ner_chars):
-        return recognize(text, ner=ner, types=types)
+        return recognize(text, ner=ner, types=types, mode=mode)
     from pp_graph.anonymize.structure import name_propagation
 
     occ, found = Occupied(), []
     for start, end in cores(text, size):
         lo = max(0, start - overlap)
         use_ner = ner and (ner_chars is None or start < ner_chars)
-        for ent in recognize(text[lo : min(len(text), end + overlap)], ner=use_ner):
+        for ent in recognize(text[lo : min(len(text), end + overlap)], ner=use_ner, mode=mode):
             s, e = ent.start + lo, ent.end + lo
             if start <= s < end and occ.free(s, e):
                 occ.take(s, e)

@@ -96,11 +96,11 @@ def _rewrite(
 
 def _detector(entities_given: bool, ner: bool, mode: str | None) -> tuple[str | None, str | None]:
     """The digest of the models that ran and the NER mode's name, for the record."""
-    from pp_graph.anonymize.recognizers import DEFAULT_MODE, detector_digest
+    from pp_graph.anonymize.recognizers import detector_digest, mode_name
 
     if entities_given:
         return None, None
-    return (detector_digest(mode), mode or DEFAULT_MODE) if ner else (None, "none")
+    return (detector_digest(mode), mode_name(mode)) if ner else (None, "none")
 
 
 def anonymize(

@@ -58,11 +58,13 @@ def guard_text(
     max_level: int = 5,
     guesser: Guesser | None = None,
     rewriter: Rewriter | None = None,
+    mode: str | None = None,
 ) -> Guarded:
+    """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's)."""
     if decision.decision == "allow":
         return Guarded(decision, text, None)
     if decision.decision == "deny" or text is None or not text.strip():
         return Guarded(decision, None, None)
     start = min(int(decision.level.lstrip("L")), max_level)
-    a = anonymize(text, start, escalate=True, max_level=max_level, guesser=guesser, rewriter=rewriter)
+    a = anonymize(text, start, escalate=True, max_level=max_level, guesser=guesser, rewriter=rewriter, mode=mode)
     return Guarded(decision, a.text, a)

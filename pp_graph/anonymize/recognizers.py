@@ -568,10 +568,14 @@ def _crf_digest() -> str:
 @dataclass(frozen=True)
 class NerMode:
     """One NER mode: what runs after the pattern recognisers, and the digest of the models it runs (None: no
-    model ran)."""
+    model ran). The digest is computed once per registration: ``detect`` asks for it on every call, and a mode
+    registered again is a new ``NerMode`` with its own."""
 
     run: Callable[[str, list[Entity]], list[Entity]]
     digest: Callable[[], str | None]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digest", cache(self.digest))  # a failing digest raises again: not cached
 
 
 # The NER modes (``recognize``'s ``mode``). The default keeps the plain CRF digest (the one records carry already).
@@ -581,8 +585,17 @@ MODES: dict[str, NerMode] = {
     "spacy": NerMode(_spacy, _spacy_digest),
     "none": NerMode(lambda text, taken: taken, lambda: None),
 }
-NER_MODES = tuple(MODES)
+BUILT_IN_MODES = frozenset(MODES)  # register_mode cannot replace these
 DEFAULT_MODE = "hybrid"
+# The shapes of a mode's name and of its digest, checked at registration and again by the plane ledger (which
+# imports them): ASCII and hex only, so neither has room for a personal value.
+MODE_NAME = re.compile(r"[a-z0-9][a-z0-9+._-]{0,63}")
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def ner_modes() -> tuple[str, ...]:
+    """The NER modes registered now (built-in ones and any added with ``register_mode`` since import)."""
+    return tuple(MODES)
 
 
 def register_mode(
@@ -591,22 +604,28 @@ def register_mode(
     """Add an NER mode. ``digest`` names the models it runs (records carry it); a mode without one is refused, so
     no record says "no model ran" of a mode that ran one. A built-in mode cannot be replaced (its records would
     carry its name over other models)."""
-    if name in NER_MODES:
+    if name in BUILT_IN_MODES:
         raise ConfigError(f"NER mode {name!r} is built-in and cannot be replaced; register it under another name")
+    if not isinstance(name, str) or not MODE_NAME.fullmatch(name):
+        raise ConfigError(
+            f"NER mode name {str(name)[:70]!r}: records carry it, so it must be 1-64 of a-z 0-9 + . _ - "
+            "(starting with a letter or digit)"
+        )
     if not callable(run) or not callable(digest):
         raise ConfigError(f"NER mode {name!r}: needs a run function and a digest function of its models")
     MODES[name] = NerMode(run, _checked_digest(name, digest))
 
 
 def _checked_digest(name: str, digest: Callable[[], str | None]) -> Callable[[], str]:
-    """``digest``, refusing a value that is not a "sha256:" string (None would record that no model ran)."""
+    """``digest``, refusing a value that is not "sha256:" and 64 lowercase hex digits (None would record that no
+    model ran; any other string could carry a value into the records)."""
 
     def checked() -> str:
         value = digest()
-        if not isinstance(value, str) or not value.startswith("sha256:") or len(value) == len("sha256:"):
+        if not isinstance(value, str) or not DIGEST.fullmatch(value):
             raise ConfigError(
                 f"NER mode {name!r}: its digest function gave {type(value).__name__} {str(value)[:20]!r}, "
-                "not a 'sha256:<hex>' digest of its models"
+                "not a 'sha256:<64 hex digits>' digest of its models"
             )
         return value
 
@@ -614,13 +633,20 @@ def _checked_digest(name: str, digest: Callable[[], str | None]) -> Callable[[],
 
 
 def _mode(mode: str | None) -> NerMode:
-    mode = mode or DEFAULT_MODE
+    mode = DEFAULT_MODE if mode is None else mode  # "" is an unknown mode, not the default
     entry = MODES.get(mode)
     if entry is None:
-        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(MODES)})")
+        raise ConfigError(f"unknown NER mode {mode!r} (one of {', '.join(ner_modes())})")
     if not isinstance(entry, NerMode):
         raise ConfigError(f"NER mode {mode!r} was not added with register_mode (no digest of its models)")
     return entry
+
+
+def mode_name(mode: str | None) -> str:
+    """The registered name of ``mode`` (None: ``DEFAULT_MODE``), looked up in ``MODES`` now, so a mode added
+    later with ``register_mode`` is accepted. Raises ConfigError naming an unknown mode and the known ones."""
+    _mode(mode)
+    return DEFAULT_MODE if mode is None else mode
 
 
 def detector_digest(mode: str | None = None) -> str | None:

@@ -41,7 +41,8 @@ class Auditor:
 
     def flows(self, trace: Trace) -> list[Flow]:
         """The judged flows of a trace (verdicts and risk decisions set)."""
-        facts = [f for i, s in enumerate(trace.steps) if s.result is not None for f in facts_of(i, s.result)]
+        mode = self.engine.ner_mode  # the facts are detected as the engine detects outgoing text
+        facts = [f for i, s in enumerate(trace.steps) if s.result is not None for f in facts_of(i, s.result, mode)]
         out: list[Flow] = []
         instr: dict[str, Instruction] = {}
         for flow, fact, sink_text in track(trace, facts):

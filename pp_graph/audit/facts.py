@@ -73,8 +73,9 @@ def _identifiers(step: int, path: str, kw: tuple[str, ...], text: str, taken: li
     return out
 
 
-def _detect_all(texts: list[str]) -> list[list[Detection]]:
-    """``detect`` over many leaves in one call (its fixed cost per call dominates on short leaves).
+def _detect_all(texts: list[str], mode: str | None = None) -> list[list[Detection]]:
+    """``detect`` (in NER ``mode``) over many leaves in one call (its fixed cost per call dominates on short
+    leaves).
 
     The leaves are joined with a NUL between line breaks, which no recogniser matches across; a detection that
     still spans two leaves is dropped. Offsets come back relative to each leaf.
@@ -85,18 +86,19 @@ def _detect_all(texts: list[str]) -> list[list[Detection]]:
         starts.append(pos)
         pos += len(t) + len(_SEP)
     out: list[list[Detection]] = [[] for _ in texts]
-    for d in detect(joined):
+    for d in detect(joined, mode=mode):
         i = bisect_right(starts, d.start) - 1
         if d.end <= starts[i] + len(texts[i]):
             out[i].append(Detection(d.category, d.start - starts[i], d.end - starts[i], d.recognizer))
     return out
 
 
-def facts_of(step: int, result: Any) -> list[Fact]:
-    """Every fact in one tool result, in document order."""
+def facts_of(step: int, result: Any, mode: str | None = None) -> list[Fact]:
+    """Every fact in one tool result, in document order; personal data detected in NER ``mode`` (None: the
+    default; the auditor passes its risk engine's)."""
     out: list[Fact] = []
     items = list(leaves(result))
-    detections = _detect_all([text for _, _, text in items])
+    detections = _detect_all([text for _, _, text in items], mode)
     for (path, keys, text), found in zip(items, detections, strict=True):
         kw = tuple(key_words(keys[-1])) if keys else ()
         key_kind = next(iter(kinds_named(keys[-1])), None) if keys else None

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, emit, handle_errors
+from pp_graph.cli.common import CLIError, emit, handle_errors, ner_mode_option
 from pp_graph.cli.risk import _engine, risk
 
 TEXT_KEYS = frozenset({"id", "text", "level"})
@@ -172,6 +172,7 @@ _BACKEND = [
 @click.option("--llm-model", help="OpenAI-compatible model for --backend llm.")
 @click.option("--llm-base-url", help="Base URL of the OpenAI-compatible server.")
 @click.option("--llm-api-key-env", default="OPENAI_API_KEY", show_default=True)
+@ner_mode_option("the detection of the entities that are rewritten, in --text and every line of INPUTS.")
 @click.option("--format", "fmt", **_FORMAT)
 @handle_errors
 def anonymize(
@@ -184,6 +185,7 @@ def anonymize(
     llm_model: str | None,
     llm_base_url: str | None,
     llm_api_key_env: str,
+    ner_mode: str | None,
     fmt: str,
 ) -> None:
     """Anonymize texts: JSONL {"id", "text"[, "level"]} in, {"id", "text", "level", "entities"} out.
@@ -208,6 +210,7 @@ def anonymize(
             max_level=max_level if adaptive else 5,
             guesser=guesser,
             rewriter=rewriter,
+            mode=ner_mode,
         )
         d = a.to_dict()
         return {"id": obj.get("id"), **d}
@@ -242,7 +245,15 @@ def _with_stream(path: Path, fn: Callable[[IO[bytes]], None]) -> None:
 def _guard(**kw: Any) -> None:
     from pp_graph.risk.engine import ACTION_KEYS, ActionContext
 
-    engine = _engine(kw["graphs"], kw["thresholds"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
+    engine = _engine(
+        kw["graphs"],
+        kw["thresholds"],
+        kw["llm_model"],
+        kw["llm_base_url"],
+        kw["llm_api_key_env"],
+        kw["as_of"],
+        kw["ner_mode"],
+    )
     guesser, rewriter = _models(kw["backend"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:

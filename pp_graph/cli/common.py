@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import functools
 import io
@@ -33,6 +34,83 @@ def handle_errors(fn: F) -> F:
             raise CLIError(str(e)) from e
 
     return wrapper  # type: ignore[return-value]
+
+
+class RegistryOption(click.Option):
+    """An option whose help lists a registry's names when the help is shown (``{names}`` in the help text): a
+    name registered after import is listed, and no hard-coded list goes stale."""
+
+    def __init__(self, *args: Any, names: Callable[[], Sequence[str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = names
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        shown = copy.copy(self)
+        shown.help = (self.help or "").replace("{names}", ", ".join(self.names()))
+        return click.Option.get_help_record(shown, ctx)
+
+
+def _backend_names() -> list[str]:
+    from pp_graph.extract.registry import BACKENDS
+
+    return sorted(BACKENDS)
+
+
+def backend_option(what: str = "Extraction backend") -> Callable[[F], F]:
+    """--backend: any registered extraction backend, checked when the command runs, listed in the help."""
+    return click.option(
+        "--backend",
+        cls=RegistryOption,
+        names=_backend_names,
+        default="offline",
+        show_default=True,
+        callback=registered_backend,
+        metavar="BACKEND",
+        help=what + ": a registered backend ({names}).",
+    )
+
+
+def _ner_mode_names() -> tuple[str, ...]:
+    from pp_graph.anonymize.recognizers import ner_modes
+
+    return ner_modes()
+
+
+def registered_ner_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A --ner-mode callback, checked against the anonymizer's mode registry when the command runs (not at
+    import), so a mode registered later is accepted; "" is an unknown mode, not the default."""
+    if value is None:
+        return None
+    from pp_graph.anonymize.recognizers import mode_name
+
+    try:
+        return mode_name(value)
+    except PPGraphError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+
+
+def ner_mode_option(drives: str) -> Callable[[F], F]:
+    """--ner-mode: a registered NER mode (listed in the help when it is shown); ``drives``: what it decides."""
+    return click.option(
+        "--ner-mode",
+        cls=RegistryOption,
+        names=_ner_mode_names,
+        callback=registered_ner_mode,
+        metavar="MODE",
+        help="NER mode, one of {names} (default: hybrid; none: the pattern recognisers only). It drives " + drives,
+    )
+
+
+def registered_backend(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A --backend callback: the name is checked against the backend registry when the command runs (not at
+    import, as a click.Choice would), so a backend registered later is accepted by every command alike."""
+    from pp_graph.extract.registry import backend_target
+
+    try:
+        backend_target(value)
+    except PPGraphError as e:
+        raise click.BadParameter(str(e), ctx, param) from None
+    return value
 
 
 def format_option(default: str = "table") -> Callable[[F], F]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, emit, err, format_option, handle_errors, table
+from pp_graph.cli.common import EXIT_ERROR, backend_option, emit, err, format_option, handle_errors, table
 from pp_graph.graph.serialize import FORMATS
 
 _SHORT = {
@@ -103,7 +103,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
     help="The version's date (YYYY-MM-DD, UTC; single file): a dated graph <site>@<date>. "
     "Files named <domain>/<YYYYMMDDTHHMMSSZ>.md are dated by their name.",
 )
-@click.option("--backend", default="offline", show_default=True, help="Extraction backend: offline or llm.")
+@backend_option()
 @click.option(
     "--model",
     help="llm backend: the LLM model name. offline backend: a learned-model folder from `pp-graph train` "

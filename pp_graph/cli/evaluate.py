@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from pp_graph.cli.common import handle_errors
-from pp_graph.extract.registry import BACKENDS
+from pp_graph.cli.common import backend_option, handle_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,7 +29,7 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
             default=None,
             help="llm backend: the model name. offline backend: a learned-model folder from `pp-graph train`.",
         )(fn)
-        return click.option("--backend", type=click.Choice(sorted(BACKENDS)), default="offline", show_default=True)(fn)
+        return backend_option()(fn)
 
     return deco
 
@@ -40,8 +39,7 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 @click.option(
     "--split",
     type=click.Choice(["train", "test", "all", "dev", "fit"]),
-    default="test",
-    show_default=True,
+    required=True,  # no default: the test split is read on purpose, never because a flag was forgotten
     help="Policies of the fixed split in data/opp115-split.tsv; dev = the development subset of train "
     "(data/opp115-dev.tsv), fit = train without dev.",
 )
@@ -66,7 +64,7 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
         from pp_graph.extract.learned.model import load_model
 
         learned, model = load_model(Path(model)), None
-    res = evaluate_opp115(root, backend, split, learned=learned, **_options(model))
+    res = evaluate_opp115(root, backend, split=split, learned=learned, **_options(model))
     config = f"backend {backend}" + (f" + learned model {learned.digest}" if learned else "")
     click.echo(f"OPP-115 {split} split: {res.policies} policies, {config}, {res.seconds:.1f} s")
     if learned is not None and (note := _in_sample(learned.manifest, split)):

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, handle_errors
+from pp_graph.cli.common import CLIError, handle_errors, ner_mode_option
 
 
 def _engine(
@@ -20,6 +20,7 @@ def _engine(
     llm_base_url: str | None,
     llm_key_env: str,
     as_of: str | None = None,
+    ner_mode: str | None = None,
 ) -> Any:
     from pp_graph.graph.files import no_graph_files
     from pp_graph.risk.engine import RiskEngine
@@ -37,7 +38,8 @@ def _engine(
         model = OpenAILikelihoodModel(llm_model, base_url=llm_base_url, api_key=os.environ.get(llm_key_env))
     from pp_graph.load.versions import parse_date
 
-    return RiskEngine(store, thresholds=thresholds, model=model, as_of=parse_date(as_of, "--as-of") if as_of else None)
+    when = parse_date(as_of, "--as-of") if as_of else None
+    return RiskEngine(store, thresholds=thresholds, model=model, as_of=when, ner_mode=ner_mode)
 
 
 def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
@@ -121,6 +123,10 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
     metavar="DATE",
     help="Decide against the site's policy version in force on DATE (YYYY-MM-DD); default: the newest.",
 )
+@ner_mode_option(
+    "the detection of personal data in --text, --text-file or every --batch line's text and, in `guard`, the "
+    "rewrite of that text."
+)
 @click.option("--llm-model", help="Slow path: OpenAI-compatible model for uncertain matches (it may only raise L).")
 @click.option("--llm-base-url", help="Slow path: base URL of the OpenAI-compatible server.")
 @click.option(
@@ -144,6 +150,7 @@ def risk(
     llm_base_url: str | None,
     llm_api_key_env: str,
     as_of: str | None,
+    ner_mode: str | None,
 ) -> None:
     """Decide allow / transform / deny for an outgoing action (AMRSF over the site's policy graph).
 
@@ -152,7 +159,7 @@ def risk(
     """
     from pp_graph.risk.engine import ActionContext
 
-    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of)
+    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of, ner_mode)
     if batch is not None:
         if site or data or text or text_file or purposes or recipients or basis or operation:
             raise CLIError("--batch reads every action from the file; drop the per-action options")

@@ -329,14 +329,16 @@ def predictions(
 def evaluate_opp115(
     root: Path,
     backend_name: str = "offline",
-    split: str = "test",
+    *,
+    split: str,
     mapping: Mapping | None = None,
     split_file: Path = SPLIT_FILE,
     progress: Callable[[str], None] | None = None,
     learned: LearnedModel | None = None,
     **backend_options: object,
 ) -> Opp115Result:
-    """Run a backend over the OPP-115 policies of ``split`` (one of SPLITS) and score it."""
+    """Run a backend over the OPP-115 policies of ``split`` (one of SPLITS; no default, so the test split is
+    read on purpose only) and score it."""
     import time
 
     from pp_graph.extract.pipeline import extract

@@ -112,11 +112,17 @@ def register_backend(name: str, target: str) -> None:
     BACKENDS[name] = target
 
 
-def get_backend(name: str, **options: Any) -> Backend:
+def backend_target(name: str) -> str:
+    """The 'module:Class' of backend ``name``, looked up now (a backend registered after import is found);
+    ConfigError naming an unknown one and the registered ones."""
     target = BACKENDS.get(name)
     if target is None:
         raise ConfigError(f"unknown backend {name!r}; choose one of: {', '.join(sorted(BACKENDS))}")
-    module, _, cls = target.partition(":")
+    return target
+
+
+def get_backend(name: str, **options: Any) -> Backend:
+    module, _, cls = backend_target(name).partition(":")
     backend_cls = getattr(importlib.import_module(module), cls)
     backend: Backend = backend_cls(**options)
     return backend

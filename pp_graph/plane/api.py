@@ -64,7 +64,7 @@ class DataPlane:
         )
         self._verdicts: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[SiteVerdict, str]] = {}
         self._site_digests: dict[str, str] = {}
-        self._digests: dict[tuple[str | None, tuple[tuple[str, str], ...]], str] = {}
+        self._digests: dict[tuple[str | None, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]], str] = {}
 
     @classmethod
     def open(
@@ -212,13 +212,20 @@ class DataPlane:
         self._site_digests[site] = hit[1]
         return hit[0]
 
-    def _digest(self, contract: Contract | None, sites: Sequence[str]) -> str:
-        """What the decision rested on: the contract, the retention table, each site's policy graph and tables."""
+    def _digest(
+        self, contract: Contract | None, sites: Sequence[str], detectors: tuple[tuple[str, str], ...] = ()
+    ) -> str:
+        """What the decision rested on: the contract, the retention table, each site's policy graph and tables,
+        and the (NER mode, detector digest) pairs that judged free text (absent without free text, so the
+        digests of other entries are unchanged)."""
         site_digests = tuple((s, self._site_digests.get(s, "no-graph")) for s in sites)
-        key = (contract.digest if contract else None, site_digests)
+        key = (contract.digest if contract else None, site_digests, detectors)
         hit = self._digests.get(key)
         if hit is None:
-            body = {"contract": key[0], "retention": self.memory.retention.digest, "sites": dict(site_digests)}
+            body: dict[str, Any] = {"contract": key[0], "retention": self.memory.retention.digest}
+            body["sites"] = dict(site_digests)
+            if detectors:
+                body["text"] = [list(d) for d in detectors]
             hit = self._digests[key] = hashlib.sha256(canonical(body)).hexdigest()
         return hit
 
@@ -232,6 +239,7 @@ class DataPlane:
         sites: Sequence[str],
     ) -> int:
         subjects = sorted({self.subject_token(f.subject) for f in items if f.subject})
+        judged = {(d.ner_mode or "", d.detector or "") for d in proj.decisions if d.ner_mode or d.detector}
         record = {
             "event": event,
             "boundary": proj.boundary,
@@ -241,7 +249,7 @@ class DataPlane:
             "sites": list(sites),
             "subject": subjects,
             "fields": [d.to_dict() for d in proj.decisions],
-            "policy": self._digest(contract, sites),
+            "policy": self._digest(contract, sites, tuple(sorted(judged))),
             "time": utc_now(self.clock()),
         }
         return self.ledger.append(record)

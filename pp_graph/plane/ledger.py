@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pp_graph.anonymize.recognizers import DIGEST, MODE_NAME, ner_modes
 from pp_graph.errors import LedgerError, ProofError
 from pp_graph.plane import merkle
 from pp_graph.plane.db import transaction
@@ -27,9 +28,14 @@ from pp_graph.plane.keys import PlaneKeys, verify_signature
 RECORD_KEYS = frozenset(
     {"event", "boundary", "name", "purpose", "principal", "sites", "subject", "fields", "policy", "time", "result"}
 )
-FIELD_KEYS = frozenset({"name", "class", "category", "action", "reasons", "expires", "retention", "spans"})
+FIELD_KEYS = frozenset(
+    {"name", "class", "category", "action", "reasons", "expires", "retention", "spans", "ner_mode", "detector"}
+)
 # A replaced span of free text: "pd:Category TYPE start-end" — a shape with no room for the value itself.
 SPAN = re.compile(r"[\w-]+:\w+ [\w:]+ \d+-\d+")
+# What judged free text: a registered NER mode's name and the digest of its models, in the shapes the
+# anonymizer's registry enforces (ASCII name, 64 hex digits: no room for a value either).
+SHAPES = {"ner_mode": MODE_NAME, "detector": DIGEST}
 GENESIS = bytes(32)
 _CACHED_LEVEL = 8  # nodes of ≥ 256 leaves: at most n/256 of them, so the cache stays small
 CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
@@ -67,6 +73,7 @@ def check_record(rec: Mapping[str, Any]) -> None:
                     raise LedgerError(f"ledger field record has unknown keys or nested values: {sorted(f)}")
                 if "spans" in f and not all(SPAN.fullmatch(x) for x in f["spans"]):
                     raise LedgerError("ledger field 'spans' must hold 'category TYPE start-end' entries only")
+                _check_detector(f)
         elif not _flat(v):
             raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
 
@@ -85,6 +92,16 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _check_detector(f: Mapping[str, Any]) -> None:
+    """``ner_mode`` a registered mode's name, ``detector`` a 'sha256:' and 64 hex digits: nothing else fits."""
+    for key, shape in SHAPES.items():
+        if key in f and not (type(f[key]) is str and shape.fullmatch(f[key])):
+            raise LedgerError(f"ledger field {key!r} must be a mode name or 'sha256:' digest, nothing else")
+    # A name's shape still fits a lowercase value; a mode that judged the text is registered in this process.
+    if "ner_mode" in f and f["ner_mode"] not in ner_modes():
+        raise LedgerError(f"ledger field 'ner_mode' must name a registered NER mode ({', '.join(ner_modes())})")
 
 
 class Ledger:

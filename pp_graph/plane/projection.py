@@ -49,8 +49,11 @@ class TextTransformer(Protocol):
     def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite | tuple[str, list[str]]: ...
 
 
-def token_text(text: str, level: str, token: Callable[[str], str]) -> tuple[str, list[str]]:
-    """Replace every personal-data span the detector finds with its token; returns the text and the categories."""
+def token_text(text: str, level: str, token: Callable[[str], str]) -> TextRewrite:
+    """Replace every personal-data span the detector finds (default NER mode) with its token."""
+    from pp_graph.anonymize.recognizers import DEFAULT_MODE
+    from pp_graph.risk.detect import detector_digest
+
     spans = detect(text)
     out, last, cats = [], 0, []
     for d in sorted(spans, key=lambda s: s.start):
@@ -59,7 +62,7 @@ def token_text(text: str, level: str, token: Callable[[str], str]) -> tuple[str,
         last = d.end
         cats.append(compact(d.category))
     out.append(text[last:])
-    return "".join(out), sorted(set(cats))
+    return TextRewrite("".join(out), sorted(set(cats)), ner_mode=DEFAULT_MODE, detector=detector_digest())
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,8 @@ class FieldDecision:
     action: str
     reasons: tuple[str, ...]
     spans: tuple[TextSpan, ...] = ()  # free text: what was replaced (categories and input offsets, no values)
+    ner_mode: str | None = None  # free text: the NER mode that judged it (None: not scanned, or not said)
+    detector: str | None = None  # … and the digest of the models it ran
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -93,6 +98,10 @@ class FieldDecision:
         }
         if self.spans:
             d["spans"] = [s.label() for s in self.spans]
+        if self.ner_mode is not None:
+            d["ner_mode"] = self.ner_mode
+        if self.detector is not None:
+            d["detector"] = self.detector
         return d
 
 
@@ -137,6 +146,8 @@ class _Work:
     categories: tuple[str, ...] = ()
     spans: tuple[TextSpan, ...] = ()
     level: int = 0  # the level free text was last rewritten at (0: not rewritten)
+    ner_mode: str | None = None  # the NER mode and detector digest that last judged the free text
+    detector: str | None = None
 
     def set(self, action: str, reason: str, value: Any = None) -> None:
         self.action, self.value = action, value
@@ -175,7 +186,10 @@ class Projector:
                     self._tighten(w, site, purpose, contract.recipient if contract else None)
         values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
         decisions = [
-            FieldDecision(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans) for w in work
+            FieldDecision(
+                w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans, w.ner_mode, w.detector
+            )
+            for w in work
         ]
         missing = [n for n in (contract.required if contract else []) if n not in values]
         name = contract.name if contract else boundary
@@ -223,6 +237,7 @@ class Projector:
         scope = w.f.subject or "-"
         res = self.transform_text(str(w.f.value), level, lambda s: self.tokens.token(scope, s))
         rw = res if isinstance(res, TextRewrite) else TextRewrite(res[0], list(res[1]))
+        w.ner_mode, w.detector = rw.ner_mode, rw.detector  # what judged the text, found something or not
         if rw.categories:
             w.set(TRANSFORM, f"free text: detected {', '.join(rw.categories)}; {rw.how}", rw.text)
             w.categories = tuple(sorted(set(w.categories) | set(rw.categories)))

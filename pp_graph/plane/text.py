@@ -45,6 +45,8 @@ class TextRewrite:
     spans: tuple[TextSpan, ...] = ()
     how: str = "replaced by tokens"
     level: int = 0  # the level the text was rewritten at (0: the transformer has no levels)
+    ner_mode: str | None = None  # the NER mode that judged the text (None: the transformer does not say)
+    detector: str | None = None  # the digest of the models that mode ran (None: none ran, or not said)
 
 
 def parse_level(level: str | int) -> int:
@@ -56,19 +58,26 @@ def parse_level(level: str | int) -> int:
 
 @dataclass(frozen=True)
 class AnonymizerText:
-    """``TextTransformer`` running ``pp_graph.anonymize`` at the asked level (at least ``floor``)."""
+    """``TextTransformer`` running ``pp_graph.anonymize`` at the asked level (at least ``floor``), detecting in
+    the NER ``mode`` (None: the anonymizer's default; an unknown mode is refused here, not at the first text)."""
 
     floor: int = 3
+    mode: str | None = None
+
+    def __post_init__(self) -> None:
+        from pp_graph.anonymize.recognizers import mode_name
+
+        mode_name(self.mode)
 
     def __call__(self, text: str, level: str, token: Callable[[str], str]) -> TextRewrite:
         from pp_graph.anonymize.chunks import ner_coverage, recognize_long
         from pp_graph.anonymize.levels import apply_level
-        from pp_graph.anonymize.recognizers import Occupied
+        from pp_graph.anonymize.recognizers import Occupied, detector_digest, mode_name
         from pp_graph.risk import detect as risk_detect
 
         lv = max(parse_level(level), self.floor)
         bound = risk_detect.NER_MAX_CHARS  # the same bound as risk detection: NER cost grows with the text
-        entities = recognize_long(text, ner_chars=bound)
+        entities = recognize_long(text, ner_chars=bound, mode=self.mode)
         out, reps = apply_level(text, entities, lv)
         found = risk_detect.detect(text, entities=entities)  # sorted, non-overlapping; NER not run again
         starts = [d.start for d in found]
@@ -91,7 +100,8 @@ class AnonymizerText:
         read = ner_coverage(text, bound)
         if read < len(text):
             how += f" (names by NER in the first {read:,} of {len(text):,} characters)"
-        return TextRewrite(out, sorted({s.category for s in spans}), tuple(spans), how, lv)
+        cats = sorted({s.category for s in spans})
+        return TextRewrite(out, cats, tuple(spans), how, lv, mode_name(self.mode), detector_digest(self.mode))
 
 
 def _overlap(spans: Sequence[Any], starts: list[int], s: int, e: int) -> Any:

@@ -187,41 +187,53 @@ NER_MAX_CHARS = 100_000
 CACHE_MAX_CHARS = 20_000
 
 
-def detect(text: str, *, ner: bool = True, entities: Sequence[Entity] | None = None) -> list[Detection]:
+def detect(
+    text: str, *, ner: bool = True, entities: Sequence[Entity] | None = None, mode: str | None = None
+) -> list[Detection]:
     """Personal-data categories in ``text`` with character offsets, sorted by position.
 
     ``entities``: the anonymizer's ``recognize_long(text, ner_chars=NER_MAX_CHARS)`` for this text, when the
-    caller has it already (the data plane): NER, the costly part, is then not run a second time."""
+    caller has it already (the data plane): NER, the costly part, is then not run a second time. ``mode``: the
+    anonymizer's NER mode (None: its default); an unknown one raises ConfigError."""
     if entities is not None:
         return list(_assemble(text, [e for e in entities if e.type in _ENTITY_CATEGORIES]))
     find = _detect_cached if len(text) <= CACHE_MAX_CHARS else _detect
-    return list(find(text, ner, NER_MAX_CHARS))
+    # The digest keys the cache too: a mode registered again over other models does not get stale answers.
+    return list(find(text, ner, NER_MAX_CHARS, _mode_name(mode), detector_digest(mode) if ner else None))
 
 
-def detector_digest() -> str | None:
-    """The digest of the models ``detect`` runs in the default NER mode (the CRF file and the spaCy pipeline it
-    reads), for records."""
+def detector_digest(mode: str | None = None) -> str | None:
+    """The digest of the models ``detect`` runs in NER ``mode`` (None: the default; for it, the CRF file and the
+    spaCy pipeline it reads), for records."""
     from pp_graph.anonymize.recognizers import detector_digest as digest
 
-    return digest()
+    return digest(mode)
 
 
-def coverage(text: str, *, ner: bool = True) -> dict[str, object]:
+def coverage(text: str, *, ner: bool = True, mode: str | None = None) -> dict[str, object]:
     """What ``detect`` read: {"chars", "ner_chars", "ner": full | partial | off, "mode": the NER mode} (for the
-    decision record; ``detect`` runs the default mode, the one ``detector_digest`` names)."""
+    decision record; the mode ``detector_digest`` names)."""
     from pp_graph.anonymize.chunks import ner_coverage
-    from pp_graph.anonymize.recognizers import DEFAULT_MODE
 
-    read = ner_coverage(text, NER_MAX_CHARS) if ner else 0
-    state = "off" if not ner else "full" if read >= len(text) else "partial"
-    return {"chars": len(text), "ner_chars": read, "ner": state, "mode": DEFAULT_MODE if ner else "none"}
+    name = _mode_name(mode) if ner else "none"
+    ran = name != "none"  # mode "none" runs no NER, as ner=False: the record must not say NER read the text
+    read = ner_coverage(text, NER_MAX_CHARS) if ran else 0
+    state = "off" if not ran else "full" if read >= len(text) else "partial"
+    return {"chars": len(text), "ner_chars": read, "ner": state, "mode": name}
 
 
-def _detect(text: str, ner: bool, ner_chars: int) -> tuple[Detection, ...]:
+def _mode_name(mode: str | None) -> str:
+    from pp_graph.anonymize.recognizers import mode_name
+
+    return mode_name(mode)
+
+
+def _detect(text: str, ner: bool, ner_chars: int, mode: str, digest: str | None) -> tuple[Detection, ...]:
     from pp_graph.anonymize.chunks import recognize_long
 
     # Long texts are read in bounded chunks (offsets mapped back); NER stops after ner_chars (see coverage).
-    return _assemble(text, recognize_long(text, ner=ner, types=_ENTITY_CATEGORIES, ner_chars=ner_chars))
+    ents = recognize_long(text, ner=ner, types=_ENTITY_CATEGORIES, ner_chars=ner_chars, mode=mode)
+    return _assemble(text, ents)
 
 
 def _assemble(text: str, entities: Iterable[Entity]) -> tuple[Detection, ...]:

@@ -140,8 +140,13 @@ class RiskEngine:
         thresholds: str = "paper",
         model: LikelihoodModel | None = None,
         as_of: str | None = None,
+        ner_mode: str | None = None,
     ) -> None:
+        from pp_graph.anonymize.recognizers import mode_name
+
         self.store = store
+        # The anonymizer's NER mode that reads action texts (None: its default); checked against its registry now.
+        self.ner_mode = mode_name(ner_mode)
         self.as_of = as_of  # decide against the policy version in force then (ISO 8601 UTC); None: the newest
         self.t = tables or default_tables()
         if thresholds not in self.t.thresholds:
@@ -233,7 +238,10 @@ class RiskEngine:
         rewriter: Rewriter | None = None,
     ) -> Guarded:
         """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None."""
-        return guard_text(self.decide(ctx), ctx.text, max_level=max_level, guesser=guesser, rewriter=rewriter)
+        decision = self.decide(ctx)
+        return guard_text(
+            decision, ctx.text, max_level=max_level, guesser=guesser, rewriter=rewriter, mode=self.ner_mode
+        )
 
     # -- the decision --
 
@@ -310,7 +318,7 @@ class RiskEngine:
             tables=t.digest,
             rules=rules,
             detection=read,
-            detector=detector_digest() if ctx.text else None,
+            detector=detector_digest(self.ner_mode) if ctx.text else None,
         )
 
     def _categories(self, ctx: ActionContext) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None, list[str]]:
@@ -320,8 +328,8 @@ class RiskEngine:
         for term in ctx.data:
             iri = self._resolve("data", term)
             categories.setdefault(iri, {"source": "input", "spans": []})
-        detections: list[Detection] = detect(ctx.text) if ctx.text else []
-        read = coverage(ctx.text) if ctx.text else None
+        detections: list[Detection] = detect(ctx.text, mode=self.ner_mode) if ctx.text else []
+        read = coverage(ctx.text, mode=self.ner_mode) if ctx.text else None
         for d in detections:
             c = categories.setdefault(d.category, {"source": "text", "spans": []})
             c["spans"].append({"start": d.start, "end": d.end, "recognizer": d.recognizer})
