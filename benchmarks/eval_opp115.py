@@ -1,12 +1,12 @@
 """OPP-115 (make eval): train the learned layer on the train split, then score both configurations on a split.
 
-Configurations: the rules alone, and the rules + the learned layer (per-label mode and threshold chosen on
-out-of-fold scores of grouped cross-validation over train; the dev subset of train is reported beside). The split
-is required (``--split test`` in make eval): the test split is read on purpose only. Skips cleanly when the
-dataset is absent. OPP-115 is licensed for research only and is never copied into this repository; the trained
-model goes to benchmarks/.work/ (git-ignored) and must not be shared. Also prints the training time and the cost
-of --model on converting the corpus. Exit 1 when a target for the learned configuration is missed (figures are
-printed first).
+Configurations: the rules alone, and the rules + the learned layer (per-label mode and threshold chosen where
+learn_opp115.CHOOSE_ON says: practice categories on the fixed dev subset of train, data and purposes on grouped
+cross-validation over train). The split is required (``--split test`` in make eval): the test split is read on
+purpose only. Skips cleanly when the dataset is absent. OPP-115 is licensed for research only and is never copied
+into this repository; the trained model goes to benchmarks/.work/ (git-ignored) and must not be shared. Also prints
+the training time and the cost of --model on converting the corpus. Exit 1 when a target for the learned
+configuration is missed (figures are printed first).
 """
 
 from __future__ import annotations
@@ -39,17 +39,20 @@ def show(name: str, res: Opp115Result) -> None:
 
 
 def print_choices(man: dict) -> None:
-    """Macro-F1 per kind on train out of fold (what chose the configuration) and on the dev subset."""
+    """Macro-F1 per kind on the dev subset (scored by a model fitted without it) and, when any kind was chosen
+    there, on train out of fold; where each kind was chosen."""
     kinds = {lab["name"]: lab["kind"] for lab in man["labels"]}
-    print("\nchosen on train, grouped CV    rules  chosen | dev subset: rules  chosen")
+    cv = man.get("cv_report") or {}
+    print("\nlabels (chosen on)             dev: rules  chosen | CV over train: rules  chosen")
     for kind in ("practice", "data", "purpose"):
-        names = [n for n, c in man["choices"].items() if kinds[n] == kind and c["cv_support"]]
-        cv = [man["choices"][n] for n in names]
+        names = [n for n in man["choices"] if kinds[n] == kind]
         dev = [man["dev_report"][n] for n in names if man["dev_report"][n]["support"]]
-        print(
-            f"{kind:30s} {mean(c['cv_rules_f1'] for c in cv):.3f}  {mean(c['cv_f1'] for c in cv):.3f}  |"
-            f"             {mean(d['rules_f1'] for d in dev):.3f}  {mean(d['f1'] for d in dev):.3f}"
-        )
+        line = f"{kind + ' (' + man['split']['choose_on'][kind] + ')':30s}      {mean(d['rules_f1'] for d in dev):.3f}"
+        line += f"   {mean(d['f1'] for d in dev):.3f} |"
+        if cv:
+            c = [cv[n] for n in names if cv[n]["support"]]
+            line += f"                {mean(x['rules_f1'] for x in c):.3f}   {mean(x['f1'] for x in c):.3f}"
+        print(line)
     modes = Counter(c["mode"] for c in man["choices"].values())
     print("modes:", ", ".join(f"{m} {n}" for m, n in sorted(modes.items())))
 

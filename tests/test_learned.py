@@ -87,7 +87,11 @@ def test_training_writes_a_manifest_that_names_data_split_and_digests(model_dir:
     assert man["dataset"]["digest"].startswith("sha256:") and man["model_digest"].startswith("sha256:")
     assert set(man["files"]) == {"vectorizers.json", "weights.npy"}
     assert {c["mode"] for c in man["choices"].values()} <= {"rules", "union", "learned"}
-    assert man["split"]["folds"] == 5 and set(man["dev_report"]) == set(man["choices"])
+    assert man["split"]["folds"] == 5 and set(man["dev_report"]) == set(man["choices"]) == set(man["cv_report"])
+    # Practice categories chosen on the dev subset, data and purposes on CV (CHOOSE_ON), each label says where.
+    assert man["split"]["choose_on"] == {"practice": "dev", "data": "cv", "purpose": "cv"}
+    kinds = {lab["name"]: lab["kind"] for lab in man["labels"]}
+    assert all(c["chosen_on"] == man["split"]["choose_on"][kinds[n]] for n, c in man["choices"].items())
     assert "scikit-learn" in man["versions"]
     # Same data, same settings: the same model, byte for byte.
     again = model_dir.parent / "again"
@@ -257,7 +261,7 @@ def test_a_label_with_too_little_gold_keeps_the_rules(model_dir: Path) -> None:
     many, few = preps(MIN_SUPPORT), preps(MIN_SUPPORT - 1)
     assert choose(model.labels, many, scores(many))["data retention"]["mode"] != "rules"
     rare = choose(model.labels, few, scores(few))["data retention"]
-    assert rare["mode"] == "rules" and rare["cv_support"] == MIN_SUPPORT - 1
+    assert rare["mode"] == "rules" and rare["support"] == MIN_SUPPORT - 1
 
 
 def test_folds_group_lines_by_policy_and_out_of_fold_scores_never_see_their_policy(synthetic: Path) -> None:
@@ -321,3 +325,114 @@ def test_a_different_model_digest_reconverts_and_the_same_one_does_not(
     assert "1 converted" in runs[0].output and "1 converted" not in runs[1].output
     assert "1 converted" in runs[2].output
     assert load_model(other).digest in (tmp_path / "o" / "example.com.trig").read_text()
+
+
+def test_choices_on_dev_are_made_on_dev_scores_of_a_model_that_never_saw_dev(synthetic: Path, tmp_path: Path) -> None:
+    import dataclasses
+
+    from pp_graph.evaluate import learn_opp115 as lo
+    from pp_graph.extract.registry import get_backend
+
+    mapping = opp115.load_mapping()
+    labels = lo.labels_of(mapping)
+    pols = opp115.load_corpus(synthetic, {str(i) for i in range(1, 9)})
+    preps = [lo.prepare(p, mapping, labels, get_backend("offline")) for p in pols]
+    dev_ids = {"2", "5", "7"}
+    dev, s = lo.dev_scores(preps, labels, dev_ids)
+    assert [p.policy_id for p in dev] == ["2", "5", "7"] and s.shape == (sum(len(p.gold) for p in dev), len(labels))
+
+    def marked(pid: str) -> list[lo.Prepared]:
+        return [
+            dataclasses.replace(p, units=[dataclasses.replace(u, text=u.text + " zyxqv") for u in p.units])
+            if p.policy_id == pid
+            else p
+            for p in preps
+        ]
+
+    # A word on every line of dev policy 2 moves no score: a model that saw policy 2 would learn the word …
+    _, s2 = lo.dev_scores(marked("2"), labels, dev_ids)
+    assert np.allclose(s2, s)
+    # … as it does when the word is on a fit policy: the model changes, so the dev scores do.
+    _, s1 = lo.dev_scores(marked("1"), labels, dev_ids)
+    assert not np.allclose(s1, s)
+    # Everything chosen on dev: no CV run, and each choice is the best of its dev scores (its report agrees).
+    out = tmp_path / "dev-model"
+    man = train_opp115(
+        synthetic, out, split_file=synthetic / "split.tsv", dev_file=synthetic / "dev.tsv", choose_where="dev"
+    )
+    assert man["cv_report"] is None and man["split"]["folds"] is None
+    assert {c["chosen_on"] for c in man["choices"].values()} == {"dev"}
+    for name, c in man["choices"].items():
+        assert c["f1"] == man["dev_report"][name]["f1"] >= c["rules_f1"] == man["dev_report"][name]["rules_f1"]
+    assert load_model(out).digest == man["model_digest"]
+
+
+def test_dev_choice_follows_the_dev_subset_not_train() -> None:
+    """On dev the classifier is right and the rules wrong; on the rest of train the other way round: a choice made
+    on dev lets the classifier decide, one made on the same scores of train keeps the rules."""
+    from pp_graph.evaluate.learn_opp115 import MIN_DEV_SUPPORT, Prepared, choose
+    from pp_graph.extract.learned.features import Unit
+
+    lab = [Label("data retention", "practice", "data-storage-retention-deletion", ("data-storage-retention-deletion",))]
+    u = Unit("x", " | ", "NONE")
+    n = MIN_DEV_SUPPORT
+    dev = [Prepared(str(i), [u, u], [0, 1], [{"data retention"}, set()], [set(), {"data retention"}]) for i in range(n)]
+    fit = [Prepared(str(i), [u, u], [0, 1], [set(), {"data retention"}], [set(), {"data retention"}]) for i in range(n)]
+    scores = np.tile([[0.9], [0.1]], (n, 1))  # high on each first segment, low on each second
+    on_dev = choose(lab, dev, scores, "dev", MIN_DEV_SUPPORT)["data retention"]
+    assert on_dev["mode"] == "learned" and 0.1 < on_dev["threshold"] <= 0.9 and on_dev["f1"] == 1.0
+    assert on_dev["rules_f1"] == 0.0 and on_dev["chosen_on"] == "dev"
+    assert choose(lab, fit, scores, "cv")["data retention"]["mode"] == "rules"
+
+
+@pytest.mark.parametrize("bad", ["test", {"practice": "dev"}, {"practice": "dev", "data": "cv", "purpose": "x"}])
+def test_choose_on_names_a_bad_source(bad: Any) -> None:
+    from pp_graph.errors import InputError
+    from pp_graph.evaluate.learn_opp115 import choose_on
+
+    with pytest.raises(InputError, match="choose-on"):
+        choose_on(bad)
+    assert choose_on("cv") == {"practice": "cv", "data": "cv", "purpose": "cv"}
+
+
+def test_cli_train_choose_on_dev(synthetic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pp_graph.cli import main
+    from pp_graph.evaluate import learn_opp115 as lo
+
+    monkeypatch.setattr(lo, "train_opp115", _with_synthetic_files(lo.train_opp115, synthetic))
+    res = CliRunner().invoke(
+        main, ["train", "opp115", str(synthetic), "-o", str(tmp_path / "m"), "--choose-on", "dev", "--format", "json"]
+    )
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output[: res.output.rindex("]") + 1])
+    assert rows and {r["chosen_on"] for r in rows} == {"dev"} and all(r["cv_f1"] is None for r in rows)
+    res = CliRunner().invoke(main, ["train", "opp115", str(synthetic), "-o", str(tmp_path / "n"), "--choose-on", "x"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def _with_synthetic_files(fn: Any, root: Path) -> Any:
+    def call(*args: Any, **kw: Any) -> Any:
+        return fn(*args, split_file=root / "split.tsv", dev_file=root / "dev.tsv", **kw)
+
+    return call
+
+
+def test_fit_on_fit_leaves_dev_out_of_the_weights_and_evaluate_says_when_figures_are_in_sample(
+    synthetic: Path, model_dir: Path, tmp_path: Path
+) -> None:
+    from pp_graph.cli.evaluate import _in_sample
+
+    out = tmp_path / "fit-model"
+    kw = {"split_file": synthetic / "split.tsv", "dev_file": synthetic / "dev.tsv", "choose_where": "dev"}
+    man = train_opp115(synthetic, out, fit_on="fit", **kw)
+    assert man["split"]["fit_on"] == "fit"
+    full = json.loads((model_dir / MANIFEST).read_text())
+    assert full["split"]["fit_on"] == "train"
+    # Weights fitted without dev differ from those fitted on all of train.
+    assert not np.array_equal(np.load(out / WEIGHTS), np.load(model_dir / WEIGHTS))
+    assert _in_sample(man, "dev") == "" and "in sample" in _in_sample(man, "train")
+    assert "in sample" in _in_sample(full, "dev") and _in_sample(full, "test") == ""
+    from pp_graph.errors import InputError
+
+    with pytest.raises(InputError, match="fit-on"):
+        train_opp115(synthetic, tmp_path / "x", fit_on="dev", **kw)

@@ -67,6 +67,8 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
     res = evaluate_opp115(root, backend, split=split, learned=learned, **_options(model))
     config = f"backend {backend}" + (f" + learned model {learned.digest}" if learned else "")
     click.echo(f"OPP-115 {split} split: {res.policies} policies, {config}, {res.seconds:.1f} s")
+    if learned is not None and (note := _in_sample(learned.manifest, split)):
+        click.echo(note)
     click.echo(label_table(res.tasks(), per_label="practice categories"))
     interval = res.category_interval()
     click.echo(interval_line("practice categories macro-F1", interval))
@@ -86,6 +88,15 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
                 },
             },
         )
+
+
+def _in_sample(manifest: dict[str, Any], split: str) -> str:
+    """A note when the learned model's weights were fitted on policies of ``split`` (its figures are in sample)."""
+    fit_on = manifest.get("split", {}).get("fit_on")
+    seen = {"train": ("train", "dev", "fit", "all"), "fit": ("train", "fit", "all")}.get(fit_on, ())
+    if split not in seen:
+        return ""
+    return f"note: the learned model was fitted on policies of the {split} split (fit_on {fit_on}): in sample"
 
 
 def _by_rule(root: Path, split: str, backend: str, json_out: Path | None) -> None:

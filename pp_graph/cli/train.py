@@ -21,19 +21,39 @@ train = click.Group("train", help="Train the learned layer on annotated policies
     show_default=True,
     help="Grouped (by policy) cross-validation folds whose out-of-fold scores choose each label's mode and threshold.",
 )
+@click.option(
+    "--choose-on",
+    "where",
+    type=click.Choice(["kind", "dev", "cv"]),
+    default="kind",
+    show_default=True,
+    help="Where each label's mode and threshold are chosen: kind = practice categories on the dev subset, data "
+    "and purposes on grouped CV; dev or cv = every label there.",
+)
+@click.option(
+    "--fit-on",
+    type=click.Choice(["train", "fit"]),
+    default="train",
+    show_default=True,
+    help="The policies the final weights are fitted on: all of train, or train without the dev subset (then "
+    "`evaluate opp115 --split dev --model` is out of sample for the weights).",
+)
 @format_option()
 @handle_errors
-def opp115_cmd(root: Path, out_dir: Path, folds: int, fmt: str) -> None:
+def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fit_on: str, fmt: str) -> None:
     """Train on the OPP-115 train split (ROOT holds sanitized_policies/ and annotations/); never reads test."""
     from pp_graph.evaluate.learn_opp115 import train_opp115
 
-    man = train_opp115(root, out_dir, folds=folds)
+    man = train_opp115(root, out_dir, folds=folds, choose_where=None if where == "kind" else where, fit_on=fit_on)
+    cv = man["cv_report"] or {}
     rows = [
         {
             "label": name,
-            **{k: c[k] for k in ("mode", "threshold", "cv_f1", "cv_rules_f1", "cv_support")},
+            **{k: c[k] for k in ("mode", "threshold", "chosen_on", "support")},
             "dev_f1": man["dev_report"][name]["f1"],
             "dev_rules_f1": man["dev_report"][name]["rules_f1"],
+            "cv_f1": cv[name]["f1"] if cv else None,
+            "cv_rules_f1": cv[name]["rules_f1"] if cv else None,
         }
         for name, c in man["choices"].items()
     ]

@@ -34,8 +34,9 @@ MAPPING_FILE = DATA / "opp115-dpv-mapping.tsv"
 SPLIT_FILE = DATA / "opp115-split.tsv"
 DEV_FILE = DATA / "opp115-dev.tsv"
 DEV_SIZE = 20
-# 'dev' is the fixed development subset of train (a second report of the learned layer's choices, which are made on
-# grouped cross-validation over all of train: see evaluate.learn_opp115); 'fit' is train without dev.
+# 'dev' is the fixed development subset of train (where the learned layer's practice-category choices are made;
+# data and purposes are chosen on grouped cross-validation over train: see evaluate.learn_opp115); 'fit' is train
+# without dev.
 SPLITS = ("train", "test", "all", "dev", "fit")
 MIN_AGREEMENT = 2  # of 3 annotators
 TRAIN_SIZE = 65
