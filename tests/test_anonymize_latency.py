@@ -1,6 +1,7 @@
 """What the detection speed-ups rely on, pinned (no timing here: ``bench_anonymize.py --latency-only`` measures):
 the same entities as before the speed-ups on the committed benchmark sample, the same spaCy entities as the full
-pipeline on blis, the unused tok2vec left out, the heap frozen once, the caller's BLAS threads restored."""
+pipeline on blis, the unused tok2vec left out, the heap frozen once, the caller's BLAS threads restored, the street
+pattern's shortcut giving the full pattern's matches, the CRF features in the order the model was trained on."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pp_graph.anonymize import recognizers
+from pp_graph.anonymize import crf, recognizers
 from pp_graph.anonymize.recognizers import NER_PACKAGE, recognize
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pii-synth"
@@ -76,3 +79,65 @@ def test_the_callers_blas_threads_are_restored() -> None:
         before = [c.num_threads for c in blas.lib_controllers]
         recognize(LONG[1])
         assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == before
+
+
+def _full_street(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in recognizers._STREET.finditer(text) if m.group(0)]
+
+
+# Pieces that make and break street matches: numbers, suffixes in both cases, in-word suffixes, lead words, blanks.
+_PIECES = [
+    "12",
+    "7",
+    "4b",
+    "Main",
+    "main",
+    "St",
+    "st",
+    "Street",
+    "Dr.",
+    "gasse",
+    "Harju",
+    "kuja",
+    "Rue",
+    "ul.",
+    "Via",
+    "Park",
+    "August",
+    "the",
+    "and",
+    "Óbuda",
+    "tér",
+    " ",
+    " ",
+    "  ",
+    "\n",
+    ",",
+    ".",
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+@settings(max_examples=300, deadline=None)
+def test_street_shortcut_finds_what_the_full_pattern_finds(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert list(recognizers._streets(text)) == _full_street(text)
+
+
+@pytest.mark.parametrize("text", [*SAMPLE, *LONG, "Harjukuja 54, SEINÄJOKI", "no digits at Main Street", "August 12"])
+def test_street_shortcut_on_sentences(text: str) -> None:
+    assert list(recognizers._streets(text)) == _full_street(text)
+
+
+def test_crf_feature_order_is_the_trained_one() -> None:
+    # crfsuite sums a token's attribute weights in this order; another order could round differently
+    text = "Mail Jane Roe at 12 Main St"
+    toks = crf.tokens(text)
+    feats = crf.features(text, toks, ["O"] * len(toks), ["O"] * len(toks))
+    own = ["bias", "suf3", "suf2", "pre3", "digit", "ndig", "nl_before", "sp_before", "line0", "line_pos", "rule"]
+    own += ["ner", "w", "shape", "title", "upper"]
+    near = [f"{d}:{k}" for d in (-2, -1, 1, 2) for k in ("w", "shape", "title", "upper", "rule", "ner")]
+    assert list(feats[2]) == [*own, *near, "-1|0", "0|1"]
+    assert list(feats[0])[len(own) : len(own) + 2] == ["-2:edge", "-1:edge"]
+    assert feats[2]["-1|0"] == "jane|roe" and feats[2]["shape"] == "Xxx" and feats[4]["ndig"] == "2"
+    assert feats[4]["digit"] is True and feats[2]["title"] is True and feats[2]["sp_before"] is True
