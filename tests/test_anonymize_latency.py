@@ -1,21 +1,24 @@
 """What the detection speed-ups rely on, pinned (no timing here: ``bench_anonymize.py --latency-only`` measures):
 the same entities as before the speed-ups on the committed benchmark sample, the same spaCy entities as the full
 pipeline on blis, the unused tok2vec left out, the heap frozen once, the caller's BLAS threads restored, the street
-pattern's shortcut giving the full pattern's matches, the CRF features in the order the model was trained on."""
+pattern's shortcut giving the full pattern's matches, name mentions found as the per-text regex found them, the
+CRF features in the order the model was trained on."""
 
 from __future__ import annotations
 
 import gc
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pp_graph.anonymize import crf, recognizers
 from pp_graph.anonymize.recognizers import NER_PACKAGE, recognize
+from pp_graph.anonymize.structure import mentions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pii-synth"
 SAMPLE = [r["full_text"] for r in json.loads((FIXTURES / "sample.json").read_text(encoding="utf-8"))]
@@ -141,3 +144,26 @@ def test_crf_feature_order_is_the_trained_one() -> None:
     assert list(feats[0])[len(own) : len(own) + 2] == ["-2:edge", "-1:edge"]
     assert feats[2]["-1|0"] == "jane|roe" and feats[2]["shape"] == "Xxx" and feats[4]["ndig"] == "2"
     assert feats[4]["digit"] is True and feats[2]["title"] is True and feats[2]["sp_before"] is True
+
+
+def _alternation(text: str, tokens: set[str]) -> list[tuple[int, int]]:
+    """The regex name propagation compiled per text before (the reference ``mentions`` must agree with)."""
+    if not tokens:
+        return []
+    alts = "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
+    return [m.span() for m in re.finditer(rf"(?<![\w-])(?:{alts})(?![\w-])", text)]
+
+
+_NAMES = ["Ann", "Anna", "Annabel", "Jean-Luc", "Luc", "O'Brien", "Brien", "Émile", "Dan", "Dan's", "Dan’s"]
+
+
+@given(
+    st.lists(st.sampled_from([*_NAMES, " ", "-", "_", "x", "'", "\n", ", ", "9"]), max_size=16),
+    st.sets(st.sampled_from(_NAMES), max_size=4),
+)
+@example(["Dan's", " ", "Dan"], {"Dan", "Dan's"})  # at one position the longer token wins
+@example(["Anna", " ", "Ann", "-", "Luc"], {"Ann", "Anna", "Luc"})
+@settings(max_examples=300, deadline=None)
+def test_name_mentions_match_the_alternation_regex(pieces: list[str], tokens: set[str]) -> None:
+    text = "".join(pieces)
+    assert mentions(text, tokens) == _alternation(text, tokens)
