@@ -72,16 +72,32 @@ def test_the_heap_is_frozen_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == [1]
 
 
+def _blas_threads() -> list[int]:
+    from threadpoolctl import ThreadpoolController
+
+    return [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers]
+
+
 def test_the_callers_blas_threads_are_restored() -> None:
     from threadpoolctl import ThreadpoolController
 
+    recognizers._nlp()
     blas = ThreadpoolController().select(user_api="blas")
     if not blas.lib_controllers:
         pytest.skip("no BLAS library loaded")
     with blas.limit(limits=2):
-        before = [c.num_threads for c in blas.lib_controllers]
+        before = _blas_threads()
         recognize(LONG[1])
-        assert [c.num_threads for c in ThreadpoolController().select(user_api="blas").lib_controllers] == before
+        assert _blas_threads() == before
+        # calls overlapping in two threads: one BLAS thread until the last leaves, then the caller's setting
+        one = recognizers._ONE_BLAS_THREAD
+        one.__enter__()
+        one.__enter__()
+        assert set(_blas_threads()) == {1}
+        one.__exit__(None, None, None)
+        assert set(_blas_threads()) == {1}
+        one.__exit__(None, None, None)
+        assert _blas_threads() == before
 
 
 def _full_street(text: str) -> list[tuple[int, int]]:

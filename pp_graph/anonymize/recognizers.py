@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import ipaddress
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -392,18 +393,43 @@ def _freeze_heap() -> None:
     gc.freeze()
 
 
+class _OneBlasThread:
+    """One BLAS thread while the NER runs: its matrices are small, and on a busy machine a second OpenBLAS thread
+    spins waiting for a core (up to 10x the CPU time). The setting is process-wide, so calls that overlap in threads
+    share it: the first in sets it, the last out restores the caller's (~20 µs a call)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._limiter: Any = None
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._limiter = _blas().limit(limits=1, user_api="blas")
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                self._limiter.restore_original_limits()
+                self._limiter = None
+
+
 @cache
 def _blas() -> Any:
     from threadpoolctl import ThreadpoolController
 
-    return ThreadpoolController()
+    return ThreadpoolController()  # the BLAS libraries loaded by now (numpy's, with spaCy)
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
 
 
 def _spacy_doc(text: str) -> Any:
-    # One BLAS thread per sentence: its matrices are small, and on a busy machine a second OpenBLAS thread spins
-    # waiting for a core (up to 10x the CPU time). Scoped, so the caller's own setting is restored (~20 µs).
     nlp = _nlp()
-    with _blas().limit(limits=1, user_api="blas"):
+    with _ONE_BLAS_THREAD:
         return nlp(text)
 
 
