@@ -5,14 +5,17 @@ is installed); per level L1–L5 and adaptive: privacy (gold values gone / gold 
 tokens kept), guess rate (sentences where the offline attacker recovers a gold value), latency p50/p99; the
 ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7). Exit 1 when a
 target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive privacy ≥ 0.901;
-p99 ≤ 20 ms).
+p99 ≤ 20 ms of CPU time for detection plus the L5 rewrite).
 
     python benchmarks/bench_anonymize.py [--mode crf] [--compare hybrid,spacy]
+    python benchmarks/bench_anonymize.py --latency-only [--runs 5]
 
 ``--mode`` is the NER mode measured throughout (default: the library's default), Table 3 included: the risk engine
 detects in it (R, z and ℓ0) and its final levels use it.
 ``--compare`` adds per-type F1 columns for other modes (a mode whose model is not installed is skipped). An unknown
-mode exits 2.
+mode exits 2. ``--latency-only`` measures detection CPU time only: ``--runs`` runs over the held-out sentences,
+their p50/p99 and medians, warm-up, the stages (patterns, spaCy, CRF) and time by sentence length; exit 1 when the
+median p99 exceeds 20 ms.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
+import _latency  # noqa: E402
 import _pii  # noqa: E402
 
 from pp_graph.anonymize import Entity, OfflineGuesser, anonymize, apply_level, recognize, verify  # noqa: E402
@@ -65,10 +69,12 @@ def _row(name: str, samples: list[_pii.Sample], run: Any) -> dict[str, float]:
     acc = [0] * 6
     guessed = 0
     lat: list[float] = []
+    cpu: list[float] = []
     levels: Counter[int] = Counter()
     for s in samples:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out, level = run(s)
+        cpu.append((time.process_time() - c) * 1000)
         lat.append((time.perf_counter() - t) * 1000)
         levels[level] += 1
         *parts, g = _scores(s, out)
@@ -82,6 +88,7 @@ def _row(name: str, samples: list[_pii.Sample], run: Any) -> dict[str, float]:
         "guess": guessed / len(samples),
         "p50": statistics.median(lat),
         "p99": lat[int(0.99 * (len(lat) - 1))],
+        "cpu_p99": _latency.pct(cpu, 0.99),
         "mean_level": sum(k * v for k, v in levels.items()) / len(samples),
     }
     print(
@@ -195,10 +202,17 @@ def _main() -> int:
         help=f"the NER mode measured ({', '.join(ner_modes())}, or neural, hybrid+neural)",
     )
     ap.add_argument("--compare", default="hybrid,spacy", help="modes whose per-type F1 is shown too")
+    ap.add_argument("--latency-only", action="store_true", help="detection CPU latency only (repeated runs)")
+    ap.add_argument("--runs", type=int, default=5, help="runs of --latency-only (default 5)")
     a = ap.parse_args()
+    if a.runs < 1:
+        raise ConfigError(f"--runs must be at least 1, not {a.runs}")
     _one_thread()
     if not _runs(a.mode):
         return 1
+    if a.latency_only:
+        _, test = _pii.split(_pii.load())
+        return 0 if _latency.report([s.text for s in test], a.mode, a.runs) else 1
     others = [m for m in a.compare.split(",") if m and m != a.mode and _runs(m)]
     _, test = _pii.split(_pii.load())
     recognize(test[0].text, mode=a.mode)  # load the pipelines before timing
@@ -253,8 +267,11 @@ def _main() -> int:
         misses.append(f"L3 privacy(tokens) {rows[3]['priv_tokens']:.3f} / utility {rows[3]['utility']:.3f}")
     if rows["a5"]["priv_values"] < 0.901:
         misses.append(f"adaptive privacy {rows['a5']['priv_values']:.3f} < 0.901")
-    if p99 + rows[5]["p99"] > 20:
-        misses.append("offline p99 latency (detection + L5) > 20 ms")
+    # CPU time (one core; other jobs on a shared machine inflate wall time, not this)
+    cpu_p99 = _latency.pct(det_cpu, 0.99) + rows[5]["cpu_p99"]
+    print(f"offline p99 CPU latency, detection + L5 rewrite: {cpu_p99:.1f} ms per sentence (target ≤ 20 ms)")
+    if cpu_p99 > _latency.TARGET_P99_MS:
+        misses.append(f"offline p99 CPU latency (detection + L5) {cpu_p99:.1f} ms > 20 ms")
     for m in misses:
         print("TARGET MISSED:", m)
     return 1 if misses else 0

@@ -44,67 +44,82 @@ def tokens(text: str) -> list[Tok]:
     return [Tok(m.group(0), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
+_UPPER = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω]")
+_LOWER = re.compile(r"[^\WX\d_]")
+_DIGIT = re.compile(r"\d")
+_RUN = re.compile(r"(.)\1+")
+
+
 def _shape(w: str) -> str:
-    s = re.sub(r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω]", "X", w)
-    s = re.sub(r"[^\WX\d_]", "x", s)
-    s = re.sub(r"\d", "d", s)
-    return re.sub(r"(.)\1+", r"\1\1", s)
+    return _RUN.sub(r"\1\1", _DIGIT.sub("d", _LOWER.sub("x", _UPPER.sub("X", w))))
 
 
-_PREFIXES = ("", "-2:", "-1:", "1:", "2:")
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """What a word contributes to its own and its neighbours' features, computed once per distinct word."""
+
+    lower: str
+    own: dict[str, Any]  # suf3 … ndig: the word's features that precede the positional ones
+    feats: tuple[str, str, bool, bool]  # lower-cased word, shape, title case, upper case
 
 
-@lru_cache(maxsize=8192)  # the same word recurs as its neighbours' context: compute its features once
-def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
-    return (
-        (p + "w", w.lower()),
-        (p + "shape", _shape(w)),
-        (p + "title", w[:1].isupper() and w[1:].islower()),
-        (p + "upper", w.isupper() and len(w) > 1),
-    )
+@lru_cache(maxsize=16384)  # the same word recurs, as a token and as its neighbours' context
+def _word(w: str) -> _Word:
+    lower = w.lower()
+    digit = w.isdigit()
+    own = {"suf3": w[-3:].lower(), "suf2": w[-2:].lower(), "pre3": w[:3].lower(), "digit": digit}
+    own["ndig"] = str(len(w)) if digit else "-"
+    return _Word(lower, own, (lower, _shape(w), w[:1].isupper() and w[1:].islower(), w.isupper() and len(w) > 1))
+
+
+# Feature names per neighbour offset, built once (the dict keys were formatted per token before).
+_NEAR = tuple(
+    (d, tuple(f"{d}:{k}" for k in ("w", "shape", "title", "upper", "rule", "ner", "edge"))) for d in (-2, -1, 1, 2)
+)
+_LINE_POS = ("0", "1", "2", "3", "4")
 
 
 def features(
     text: str, toks: Sequence[Tok], rule: Sequence[str], ner: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     """One feature dict per token; ``rule`` is the pattern recognisers' type per token ("O" for none), ``ner``
-    the spaCy pipeline's label per token."""
+    the spaCy pipeline's label per token. Keys come in a fixed order (the model sums weights in that order)."""
     out = []
     line_idx = 0
+    words = [_word(t.text) for t in toks]
+    n = len(toks)
     for i, t in enumerate(toks):
         # a sentence starts like a text: the same sentence reads the same wherever it stands
-        before = text[toks[i - 1].end : t.start] if i else ""
-        if i == 0 or "\n" in before:
-            line_idx = 0
-        else:
-            line_idx += 1
-        w = t.text
+        prev_end = toks[i - 1].end if i else t.start
+        nl_before = text.find("\n", prev_end, t.start) >= 0
+        line_idx = 0 if i == 0 or nl_before else line_idx + 1
+        word = words[i]
+        lw, shape, title, upper = word.feats
         f: dict[str, Any] = {
             "bias": 1.0,
-            "suf3": w[-3:].lower(),
-            "suf2": w[-2:].lower(),
-            "pre3": w[:3].lower(),
-            "digit": w.isdigit(),
-            "ndig": str(len(w)) if w.isdigit() else "-",
-            "nl_before": "\n" in before,
-            "sp_before": bool(before),
+            **word.own,
+            "nl_before": nl_before,
+            "sp_before": prev_end < t.start,
             "line0": line_idx == 0,
-            "line_pos": str(min(line_idx, 4)),
+            "line_pos": _LINE_POS[min(line_idx, 4)],
             "rule": rule[i],
             "ner": ner[i] if ner is not None else "-",
+            "w": lw,
+            "shape": shape,
+            "title": title,
+            "upper": upper,
         }
-        f.update(_word_feats(w, ""))
-        for d in (-2, -1, 1, 2):
+        for d, (k_w, k_shape, k_title, k_upper, k_rule, k_ner, k_edge) in _NEAR:
             j = i + d
-            if 0 <= j < len(toks):
-                f.update(_word_feats(toks[j].text, f"{d}:"))
-                f[f"{d}:rule"] = rule[j]
+            if 0 <= j < n:
+                f[k_w], f[k_shape], f[k_title], f[k_upper] = words[j].feats
+                f[k_rule] = rule[j]
                 if ner is not None:
-                    f[f"{d}:ner"] = ner[j]
+                    f[k_ner] = ner[j]
             else:
-                f[f"{d}:edge"] = True
-        f["-1|0"] = f"{toks[i - 1].text.lower() if i else '^'}|{w.lower()}"
-        f["0|1"] = f"{w.lower()}|{toks[i + 1].text.lower() if i + 1 < len(toks) else '$'}"
+                f[k_edge] = True
+        f["-1|0"] = f"{words[i - 1].lower if i else '^'}|{word.lower}"
+        f["0|1"] = f"{word.lower}|{words[i + 1].lower if i + 1 < n else '$'}"
         out.append(f)
     return out
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import ipaddress
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -271,15 +272,33 @@ _LEAD = (
 )
 _W = r"[A-Za-zÀ-ÿĀ-žΑ-ωά-ώ'.-]+"
 _CW = r"[A-ZÀ-ÖØ-ÞĀ-ŽΑ-Ω][\w'.-]*"  # a capitalised word: street names before an in-word suffix
-regex(
-    "street",
-    "STREET_ADDRESS",
-    30,
+_STREET_NUMBER_FIRST = (  # a house number, or a leading street word ("Rue", "ul.") before the number
     rf"\b\d{{1,6}}[A-Za-z]?(?:\s+\d{{1,5}})?\s+(?:{_W}\s+){{0,4}}{_SUFFIX}\b\.?(?:\s+\d{{1,5}}\b)?"
     rf"|(?:\b\d{{1,6}}\s+)?(?i:\b{_LEAD})\s+(?:{_W}\s+){{0,4}}\d{{1,5}}[A-Za-z]?\b"
-    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*{_INWORD}\s+\d{{1,5}}[A-Za-z]?\b"
-    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*(?i:{_SUFFIX})\s+\d{{1,5}}[A-Za-z]?\b",
 )
+_STREET_SUFFIX_FIRST = (  # a street word or suffix, then the number ("Harjukuja 54", "Main Street 5")
+    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*{_INWORD}\s+\d{{1,5}}[A-Za-z]?\b"
+    rf"|(?:\b\d{{1,6}}\s+)?\b(?:{_CW}\s+){{0,3}}[A-Za-zÀ-ÿĀ-ž-]*(?i:{_SUFFIX})\s+\d{{1,5}}[A-Za-z]?\b"
+)
+_STREET = re.compile(_STREET_NUMBER_FIRST + _STREET_SUFFIX_FIRST)
+_STREET_NUMBER_ONLY = re.compile(_STREET_NUMBER_FIRST)
+# The last two alternatives may start anywhere and backtrack over up to three words (two thirds of this
+# recogniser's time). Each match of theirs holds a suffix, blanks and a digit; a text without that can match only
+# the first two alternatives, so they alone run on it: the same matches (alternation tries them in order).
+_SUFFIX_NUMBER = re.compile(rf"(?i:{_SUFFIX}|{_INWORD})\s+\d")
+_DIGIT = re.compile(r"\d")
+
+
+@recognizer("street", "STREET_ADDRESS", 30)
+def _streets(text: str) -> Iterator[tuple[int, int]]:
+    if not _DIGIT.search(text):  # every alternative holds a digit
+        return
+    rx = _STREET if _SUFFIX_NUMBER.search(text) else _STREET_NUMBER_ONLY
+    for m in rx.finditer(text):
+        if m.end() > m.start():
+            yield m.span()
+
+
 # An address announced by a cue runs to the end of the clause: "… billing address with <address> for this card".
 regex(
     "address_cue",
@@ -333,16 +352,86 @@ regex(
 _NER_LABELS = {"PERSON": "PERSON", "GPE": "GPE", "LOC": "GPE", "ORG": "ORGANIZATION", "NORP": "NRP"}
 
 
+# Only the NER runs. The shared "tok2vec" feeds the tagger and parser alone: this pipeline's NER embeds tokens
+# itself (no listener), so running it was ~40% of spaCy's time for nothing (entities identical without it).
+_EXCLUDE = ["parser", "lemmatizer", "attribute_ruler", "tagger", "senter", "tok2vec"]
+
+
 @cache
 def _nlp() -> Any:
     try:
         import spacy
 
-        return spacy.load(NER_PACKAGE, exclude=["parser", "lemmatizer", "attribute_ruler", "tagger", "senter"])
+        nlp = spacy.load(NER_PACKAGE, exclude=_EXCLUDE)
     except (ImportError, OSError) as e:
         raise NERUnavailable(
             f"the NER pipeline {NER_PACKAGE!r} is not installed ({e}); pip install pp-graph's dependencies"
         ) from None
+    _numpy_gemm(nlp)
+    _freeze_heap()
+    return nlp
+
+
+def _numpy_gemm(nlp: Any) -> None:
+    """The NER's matrix products through numpy's BLAS instead of thinc's default, blis: blis falls back to its
+    unoptimised reference kernel on CPUs it does not recognise (e.g. AMD family 19h), 3-4x slower than OpenBLAS on
+    one thread there. Same products up to float rounding; entities identical on every benchmark sentence."""
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for node in nlp.get_pipe("ner").model.walk():
+        node.ops = ops
+
+
+@cache
+def _freeze_heap() -> None:
+    """Once, after the model load: the pipeline's ~135,000 long-lived objects leave the collector's view, so a full
+    collection no longer walks them (one took ~90 ms mid-sentence, the worst detection latency). Process-wide: an
+    object alive now that later becomes part of an unreachable cycle is not reclaimed (a one-time, bounded cost)."""
+    import gc
+
+    gc.collect()  # garbage made while loading is freed, not kept forever
+    gc.freeze()
+
+
+class _OneBlasThread:
+    """One BLAS thread while the NER runs: its matrices are small, and on a busy machine a second OpenBLAS thread
+    spins waiting for a core (up to 10x the CPU time). The setting is process-wide, so calls that overlap in threads
+    share it: the first in sets it, the last out restores the caller's (~20 µs a call)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._limiter: Any = None
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._limiter = _blas().limit(limits=1, user_api="blas")
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                self._limiter.restore_original_limits()
+                self._limiter = None
+
+
+@cache
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()  # the BLAS libraries loaded by now (numpy's, with spaCy)
+
+
+_ONE_BLAS_THREAD = _OneBlasThread()
+
+
+def _spacy_doc(text: str) -> Any:
+    nlp = _nlp()
+    with _ONE_BLAS_THREAD:
+        return nlp(text)
 
 
 _ORG_WORDS = re.compile(
@@ -366,7 +455,7 @@ def _ner_type(label: str, value: str) -> str | None:
 
 
 def ner_entities(text: str) -> list[Entity]:
-    doc = _nlp()(text)
+    doc = _spacy_doc(text)
     out = []
     for e in doc.ents:
         s, end = e.start_char, e.end_char

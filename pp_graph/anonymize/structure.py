@@ -85,12 +85,33 @@ def name_propagation(text: str, persons: list[tuple[int, int]]) -> list[tuple[st
     if not persons:
         return out
     toks = {t for s, e in persons for t in _NAME_TOKEN.findall(text[s:e])}
-    if toks:
-        alts = "|".join(re.escape(t) for t in sorted(toks, key=len, reverse=True))
-        out += [("PERSON", m.start(), m.end()) for m in re.finditer(rf"(?<![\w-])(?:{alts})(?![\w-])", text)]
+    out += [("PERSON", s, e) for s, e in mentions(text, toks)]
     for m in _ENUM.finditer(text):
         members = [(m.start() + x.start(), m.start() + x.end()) for x in _MEMBER.finditer(m.group(0))]
         members = [(s, e) for s, e in members if text[s:e] != "and"]
         if len(members) >= 3 and any(ps <= s and e <= pe for s, e in members for ps, pe in persons):
             out += [("PERSON", s, e) for s, e in members]
+    return out
+
+
+_WORD_CHAR = re.compile(r"[\w-]")
+
+
+def mentions(text: str, tokens: set[str]) -> list[tuple[int, int]]:
+    """Whole-word occurrences of ``tokens`` (neither side touching a word character or "-"), scanned left to right,
+    the longest token winning at a position, without overlaps: what one alternation regex of the tokens finds, but
+    without compiling a new pattern for every text's names (a compile cost up to ~0.7 ms, in the latency tail)."""
+    found = []
+    for tok in tokens:
+        i = text.find(tok)
+        while i >= 0:
+            j = i + len(tok)
+            if not (i and _WORD_CHAR.match(text, i - 1)) and not _WORD_CHAR.match(text, j):
+                found.append((i, -j))
+            i = text.find(tok, i + 1)
+    out, end = [], 0
+    for i, neg_j in sorted(found):
+        if i >= end:
+            out.append((i, -neg_j))
+            end = -neg_j
     return out
