@@ -43,9 +43,11 @@ _KEYS = {
 }
 _KEYS |= {"sentence", "predicate", "concept", "match", "no_match"}
 
-# A web or e-mail address, or a bare domain with its path: words inside it name nothing.
+# A web or e-mail address, a bare domain with its path, or a Markdown link's target ("](#contact)"): words inside
+# it name nothing.
 _URL = re.compile(
     r"(?:https?://|mailto:|www\.)[^\s)\]>\"']+"
+    r"|\]\([^\s)]+"
     r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     r"|\b(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|io|us|tv|uk|eu|de|fr|ai|app|me|co|info)\b(?:/[^\s)\]>\"']*)?",
     re.I,
@@ -210,12 +212,35 @@ def _listed_narrower(ctx: Context, h: Hit) -> str | None:
     return max(sorted(common), key=lambda c: len(vocab.broader_closure(c)))
 
 
+def _capitalised(ctx: Context, h: Hit) -> bool:
+    """The hit starts with a capital letter (with a name's other words after it, a title: "Online Safety Act")."""
+    return ctx.text[h.start - ctx.offset].isupper()
+
+
+# A clause break: the next hit past it belongs to another phrase.
+_CLAUSE_BREAK = re.compile(r"[.;:,!?()\[\]\n]|\b(?:but|so|because|when|if|which|that|who)\b")
+
+
+def _next_in_clause(ctx: Context, h: Hit) -> str | None:
+    """The concept of the next hit of the same lexicon within a few words and the same clause: "help you or your
+    device register" names the purpose of "register", not customer care."""
+    later = sorted((o for o in ctx.others if h.end < o.start <= h.end + 40), key=lambda o: o.start)
+    if not later:
+        return None
+    between = ctx.text[h.end - ctx.offset : later[0].start - ctx.offset]
+    if _CLAUSE_BREAK.search(between) or len(between.split()) > 4:
+        return None
+    return later[0].entry.value[0] if later[0].entry.value[0] != h.entry.value[0] else None
+
+
 PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
     "in_url": _in_url,
     "after_name": _after_name,
     "name_before": _name_before,
     "said_narrower": _said_narrower,
     "listed_narrower": _listed_narrower,
+    "capitalised": _capitalised,
+    "next_in_clause": _next_in_clause,
 }
 
 
