@@ -54,7 +54,12 @@ _URL = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
-_ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
+# "information about / on / from / contained in X": X names what the information is.
+_ABOUT = re.compile(
+    r"\s+(?:about|on|regarding|relating to|related to|from|in|(?:contained|stored|held|kept|included)\s+(?:in|on))"
+    r"\s+(?:your|the|a|an|their)?\s*",
+    re.I,
+)
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
