@@ -57,7 +57,7 @@ _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
 # "information about / on / from / contained in X": X names what the information is.
 _ABOUT = re.compile(
     r"\s+(?:about|on|regarding|relating to|related to|from|in|(?:contained|stored|held|kept|included)\s+(?:in|on))"
-    r"\s+(?:your|the|a|an|their)?\s*",
+    r"\s+(?:your|the|a|an|their|these|those|this|its|such)?\s*",
     re.I,
 )
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
