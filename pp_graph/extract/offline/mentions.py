@@ -54,12 +54,14 @@ _URL = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
-# "information about / on / from / contained in X": X names what the information is.
+# "information about / on / from / contained in X": X names what the information is, except that data "from" or "in"
+# a place is data kept or sent there ("personal data in countries where we process it"), not location data.
 _ABOUT = re.compile(
-    r"\s+(?:about|on|regarding|relating to|related to|from|in|(?:contained|stored|held|kept|included)\s+(?:in|on))"
-    r"\s+(?:your|the|a|an|their|these|those|this|its|such)?\s*",
+    r"\s+(?:about|on|regarding|relating to|related to|(?P<held>from|in|(?:contained|stored|held|kept|included)\s+(?:in|on)))"
+    r"\s+(?:(?:your|the|a|an|their|these|those|this|its|such)\s+)?",
     re.I,
 )
+_PLACE = expand("pd:Location")
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
@@ -188,7 +190,8 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
     if m := _ABOUT.match(ctx.after(h)):
         nxt = ctx.starts.get(h.end + m.end())
         if nxt is not None and nxt.entry.value[0] != _GENERIC:
-            return nxt.entry.value[0]
+            if not (m.group("held") and _PLACE in vocabulary().broader_closure(nxt.entry.value[0])):
+                return nxt.entry.value[0]
     return None
 
 
