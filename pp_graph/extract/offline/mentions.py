@@ -190,7 +190,11 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
     if m := _ABOUT.match(ctx.after(h)):
         nxt = ctx.starts.get(h.end + m.end())
         if nxt is not None and nxt.entry.value[0] != _GENERIC:
-            if not (m.group("held") and _PLACE in vocabulary().broader_closure(nxt.entry.value[0])):
+            # "information about you in posts": what is in the posts is about the person, not the posts' kind
+            held = m.group("held") and (
+                " about " in h.entry.phrase.lower() or _PLACE in vocabulary().broader_closure(nxt.entry.value[0])
+            )
+            if not held:
                 return nxt.entry.value[0]
     return None
 
