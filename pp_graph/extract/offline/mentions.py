@@ -57,7 +57,8 @@ _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
 # "information about / on / from / contained in X": X names what the information is, except that data "from" or "in"
 # a place is data kept or sent there ("personal data in countries where we process it"), not location data.
 _ABOUT = re.compile(
-    r"\s+(?:about|on|regarding|relating to|related to|(?P<held>from|in|(?:contained|stored|held|kept|included)\s+(?:in|on)))"
+    r"\s+(?:about|on|regarding|relating to|related to"
+    r"|(?P<held>from|in|(?:contained|stored|held|kept|included)\s+(?:in|on)))"
     r"\s+(?:(?:your|the|a|an|their|these|those|this|its|such)\s+)?",
     re.I,
 )
