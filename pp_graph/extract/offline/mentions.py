@@ -43,16 +43,26 @@ _KEYS = {
 }
 _KEYS |= {"sentence", "predicate", "concept", "match", "no_match"}
 
-# A web or e-mail address, or a bare domain with its path: words inside it name nothing.
+# A web or e-mail address, a bare domain with its path, or a Markdown link's target ("](#contact)"): words inside
+# it name nothing.
 _URL = re.compile(
     r"(?:https?://|mailto:|www\.)[^\s)\]>\"']+"
+    r"|\]\([^\s)]+"
     r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     r"|\b(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov|io|us|tv|uk|eu|de|fr|ai|app|me|co|info)\b(?:/[^\s)\]>\"']*)?",
     re.I,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
-_ABOUT = re.compile(r"\s+(?:about|on|regarding|relating to|related to)\s+(?:your|the|a|an|their)?\s*", re.I)
+# "information about / on / from / contained in X": X names what the information is, except that data "from" or "in"
+# a place is data kept or sent there ("personal data in countries where we process it"), not location data.
+_ABOUT = re.compile(
+    r"\s+(?:about|on|regarding|relating to|related to"
+    r"|(?P<held>from|in|(?:contained|stored|held|kept|included)\s+(?:in|on)))"
+    r"\s+(?:(?:your|the|a|an|their|these|those|this|its|such)\s+)?",
+    re.I,
+)
+_PLACE = expand("pd:Location")
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
@@ -181,7 +191,12 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
     if m := _ABOUT.match(ctx.after(h)):
         nxt = ctx.starts.get(h.end + m.end())
         if nxt is not None and nxt.entry.value[0] != _GENERIC:
-            return nxt.entry.value[0]
+            # "information about you in posts": what is in the posts is about the person, not the posts' kind
+            held = m.group("held") and (
+                " about " in h.entry.phrase.lower() or _PLACE in vocabulary().broader_closure(nxt.entry.value[0])
+            )
+            if not held:
+                return nxt.entry.value[0]
     return None
 
 
@@ -210,12 +225,35 @@ def _listed_narrower(ctx: Context, h: Hit) -> str | None:
     return max(sorted(common), key=lambda c: len(vocab.broader_closure(c)))
 
 
+def _capitalised(ctx: Context, h: Hit) -> bool:
+    """The hit starts with a capital letter (with a name's other words after it, a title: "Online Safety Act")."""
+    return ctx.text[h.start - ctx.offset].isupper()
+
+
+# A clause break: the next hit past it belongs to another phrase.
+_CLAUSE_BREAK = re.compile(r"[.;:,!?()\[\]\n]|\b(?:but|so|because|when|if|which|that|who)\b")
+
+
+def _next_in_clause(ctx: Context, h: Hit) -> str | None:
+    """The concept of the next hit of the same lexicon within a few words and the same clause: "help you or your
+    device register" names the purpose of "register", not customer care."""
+    later = sorted((o for o in ctx.others if h.end < o.start <= h.end + 40), key=lambda o: o.start)
+    if not later:
+        return None
+    between = ctx.text[h.end - ctx.offset : later[0].start - ctx.offset]
+    if _CLAUSE_BREAK.search(between) or len(between.split()) > 4:
+        return None
+    return later[0].entry.value[0] if later[0].entry.value[0] != h.entry.value[0] else None
+
+
 PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
     "in_url": _in_url,
     "after_name": _after_name,
     "name_before": _name_before,
     "said_narrower": _said_narrower,
     "listed_narrower": _listed_narrower,
+    "capitalised": _capitalised,
+    "next_in_clause": _next_in_clause,
 }
 
 
