@@ -234,7 +234,7 @@ regex(
 # ---- organisations (priority 27–28): a legal-form or sector suffix, or an employment cue ----
 
 _ORG_SUFFIX = (
-    r"(?:Inc|LLC|Ltd|Corp|Corporation|GmbH|AG|PLC|plc|Co|Group|Partners|Holdings|Bank|Insurance|Capital|"
+    r"(?:Inc|LLC|Ltd|Corp|Corporation|GmbH|AG|PLC|plc|Co|Group|Partners|Holdings|Bank|Insurance|Capital|Sons|"
     r"Solutions|Systems|Technologies|Software|Labs|Ventures|Associates|Foundation|Institute|University|Agency)"
 )
 _CAP = r"(?!(?:The|A|An|This|That|Our|My|Your|His|Her|Their|Its)\b)[A-Z][\w&'-]*"
@@ -242,7 +242,8 @@ regex(
     "org_suffix",
     "ORGANIZATION",
     27,
-    rf"\b(?:{_CAP}\s+(?:(?:{_CAP}|and|&)\s+){{0,3}}{_ORG_SUFFIX}\b\.?"
+    # a name may open with a number ("3 Round Stones Inc")
+    rf"\b(?:(?:\d{{1,4}}\s+)?{_CAP}\s+(?:(?:{_CAP}|and|&)\s+){{0,3}}{_ORG_SUFFIX}\b\.?"
     r"|(?:[a-z][\w&'-]*\s+){1,3}(?:inc|llc|ltd|gmbh)\b\.?)",
 )
 regex(
@@ -388,9 +389,12 @@ def ner_entities(text: str) -> list[Entity]:
 
 
 _NAME_CUE = re.compile(
-    r"(?:(?i:my name is|this is|i am|i'm|name:|called|signed,?|(?:directed|written|produced|posted|sent) by:?)\s+|"
-    r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?\s+)"
-    r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)(?:\s+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)){0,3})"
+    r"(?:(?i:my name is|this is|i am|i'm|name:|called|named|signed,?|(?:directed|written|produced|posted|sent) by:?|"
+    r"(?:first|last|full) name(?: is)?\??:?|name on the account(?: is)?\??:?(?:\s+User:)?|"
+    r"under (?:my |the |her |his )?(?:\w+'s )?name)[ \t]+|"
+    r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?[ \t]+)"
+    # a name does not run across lines; a middle initial may go without its full stop ("Ruth R Montez")
+    r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)(?:[ \t]+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.|[A-Z](?=[ \t]+[A-Z]))){0,3})"
 )
 
 
@@ -401,6 +405,119 @@ def _cued_names(text: str) -> Iterator[tuple[int, int]]:
 
 
 REGISTRY["name_cue"] = Recognizer("name_cue", "PERSON", 45, _cued_names)
+
+
+# ---- name, firm and place shapes checked against name lists (gazetteer.py; priority 46–48) ----
+
+_UC = "A-ZÀ-ÖØ-ÞĀ-Ž"
+_LC = "a-zß-ÿā-ž"
+_NAME_WORD = rf"[{_UC}][{_LC}'’]+(?:-[{_UC}][{_LC}'’]+)?"
+# "Shane M Culp", "John F. Kennedy": a middle initial between two name words (not "A"/"I", English words)
+_INITIAL_NAME = re.compile(rf"\b({_NAME_WORD})[ \t]+[B-HJ-Z]\.?[ \t]+({_NAME_WORD})\b")
+# "James Talbot", "Mary Ann Smith": a listed first name, then one or two capitalised words
+_LISTED_NAME = re.compile(rf"\b({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{1,2}})\b")
+
+
+def _stop(word: str) -> bool:
+    from pp_graph.anonymize import gazetteer
+
+    return word.lower() in gazetteer._stop_words()
+
+
+def _initial_names(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    for m in _INITIAL_NAME.finditer(text):
+        first, last = m.group(1), m.group(2)
+        if _stop(first) or _stop(last):
+            continue
+        if gazetteer.is_first_name(first) or gazetteer.is_last_name(last):
+            yield m.start(), m.end()
+
+
+def _listed_names(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    for m in _LISTED_NAME.finditer(text):
+        first, rest = m.group(1), m.group(2).split()
+        if not gazetteer.is_first_name(first) or gazetteer.is_country(first) or any(_stop(w) for w in rest):
+            continue
+        if any(gazetteer.is_country(w) or re.fullmatch(_SUFFIX, w) for w in rest):
+            continue  # "Georgia Avenue", "Jordan Street": a place
+        yield m.start(), m.end()
+
+
+REGISTRY["name_initial"] = Recognizer("name_initial", "PERSON", 46, _initial_names)
+REGISTRY["name_listed"] = Recognizer("name_listed", "PERSON", 47, _listed_names)
+
+# "Hawkins, Richardson and Santana", "Fritz-Armstrong": firms named after their partners' surnames
+_FIRM_LIST = re.compile(
+    r"(?<![\w,] )(?<![\w-])([A-Z][a-z'’]+|[a-z][a-z'’]+), ([A-Z][a-z'’]+|[a-z][a-z'’]+),? (?:and|&) "
+    r"([A-Z][a-z'’]+|[a-z][a-z'’]+)\b(?!,| and)"
+)
+_FIRM_PAIR = re.compile(rf"(?<![\w-])([{_UC}][{_LC}]+)-([{_UC}][{_LC}]+)\b(?![ \t]+[{_UC}])")
+_NAME_BEFORE = re.compile(rf"[{_UC}][{_LC}]+[ \t]+$")  # "Mary Smith-Jones": a double surname, not a firm
+
+
+def _firms(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    for m in _FIRM_LIST.finditer(text):
+        words = m.groups()
+        same_case = len({w[0].isupper() for w in words}) == 1
+        if same_case and all(gazetteer.is_last_name(w) for w in words) and not all(map(gazetteer.is_first_name, words)):
+            yield m.start(), m.end()
+    for m in _FIRM_PAIR.finditer(text):
+        a, b = m.group(1), m.group(2)
+        if _NAME_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            continue
+        if gazetteer.is_last_name(a) and gazetteer.is_last_name(b) and not gazetteer.is_first_name(b):
+            yield m.start(), m.end()
+
+
+REGISTRY["org_firm"] = Recognizer("org_firm", "ORGANIZATION", 48, _firms)
+
+# An organisation named by what the sentence says of it: "Persint is a German investment bank", "we'll meet at
+# Recargo, 73111 …", "according to the Roadify Transit website".
+_ORG_NAME = rf"(?!(?:The|A|An|This|That|It|He|She|We|They|I)\b)[{_UC}][\w&'’.-]*(?:[ \t]+(?:[{_UC}][\w&'’.-]*|of|and|&)){{0,3}}"
+regex(
+    "org_said",
+    "ORGANIZATION",
+    48,
+    rf"(?m:^|(?<=[.!?] ))({_ORG_NAME})(?= is an? (?:[\w-]+ ){{0,5}}(?:company|bank|firm|corporation|startup|"
+    r"business|manufacturer|retailer|insurer|provider|agency|organi[sz]ation)\b)"
+    rf"|\b(?i:according to|on|visit) the ({_ORG_NAME}) (?=website|web site|app\b|homepage)"
+    rf"|(?<=\bmeet )(?:\w+ )?at ({_ORG_NAME}), (?=\d)"
+    rf"|\b(?i:the address of) ({_ORG_NAME}) (?=is\b)",
+    group=-1,
+)
+
+# A place named by a travel or origin cue: "originally from ESPOO", "arrived at Khandallah this morning".
+_PLACE_NAME = rf"[{_UC}][\w'’.-]*(?:[ \t]+(?:[{_UC}][\w'’.-]*|de|del|la|le|nad|am|an|upon|on)){{0,3}}"
+regex(
+    "place_cue",
+    "GPE",
+    48,
+    rf"\b(?i:originally from|born in|grew up in|moved to|returned to|flew to|arrived (?:at|in)|travell?ed to|"
+    rf"university of|lives in|living in)[ \t]+({_PLACE_NAME})(?![ \t]*\d)",
+    group=1,
+)
+
+
+def _countries(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    for m in _COUNTRY_CAND.finditer(text):
+        words = m.group(0).split()
+        for n in range(len(words), 0, -1):  # the longest listed prefix: "United Kingdom", not "United"
+            cand = " ".join(words[:n])
+            if gazetteer.is_country(cand):
+                yield m.start(), m.start() + len(cand)
+                break
+
+
+_COUNTRY_CAND = re.compile(rf"(?<![\w-])[{_UC}][\w.'’]*(?:[ \t]+[{_UC}][\w.'’]*){{0,3}}")
+REGISTRY["country"] = Recognizer("country", "GPE", 48, _countries)
 
 
 class Occupied:

