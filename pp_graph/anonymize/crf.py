@@ -27,7 +27,7 @@ from pp_graph.resources import DATA
 
 MODEL_DIR = DATA / "anonymize" / "ner-crf"
 MODEL_FILE = "model.crfsuite"
-FEATURES_VERSION = 2  # 2: one sequence per sentence
+FEATURES_VERSION = 3  # 2: one sequence per sentence; 3: name and country list features (gazetteer.py)
 # The types the model predicts; the pattern recognisers keep the structured ones.
 CRF_TYPES = ("PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE")
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -64,6 +64,20 @@ def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
     )
 
 
+@lru_cache(maxsize=8192)
+def _lexicon_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
+    """Whether the word is a listed first name, surname, country or English function word (gazetteer.py)."""
+    from pp_graph.anonymize import gazetteer
+
+    low = w.lower()
+    return (
+        (p + "first", low in gazetteer.first_names()),
+        (p + "last", low in gazetteer.last_names()),
+        (p + "country", low in gazetteer.countries()),
+        (p + "stop", low in gazetteer._stop_words()),
+    )
+
+
 def features(
     text: str, toks: Sequence[Tok], rule: Sequence[str], ner: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
@@ -94,10 +108,12 @@ def features(
             "ner": ner[i] if ner is not None else "-",
         }
         f.update(_word_feats(w, ""))
+        f.update(_lexicon_feats(w, ""))
         for d in (-2, -1, 1, 2):
             j = i + d
             if 0 <= j < len(toks):
                 f.update(_word_feats(toks[j].text, f"{d}:"))
+                f.update(_lexicon_feats(toks[j].text, f"{d}:"))
                 f[f"{d}:rule"] = rule[j]
                 if ner is not None:
                     f[f"{d}:ner"] = ner[j]

@@ -389,7 +389,7 @@ def ner_entities(text: str) -> list[Entity]:
 
 
 _NAME_CUE = re.compile(
-    r"(?:(?i:my name is|this is|i am|i'm|name:|called|named|signed,?|(?:directed|written|produced|posted|sent) by:?|"
+    r"(?:(?i:my name is|this is|i am|i'm|name:|called|named|call me|signed,?|(?:directed|written|produced|posted|sent) by:?|"
     r"(?:first|last|full) name(?: is)?\??:?|name on the account(?: is)?\??:?(?:\s+User:)?|"
     r"under (?:my |the |her |his )?(?:\w+'s )?name)[ \t]+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?[ \t]+)"
@@ -432,7 +432,7 @@ def _initial_names(text: str) -> Iterator[tuple[int, int]]:
         if _stop(first) or _stop(last):
             continue
         if gazetteer.is_first_name(first) or gazetteer.is_last_name(last):
-            yield m.start(), m.end()
+            yield m.start(), m.end() - 2 if m.group(0).endswith(("'s", "’s")) else m.end()
 
 
 def _listed_names(text: str) -> Iterator[tuple[int, int]]:
@@ -444,7 +444,8 @@ def _listed_names(text: str) -> Iterator[tuple[int, int]]:
             continue
         if any(gazetteer.is_country(w) or re.fullmatch(_SUFFIX, w) for w in rest):
             continue  # "Georgia Avenue", "Jordan Street": a place
-        yield m.start(), m.end()
+        end = m.end() - 2 if m.group(0).endswith(("'s", "’s")) else m.end()
+        yield m.start(), end
 
 
 REGISTRY["name_initial"] = Recognizer("name_initial", "PERSON", 46, _initial_names)
@@ -452,7 +453,7 @@ REGISTRY["name_listed"] = Recognizer("name_listed", "PERSON", 47, _listed_names)
 
 # "Hawkins, Richardson and Santana", "Fritz-Armstrong": firms named after their partners' surnames
 _FIRM_LIST = re.compile(
-    r"(?<![\w,] )(?<![\w-])([A-Z][a-z'’]+|[a-z][a-z'’]+), ([A-Z][a-z'’]+|[a-z][a-z'’]+),? (?:and|&) "
+    r"(?<!, )(?<![\w-])([A-Z][a-z'’]+|[a-z][a-z'’]+), ([A-Z][a-z'’]+|[a-z][a-z'’]+),? (?:and|&) "
     r"([A-Z][a-z'’]+|[a-z][a-z'’]+)\b(?!,| and)"
 )
 _FIRM_PAIR = re.compile(rf"(?<![\w-])([{_UC}][{_LC}]+)-([{_UC}][{_LC}]+)\b(?![ \t]+[{_UC}])")
