@@ -58,6 +58,7 @@ def train(samples: list[_pii.Sample], out_dir: Path, params: dict[str, Any] | No
         "digest": crf.file_digest(path),
         "features_version": crf.FEATURES_VERSION,
         "ner_pipeline": crf.ner_pipeline(),
+        "lexicons": crf.lexicons(),
         "labels": sorted(crf.CRF_TYPES),
         "params": p,
         "training_data": _pii.training_data(samples),

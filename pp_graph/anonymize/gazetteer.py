@@ -53,8 +53,11 @@ _EXTRA_COUNTRIES = (
     "Burma",
 )
 _CALENDAR = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december".split()
+    {
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("january", "february", "march", "april", "may", "june", "july", "august", "september", "october"),
+        *("november", "december"),
+    }
 )
 
 

@@ -392,7 +392,8 @@ def ner_entities(text: str) -> list[Entity]:
 
 
 _NAME_CUE = re.compile(
-    r"(?:(?i:my name is|this is|i am|i'm|name:|called|named|call me|signed,?|(?:directed|written|produced|posted|sent) by:?|"
+    r"(?:(?i:my name is|this is|i am|i'm|name:|called|named(?: him| her)?|call me|signed,?|"
+    r"(?:directed|written|produced|posted|sent) by:?|"
     r"(?:first|last|full) name(?: is)?\??:?|name on the account(?: is)?\??:?(?:\s+User:)?|"
     r"under (?:my |the |her |his )?(?:\w+'s )?name)[ \t]+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?[ \t]+)"
@@ -483,7 +484,9 @@ REGISTRY["org_firm"] = Recognizer("org_firm", "ORGANIZATION", 48, _firms)
 
 # An organisation named by what the sentence says of it: "Persint is a German investment bank", "we'll meet at
 # Recargo, 73111 …", "according to the Roadify Transit website".
-_ORG_NAME = rf"(?!(?:The|A|An|This|That|It|He|She|We|They|I)\b)[{_UC}][\w&'’.-]*(?:[ \t]+(?:[{_UC}][\w&'’.-]*|of|and|&)){{0,3}}"
+_ORG_NAME = (
+    rf"(?!(?:The|A|An|This|That|It|He|She|We|They|I)\b)[{_UC}][\w&'’.-]*(?:[ \t]+(?:[{_UC}][\w&'’.-]*|of|and|&)){{0,3}}"
+)
 regex(
     "org_said",
     "ORGANIZATION",
@@ -526,7 +529,9 @@ REGISTRY["country"] = Recognizer("country", "GPE", 48, _countries)
 # "a French film", "We are proud Saudis": nationalities and groups; a language ("studying English", "in Spanish")
 # is not one. Lower case counts for nationalities ("i am cambodian"), except the verb "polish".
 _GROUP_CAND = re.compile(r"(?<![\w-])[A-Za-z][a-z]+(?![\w-])(?=[ \t]([A-Z][a-z]+)(?![\w-]))?")
-_LANGUAGE_CUE = re.compile(r"(?i)\b(?:speaks?|spoke|spoken|study|studying|studied|learn\w*|in|into|fluent|teach\w*)\s+$")
+_LANGUAGE_CUE = re.compile(
+    r"(?i)\b(?:speaks?|spoke|spoken|study|studying|studied|learn\w*|in|into|fluent|teach\w*)\s+$"
+)
 _LOWER_NOT_NRP = frozenset({"polish", "pole"})
 
 
@@ -688,29 +693,31 @@ def hybrid(text: str, taken: list[Entity], model_decides_all: bool = False) -> l
 
 
 _COMPANY_WORD = re.compile(
-    r"(?i)\b(?:inc|llc|ltd|plc|gmbh|ag|sa|co|corp|corporation|company|group|partners|associates|holdings|bank|"
+    r"(?i:\b(?:inc|llc|ltd|plc|gmbh|ag|sa|co|corp|corporation|company|group|partners|associates|holdings|bank|"
     r"university|college|institute|school|hospital|foundation|agency|council|ministry|department|club|"
     r"society|association|network|systems|solutions|technologies|services|media|labs?|studios?|bureau|"
-    r"commission|committee|party|union|airlines?|motors|pharma\w*|energy|telecom\w*|news|times|post)\b|"
+    r"commission|committee|party|union|airlines?|motors|pharma\w*|energy|telecom\w*|news|times|post)\b)|"
     r"\b[A-Z]{2,5}\b"
 )
 
 
 def _kept_spacy(ents: list[Entity], text: str) -> list[Entity]:
     """spaCy's entities as the hybrid mode keeps them. The small pipeline calls most unfamiliar capitalised
-    words organisations (names, villages, film genres: dev half, 9 of 123 such tokens right), so an organisation
-    needs a company word or an acronym; a lone listed first name it called an organisation or a place is a
-    person."""
+    words organisations (names, villages, film genres: dev half, 9 of 123 such tokens right), so one of several
+    words needs a company word or an acronym and a one-word one must not be a listed surname ("Microsoft"
+    stays); a lone listed first name it called an organisation is a person (not one it called a place:
+    "Paris")."""
     from pp_graph.anonymize import gazetteer
 
     out = []
     for x in ents:
         value = text[x.start : x.end]
-        if x.type in ("ORGANIZATION", "GPE") and " " not in value and gazetteer.is_first_name(value):
+        if x.type == "ORGANIZATION" and " " not in value and gazetteer.is_first_name(value):
             if not gazetteer.is_country(value):
                 out.append(Entity("PERSON", x.start, x.end, x.recognizer))
             continue
-        if x.type == "ORGANIZATION" and x.recognizer == "ner:ORG" and not _COMPANY_WORD.search(value):
+        spacy_org = x.type == "ORGANIZATION" and x.recognizer == "ner:ORG"
+        if spacy_org and not _COMPANY_WORD.search(value) and (" " in value or gazetteer.is_last_name(value)):
             continue
         out.append(x)
     return out
