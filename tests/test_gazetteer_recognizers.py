@@ -197,3 +197,34 @@ def test_spacy_organisations_the_hybrid_mode_keeps() -> None:
         )
     }
     assert kept == {("ORGANIZATION", "Microsoft"), ("ORGANIZATION", "Acme Corp"), ("PERSON", "Scott")}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Karin M. Beike\nLeasing consultant\nFritz-Armstrong", "Leasing consultant"),
+        ("naomi ryan\nsewer pipe cleaner\nhubbard", "sewer pipe cleaner"),
+        ("Cormac Allan\nEchocardiographer\nPlaceilivecom", "Echocardiographer"),
+        ("Jane Roe\nDirector of Sales", "Director of Sales"),
+    ],
+)
+def test_job_title_on_its_own_line(text: str, value: str) -> None:
+    assert spans("title_line", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text", ["Leasing consultant", "Hi\nCall the manager\nnow", "Karin\nShopping list\nEggs", "a manager said"]
+)
+def test_job_title_line_negative(text: str) -> None:
+    assert spans("title_line", text) == set()
+
+
+def test_spacy_places_must_be_listed_or_in_capitals() -> None:
+    text = "From Toronto to Vehbija and ESPOO"
+
+    def ent(value: str) -> Entity:
+        s = text.index(value)
+        return Entity("GPE", s, s + len(value), "ner:GPE")
+
+    kept = {text[x.start : x.end] for x in _kept_spacy([ent(v) for v in ("Toronto", "Vehbija", "ESPOO")], text)}
+    assert kept == {"Toronto", "ESPOO"}

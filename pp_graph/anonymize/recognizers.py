@@ -231,6 +231,37 @@ regex(
     group=1,
 )
 
+# A job title on a line of its own, as in a signature under the name: "Leasing consultant", "Echocardiographer".
+_JOB_HEAD = (
+    r"(?:manager|director|consultant|engineer|developer|designer|analyst|assistant|officer|specialist|technician|"
+    r"installer|cleaner|writer|editor|nurse|teacher|clerk|coordinator|administrator|accountant|architect|"
+    r"secretary|supervisor|operator|inspector|advis[oe]r|agent|representative|scientist|therapist|surgeon|"
+    r"physician|lawyer|attorney|paralegal|librarian|pharmacist|mechanic|electrician|plumber|carpenter|driver|"
+    r"pilot|chef|cook|baker|cashier|receptionist|producer|president|executive|intern|worker|labou?rer|planner|"
+    r"buyer|auditor|controller|strategist|programmer|surveyor|dentist|midwife|packager|porter|caretaker|"
+    r"gardener|farmer|fitter|welder|machinist|tester|trainer|instructor|lecturer|professor|tutor|counsell?or|"
+    r"broker|dispatcher|courier|steward|waiter|waitress|bartender|barista|[a-z]+grapher|[a-z]+ologist|"
+    r"[a-z]+ician|(?:art|journal|econom|chem|dent|pharmac|physic|novel|pian|guitar|violin|flor|typ|styl|hygien|"
+    r"column|lobby|special|therap|psychiatr|orthodont|anaesthet|anesthet|machin|cartoon|copy)ist)"
+)
+_TITLE_LINE = re.compile(
+    rf"(?m)(?<=\n)[ \t>|]*((?:[A-Za-z][a-z-]*[ \t]+){{0,3}}(?i:{_JOB_HEAD})(?:[ \t]+of[ \t]+[A-Za-z][a-z]+)?)[ \t]*$"
+)
+_TITLE_GLUE = frozenset({"of", "and"})
+
+
+def _title_lines(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    stop = gazetteer._stop_words()
+    for m in _TITLE_LINE.finditer(text):
+        words = m.group(1).lower().split()
+        if not any(w in stop and w not in _TITLE_GLUE for w in words):  # "Call the manager" is not a title
+            yield m.start(1), m.end(1)
+
+
+REGISTRY["title_line"] = Recognizer("title_line", "TITLE", 26, _title_lines)
+
 # ---- organisations (priority 27–28): a legal-form or sector suffix, or an employment cue ----
 
 _ORG_SUFFIX = (
@@ -706,7 +737,8 @@ def _kept_spacy(ents: list[Entity], text: str) -> list[Entity]:
     words organisations (names, villages, film genres: dev half, 9 of 123 such tokens right), so one of several
     words needs a company word or an acronym and a one-word one must not be a listed surname ("Microsoft"
     stays); a lone listed first name it called an organisation is a person (not one it called a place:
-    "Paris")."""
+    "Paris"). A place must be a listed country, state or city of 15,000 people, or written in capitals (it calls
+    unfamiliar personal names places: dev half, GPE precision 0.77 -> 0.83, recall unchanged)."""
     from pp_graph.anonymize import gazetteer
 
     out = []
@@ -715,6 +747,10 @@ def _kept_spacy(ents: list[Entity], text: str) -> list[Entity]:
         if x.type == "ORGANIZATION" and " " not in value and gazetteer.is_first_name(value):
             if not gazetteer.is_country(value):
                 out.append(Entity("PERSON", x.start, x.end, x.recognizer))
+            continue
+        if x.recognizer in ("ner:GPE", "ner:LOC") and not (
+            gazetteer.is_country(value) or value.lower() in gazetteer.cities() or value.isupper()
+        ):
             continue
         spacy_org = x.type == "ORGANIZATION" and x.recognizer == "ner:ORG"
         if spacy_org and not _COMPANY_WORD.search(value) and (" " in value or gazetteer.is_last_name(value)):
