@@ -61,10 +61,9 @@ def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
         (p + "shape", _shape(w)),
         (p + "title", w[:1].isupper() and w[1:].islower()),
         (p + "upper", w.isupper() and len(w) > 1),
-    )
+    ) + _lexicon_feats(w, p)
 
 
-@lru_cache(maxsize=8192)
 def _lexicon_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
     """Whether the word is a listed first name, surname, country or English function word (gazetteer.py)."""
     from pp_graph.anonymize import gazetteer
@@ -108,12 +107,10 @@ def features(
             "ner": ner[i] if ner is not None else "-",
         }
         f.update(_word_feats(w, ""))
-        f.update(_lexicon_feats(w, ""))
         for d in (-2, -1, 1, 2):
             j = i + d
             if 0 <= j < len(toks):
                 f.update(_word_feats(toks[j].text, f"{d}:"))
-                f.update(_lexicon_feats(toks[j].text, f"{d}:"))
                 f[f"{d}:rule"] = rule[j]
                 if ner is not None:
                     f[f"{d}:ner"] = ner[j]

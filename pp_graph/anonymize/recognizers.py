@@ -559,36 +559,33 @@ REGISTRY["country"] = Recognizer("country", "GPE", 48, _countries)
 
 # "a French film", "We are proud Saudis": nationalities and groups; a language ("studying English", "in Spanish")
 # is not one. Lower case counts for nationalities ("i am cambodian"), except the verb "polish".
-_GROUP_CAND = re.compile(r"(?<![\w-])[A-Za-z][a-z]+(?![\w-])(?=[ \t]([A-Z][a-z]+)(?![\w-]))?")
 _LANGUAGE_CUE = re.compile(
     r"(?i)\b(?:speaks?|spoke|spoken|study|studying|studied|learn\w*|in|into|fluent|teach\w*)\s+$"
 )
 _LOWER_NOT_NRP = frozenset({"polish", "pole"})
 
 
-def _group_key(word: str, lists: frozenset[str]) -> str | None:
-    low = word.lower()
-    for cand in (low, low[:-1] if low.endswith("s") else "", low[:-2] if low.endswith("es") else ""):
-        if cand and cand in lists:
-            return cand
-    return None
+@cache
+def _group_rx() -> re.Pattern[str]:
+    """One alternation of every listed nationality and group (longest first), with an optional plural."""
+    from pp_graph.anonymize import gazetteer
+
+    demonyms, groups = gazetteer.nationalities()
+    alts = "|".join(re.escape(a).replace("\\ ", "[ \t]") for a in sorted(demonyms | groups, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![\w-])({alts})(?:e?s)?(?![\w-])")
 
 
 def _nationalities(text: str) -> Iterator[tuple[int, int]]:
     from pp_graph.anonymize import gazetteer
 
-    demonyms, groups = gazetteer.nationalities()
-    for m in _GROUP_CAND.finditer(text):
-        word, s, key = m.group(0), m.start(), None
-        if m.group(1) and m.group(0)[0].isupper():  # "Costa Rican", "New Zealanders"
-            key = _group_key(f"{word} {m.group(1)}", demonyms)
-            word = f"{word} {m.group(1)}" if key else word
-        key = key or _group_key(word, demonyms | groups)
-        if key is None or (word[0].islower() and (key in groups or key in _LOWER_NOT_NRP)):
+    groups = gazetteer.nationalities()[1]
+    for m in _group_rx().finditer(text):
+        key = re.sub(r"[ \t]", " ", m.group(1).lower())
+        if m.group(0)[0].islower() and (key in groups or key in _LOWER_NOT_NRP):
             continue
-        if _LANGUAGE_CUE.search(text, max(0, s - 20), s):
+        if _LANGUAGE_CUE.search(text, max(0, m.start() - 20), m.start()):
             continue
-        yield s, s + len(word)
+        yield m.start(), m.end()
 
 
 REGISTRY["nationality"] = Recognizer("nationality", "NRP", 48, _nationalities)
