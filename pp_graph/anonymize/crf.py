@@ -61,7 +61,8 @@ def _word_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
         (p + "shape", _shape(w)),
         (p + "title", w[:1].isupper() and w[1:].islower()),
         (p + "upper", w.isupper() and len(w) > 1),
-    ) + _lexicon_feats(w, p)
+        *_lexicon_feats(w, p),
+    )
 
 
 def _lexicon_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
