@@ -228,3 +228,19 @@ def test_spacy_places_must_be_listed_or_in_capitals() -> None:
 
     kept = {text[x.start : x.end] for x in _kept_spacy([ent(v) for v in ("Toronto", "Vehbija", "ESPOO")], text)}
     assert kept == {"Toronto", "ESPOO"}
+
+
+def test_enumeration_of_listed_first_names_in_any_case() -> None:
+    text = "they had 6: silvana, adam, christopher, kristina, chad and caleb."
+    assert spans("name_list", text) == {"silvana", "adam", "christopher", "kristina", "chad", "caleb"}
+    assert spans("name_list", "Mary, John and Paul") == {"Mary", "John", "Paul"}
+    assert spans("name_list", "apples, pears and plums") == set()
+    assert spans("name_list", "Paris, Rome and Vienna") == set()  # mostly not first names
+
+
+def test_signature_first_line_with_a_listed_first_name() -> None:
+    assert spans("name_signature", "> \n> Lina Artemova\n> Irecycle") == {"Lina Artemova"}
+    assert spans("name_signature", "naomi ryan\nsewer pipe cleaner") == {"naomi ryan"}
+    assert spans("name_signature", "Hello World\nfoo") == set()
+    assert spans("name_signature", "Dear team\nplease") == set()
+    assert spans("name_signature", "Lina Artemova") == set()  # one line: not a signature

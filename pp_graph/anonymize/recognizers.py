@@ -484,6 +484,42 @@ def _listed_names(text: str) -> Iterator[tuple[int, int]]:
 
 
 REGISTRY["name_initial"] = Recognizer("name_initial", "PERSON", 46, _initial_names)
+
+# "they had 6: silvana, adam, christopher, kristina, chad and caleb": an enumeration of single words, most of them
+# listed first names, is a list of people (in any case; name propagation covers capitalised lists with a person).
+_WORD_LIST = re.compile(r"(?<![\w,] )(?<![\w-])[^\W\d_]+(?:, [^\W\d_]+)+,? and [^\W\d_]+(?![\w-])")
+_LIST_MEMBER = re.compile(r"[^\W\d_]+")
+
+
+def _name_lists(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    for m in _WORD_LIST.finditer(text):
+        members = [x for x in _LIST_MEMBER.finditer(m.group(0)) if x.group(0) != "and"]
+        listed = sum(gazetteer.is_first_name(x.group(0)) for x in members)
+        if len(members) >= 3 and 3 * listed >= 2 * len(members) and not any(_stop(x.group(0)) for x in members):
+            yield from ((m.start() + x.start(), m.start() + x.end()) for x in members)
+
+
+# A signature's first line: "Cormac Allan" / "aksel kristensen" above a title, firm or address line.
+_SIGNATURE_NAME = re.compile(r"\A[ \t>|\n]*([^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’.-]*){1,2})[ \t]*\n[ \t>|]*\S")
+
+
+def _signature_names(text: str) -> Iterator[tuple[int, int]]:
+    from pp_graph.anonymize import gazetteer
+
+    m = _SIGNATURE_NAME.match(text)
+    if m is None:
+        return
+    words = m.group(1).split()
+    same_case = all(w[0].isupper() for w in words) or all(w.islower() for w in words)
+    if same_case and not any(_stop(w) for w in words):
+        if gazetteer.is_first_name(words[0]):  # a listed surname alone is too weak ("Hello World")
+            yield m.start(1), m.end(1)
+
+
+REGISTRY["name_list"] = Recognizer("name_list", "PERSON", 46, _name_lists)
+REGISTRY["name_signature"] = Recognizer("name_signature", "PERSON", 46, _signature_names)
 REGISTRY["name_listed"] = Recognizer("name_listed", "PERSON", 47, _listed_names)
 
 # "Hawkins, Richardson and Santana", "Fritz-Armstrong": firms named after their partners' surnames
