@@ -513,9 +513,9 @@ def _signature_names(text: str) -> Iterator[tuple[int, int]]:
         return
     words = m.group(1).split()
     same_case = all(w[0].isupper() for w in words) or all(w.islower() for w in words)
-    if same_case and not any(_stop(w) for w in words):
-        if gazetteer.is_first_name(words[0]):  # a listed surname alone is too weak ("Hello World")
-            yield m.start(1), m.end(1)
+    # a listed first name opens it: a listed surname alone is too weak ("Hello World")
+    if same_case and not any(_stop(w) for w in words) and gazetteer.is_first_name(words[0]):
+        yield m.start(1), m.end(1)
 
 
 REGISTRY["name_list"] = Recognizer("name_list", "PERSON", 46, _name_lists)
