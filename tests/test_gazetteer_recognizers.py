@@ -244,3 +244,20 @@ def test_signature_first_line_with_a_listed_first_name() -> None:
     assert spans("name_signature", "Hello World\nfoo") == set()
     assert spans("name_signature", "Dear team\nplease") == set()
     assert spans("name_signature", "Lina Artemova") == set()  # one line: not a signature
+
+
+def test_name_cue_stops_before_an_address_unit() -> None:
+    text = "Mrs. Barbara Yudina Apt. 675 62314 Mellemvej 32"
+    assert spans("name_cue", text) == {"Barbara Yudina"}
+    assert spans("name_cue", "Mr. Suite") == {"Suite"}  # a lone word after the cue is still read
+
+
+def test_region_code_between_place_and_postcode_is_a_place() -> None:
+    from pp_graph.anonymize.structure import address_blocks
+
+    text = "62314 Mellemvej 32\nAalborg NO 9100"
+    got = {(t, text[s:e]) for t, s, e in address_blocks(text, [(0, 18)])}
+    assert got == {("GPE", "Aalborg"), ("GPE", "NO"), ("ZIP_CODE", "9100")}
+    text = "62314 Mellemvej 32\nEstonia 62488"  # no region code: the number is the benchmark's street number
+    got = {(t, text[s:e]) for t, s, e in address_blocks(text, [(0, 18)])}
+    assert got == {("GPE", "Estonia"), ("STREET_ADDRESS", "62488")}

@@ -428,8 +428,10 @@ _NAME_CUE = re.compile(
     r"(?:first|last|full) name(?: is)?\??:?|name on the account(?: is)?\??:?(?:\s+User:)?|"
     r"under (?:my |the |her |his )?(?:\w+'s )?name)[ \t]+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?[ \t]+)"
-    # a name does not run across lines; a middle initial may go without its full stop ("Ruth R Montez")
-    r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)(?:[ \t]+(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.|[A-Z](?=[ \t]+[A-Z]))){0,3})"
+    # a name does not run across lines nor into an address unit ("Mrs. Barbara Yudina Apt. 675"); a middle
+    # initial may go without its full stop ("Ruth R Montez")
+    r"((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.)"
+    r"(?:[ \t]+(?!(?:Apt|Suite|Ste|Unit|Flat|Room|Box)\b)(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+|[A-Z]\.|[A-Z](?=[ \t]+[A-Z]))){0,3})"
 )
 
 
