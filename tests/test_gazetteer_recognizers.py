@@ -261,3 +261,29 @@ def test_region_code_between_place_and_postcode_is_a_place() -> None:
     text = "62314 Mellemvej 32\nEstonia 62488"  # no region code: the number is the benchmark's street number
     got = {(t, text[s:e]) for t, s, e in address_blocks(text, [(0, 18)])}
     assert got == {("GPE", "Estonia"), ("STREET_ADDRESS", "62488")}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Julcsa Kárpáthy\nMhealthcoach\n50668 Kiannonkatu 98", "Mhealthcoach"),
+        ("aksel kristensen\nstillwater supercomputing inc.\npsc 5420", "stillwater supercomputing inc."),
+        ("> \n> Lina Artemova\n> Irecycle\n> 2224 Trenerys gate 232", "Irecycle"),
+        ("Karin M. Beike\nLeasing consultant\nFritz-Armstrong\nul. Miła 53", "Fritz-Armstrong"),
+    ],
+)
+def test_signature_employer_line(text: str, value: str) -> None:
+    assert spans("org_signature", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dear John Smith\nThank you\nfor",  # the line under the name holds English function words
+        "Jane Roe\nAcme Widgets",  # two lines: nothing under the employer, not a signature block
+        "Hello there\nSee the list below\nitem",
+        "Lina Artemova wrote\nIrecycle\n2224 Trenerys gate 232",  # the first line is not a name
+    ],
+)
+def test_signature_employer_line_negative(text: str) -> None:
+    assert spans("org_signature", text) == set()

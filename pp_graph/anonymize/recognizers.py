@@ -551,6 +551,43 @@ def _firms(text: str) -> Iterator[tuple[int, int]]:
 
 REGISTRY["org_firm"] = Recognizer("org_firm", "ORGANIZATION", 48, _firms)
 
+# A signature: the short line under the name (or under the job title below it) and above more lines is the
+# employer: "Julcsa Kárpáthy / Mhealthcoach / 50668 Kiannonkatu 98", "Karin Beike / Leasing consultant / Acme".
+_SIG_LINE = re.compile(r"[^\n]*")
+_SIG_NAME = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){1,2}")
+_SIG_ORG = re.compile(r"[^\W\d_][\w&'’.,-]*(?:[ \t]+[\w&'’.,-]+){0,3}")
+_SIG_MARKS = " \t>|"
+
+
+def _is_title_line(line: str) -> bool:
+    return _TITLE_LINE.search("\n" + line) is not None
+
+
+def _signature_orgs(text: str) -> Iterator[tuple[int, int]]:
+    lines = []
+    for m in _SIG_LINE.finditer(text):
+        s, e = m.start(), m.end()
+        while s < e and text[s] in _SIG_MARKS:
+            s += 1
+        while e > s and text[e - 1] in _SIG_MARKS:
+            e -= 1
+        if e > s:
+            lines.append((s, e))
+    if len(lines) < 3 or not _SIG_NAME.fullmatch(text[slice(*lines[0])]):
+        return  # a signature opens with the name
+    words = text[slice(*lines[0])].split()
+    if any(_stop(w) for w in words) or not (all(w[0].isupper() for w in words) or all(w.islower() for w in words)):
+        return
+    i = 2 if _is_title_line(text[slice(*lines[1])]) else 1
+    s, e = lines[i]
+    line = text[s:e]
+    if i + 1 < len(lines) and _SIG_ORG.fullmatch(line) and not _is_title_line(line):
+        if not any(_stop(w) for w in line.split()):
+            yield s, e
+
+
+REGISTRY["org_signature"] = Recognizer("org_signature", "ORGANIZATION", 48, _signature_orgs)
+
 # An organisation named by what the sentence says of it: "Persint is a German investment bank", "we'll meet at
 # Recargo, 73111 …", "according to the Roadify Transit website".
 _ORG_NAME = (
