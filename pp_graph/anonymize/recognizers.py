@@ -581,9 +581,10 @@ def _signature_orgs(text: str) -> Iterator[tuple[int, int]]:
     i = 2 if _is_title_line(text[slice(*lines[1])]) else 1
     s, e = lines[i]
     line = text[s:e]
-    if i + 1 < len(lines) and _SIG_ORG.fullmatch(line) and not _is_title_line(line):
-        if not any(_stop(w) for w in line.split()):
-            yield s, e
+    if i + 1 >= len(lines) or not _SIG_ORG.fullmatch(line) or _is_title_line(line):
+        return  # nothing below it (not a block), not a short line, or the job title itself
+    if not any(_stop(w) for w in line.split()):
+        yield s, e
 
 
 REGISTRY["org_signature"] = Recognizer("org_signature", "ORGANIZATION", 48, _signature_orgs)
