@@ -74,7 +74,7 @@ def _lexicon_feats(w: str, p: str) -> tuple[tuple[str, Any], ...]:
         (p + "first", low in gazetteer.first_names()),
         (p + "last", low in gazetteer.last_names()),
         (p + "country", low in gazetteer.countries()),
-        (p + "stop", low in gazetteer._stop_words()),
+        (p + "stop", low in gazetteer._stop_words() and not w.isupper()),  # "OR 97403": a state code
     )
 
 
