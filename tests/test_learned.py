@@ -525,3 +525,27 @@ def test_print_choices_survives_a_kind_without_dev_support(
     assert "no dev support" in purpose
     practice = next(line for line in out.splitlines() if line.startswith("practice"))
     assert "." in practice and "no dev support" not in practice
+
+
+def test_cli_evaluate_prints_the_in_sample_note_for_the_choices(
+    synthetic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pp_graph.cli import main
+
+    kw = {"split_file": synthetic / "split.tsv", "dev_file": synthetic / "dev.tsv", "choose_where": "dev"}
+    train_opp115(synthetic, tmp_path / "m", fit_on="fit", **kw)
+    monkeypatch.setattr(opp115, "evaluate_opp115", _with_split_file(opp115.evaluate_opp115, synthetic / "split.tsv"))
+    args = ["evaluate", "opp115", str(synthetic), "--model", str(tmp_path / "m"), "--split"]
+    res = CliRunner().invoke(main, [*args, "train"])
+    assert res.exit_code == 0, res.output
+    note = next((line for line in res.output.splitlines() if line.startswith("note:")), "")
+    assert "in sample" in note and "practice, data, purpose labels were chosen on them (dev)" in note, note
+    res = CliRunner().invoke(main, [*args, "test"])
+    assert res.exit_code == 0 and "in sample" not in res.output, res.output
+
+
+def _with_split_file(fn: Any, split_file: Path) -> Any:
+    def call(*args: Any, **kw: Any) -> Any:
+        return fn(*args, split_file=split_file, **kw)
+
+    return call

@@ -108,7 +108,9 @@ def _in_sample(manifest: dict[str, Any], split: str) -> str:
     parts = []
     if split in _SEEN.get(fit_on, ()):
         parts.append(f"its weights were fitted on them (fit_on {fit_on})")
-    kinds = [k for k, src in where.items() if split in _SEEN.get(src, ())]
+    kinds_first = ("practice", "data", "purpose")  # the manifest's keys come sorted; name them in this order
+    order = [*kinds_first, *sorted(set(where) - set(kinds_first))]
+    kinds = [k for k in order if split in _SEEN.get(where.get(k, ""), ())]
     if kinds:
         on = ", ".join(sorted({where[k] for k in kinds}))
         parts.append(f"the modes and thresholds of {', '.join(kinds)} labels were chosen on them ({on})")
