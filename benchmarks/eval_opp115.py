@@ -38,23 +38,31 @@ def show(name: str, res: Opp115Result) -> None:
     print(interval_line("practice categories macro-F1", res.category_interval()))
 
 
+def _macro(rows: list[dict], key: str) -> str:
+    return f"{mean(r[key] for r in rows):.3f}" if rows else "  -  "
+
+
 def print_choices(man: dict) -> None:
-    """Macro-F1 per kind on the dev subset (scored by a model fitted without it) and, when any kind was chosen
-    there, on train out of fold; where each kind was chosen."""
+    """Macro-F1 per kind on the dev subset (scored by a model fitted without it, but in sample for the kinds
+    chosen there) and, when any kind was chosen on CV, on train out of fold (in sample for those kinds); where
+    each kind was chosen. Labels without gold segments on a subset are left out of its mean."""
     kinds = {lab["name"]: lab["kind"] for lab in man["labels"]}
     cv = man.get("cv_report") or {}
     print("\nlabels (chosen on)             dev: rules  chosen | CV over train: rules  chosen")
     for kind in ("practice", "data", "purpose"):
         names = [n for n in man["choices"] if kinds[n] == kind]
         dev = [man["dev_report"][n] for n in names if man["dev_report"][n]["support"]]
-        line = f"{kind + ' (' + man['split']['choose_on'][kind] + ')':30s}      {mean(d['rules_f1'] for d in dev):.3f}"
-        line += f"   {mean(d['f1'] for d in dev):.3f} |"
+        line = f"{kind + ' (' + man['split']['choose_on'][kind] + ')':30s}      {_macro(dev, 'rules_f1')}"
+        line += f"   {_macro(dev, 'f1')} |"
         if cv:
             c = [cv[n] for n in names if cv[n]["support"]]
-            line += f"                {mean(x['rules_f1'] for x in c):.3f}   {mean(x['f1'] for x in c):.3f}"
+            line += f"                {_macro(c, 'rules_f1')}   {_macro(c, 'f1')}"
+        if not dev:
+            line += "  (no dev support)"
         print(line)
     modes = Counter(c["mode"] for c in man["choices"].values())
     print("modes:", ", ".join(f"{m} {n}" for m, n in sorted(modes.items())))
+    print("in sample: each kind's figures on the subset it was chosen on")
 
 
 def conversion_cost(model: Path) -> None:

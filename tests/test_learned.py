@@ -430,9 +430,122 @@ def test_fit_on_fit_leaves_dev_out_of_the_weights_and_evaluate_says_when_figures
     assert full["split"]["fit_on"] == "train"
     # Weights fitted without dev differ from those fitted on all of train.
     assert not np.array_equal(np.load(out / WEIGHTS), np.load(model_dir / WEIGHTS))
-    assert _in_sample(man, "dev") == "" and "in sample" in _in_sample(man, "train")
+    # Weights fitted without dev, but every mode and threshold chosen on dev: dev figures are in sample for them.
+    note = _in_sample(man, "dev")
+    assert "in sample" in note and "practice, data, purpose" in note and "fitted" not in note
+    assert "in sample" in _in_sample(man, "train")
+    fit_note = _in_sample(man, "fit")  # the weights saw fit; the choices (all on dev) did not
+    assert "fitted" in fit_note and "modes" not in fit_note
     assert "in sample" in _in_sample(full, "dev") and _in_sample(full, "test") == ""
     from pp_graph.errors import InputError
 
     with pytest.raises(InputError, match="fit-on"):
         train_opp115(synthetic, tmp_path / "x", fit_on="dev", **kw)
+
+
+def test_in_sample_names_the_kinds_whose_choices_saw_the_split() -> None:
+    from pp_graph.cli.evaluate import _in_sample
+
+    # The README's pair: `train --fit-on fit` (default --choose-on kind), then `evaluate --split dev`.
+    man = {"split": {"fit_on": "fit", "choose_on": {"practice": "dev", "data": "cv", "purpose": "cv"}}}
+    note = _in_sample(man, "dev")
+    assert "practice, data, purpose" in note and "fitted" not in note
+    # fit = train without dev: the practice choices never saw it, the CV ones (over all of train) did.
+    note = _in_sample(man, "fit")
+    assert "data, purpose" in note and "practice" not in note and "fitted" in note
+    assert _in_sample(man, "test") == ""
+    cv_only = {"split": {"fit_on": "fit", "choose_on": dict.fromkeys(("practice", "data", "purpose"), "cv")}}
+    assert "practice, data, purpose" in _in_sample(cv_only, "all")
+
+
+def test_a_model_trained_before_the_manifest_change_is_refused(model_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from pp_graph.extract.learned.model import manifest_digest
+
+    old = tmp_path / "old"
+    shutil.copytree(model_dir, old)
+    man = json.loads((old / MANIFEST).read_text())
+    # The former layout: cv_f1/cv_rules_f1/cv_support per choice, choices_on, no cv_report, format 2.
+    man["choices"] = {
+        n: {"mode": c["mode"], "threshold": c["threshold"], "cv_f1": 0.5, "cv_rules_f1": 0.4, "cv_support": 3}
+        for n, c in man["choices"].items()
+    }
+    man["split"] = {k: v for k, v in man["split"].items() if k not in ("choose_on", "sources")}
+    man["split"]["choices_on"] = "dev"
+    del man["cv_report"]
+    man["format"] = "pp-graph-learned/2"
+    man["model_digest"] = manifest_digest(man)
+    (old / MANIFEST).write_text(json.dumps(man))
+    with pytest.raises(ModelError) as e:
+        load_model(old)
+    assert "older pp-graph" in str(e.value) and "pp-graph train" in str(e.value), str(e.value)
+
+
+def test_reports_mark_the_labels_whose_choice_was_made_on_their_segments(model_dir: Path) -> None:
+    man = json.loads((model_dir / MANIFEST).read_text())
+    for name, c in man["choices"].items():
+        assert man["dev_report"][name]["in_sample"] is (c["chosen_on"] == "dev")
+        assert man["cv_report"][name]["in_sample"] is (c["chosen_on"] == "cv")
+    assert {r["in_sample"] for r in man["dev_report"].values()} == {True, False}
+
+
+def test_folds_do_not_change_a_model_that_never_ran_cv(synthetic: Path, tmp_path: Path) -> None:
+    kw = {"split_file": synthetic / "split.tsv", "dev_file": synthetic / "dev.tsv", "choose_where": "dev"}
+    a = train_opp115(synthetic, tmp_path / "a", folds=3, **kw)
+    b = train_opp115(synthetic, tmp_path / "b", folds=4, **kw)
+    assert a["model_digest"] == b["model_digest"] and "cv" not in a["split"]["sources"]
+
+
+def test_dev_scores_names_the_dev_file_not_choose_on() -> None:
+    from pp_graph.errors import InputError
+    from pp_graph.evaluate import learn_opp115 as lo
+
+    with pytest.raises(InputError) as e:
+        lo.dev_scores([], [], set())
+    assert "choose-on" not in str(e.value) and "dev" in e.value.source
+
+
+def test_print_choices_survives_a_kind_without_dev_support(
+    model_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = Path(__file__).resolve().parents[1] / "benchmarks"
+    monkeypatch.syspath_prepend(str(bench))
+    import importlib
+
+    eval_opp115 = importlib.import_module("eval_opp115")
+    man = json.loads((model_dir / MANIFEST).read_text())
+    kinds = {lab["name"]: lab["kind"] for lab in man["labels"]}
+    for name, rep in man["dev_report"].items():
+        if kinds[name] == "purpose":
+            rep["support"] = 0
+    eval_opp115.print_choices(man)
+    out = capsys.readouterr().out
+    purpose = next(line for line in out.splitlines() if line.startswith("purpose"))
+    assert "no dev support" in purpose
+    practice = next(line for line in out.splitlines() if line.startswith("practice"))
+    assert "." in practice and "no dev support" not in practice
+
+
+def test_cli_evaluate_prints_the_in_sample_note_for_the_choices(
+    synthetic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pp_graph.cli import main
+
+    kw = {"split_file": synthetic / "split.tsv", "dev_file": synthetic / "dev.tsv", "choose_where": "dev"}
+    train_opp115(synthetic, tmp_path / "m", fit_on="fit", **kw)
+    monkeypatch.setattr(opp115, "evaluate_opp115", _with_split_file(opp115.evaluate_opp115, synthetic / "split.tsv"))
+    args = ["evaluate", "opp115", str(synthetic), "--model", str(tmp_path / "m"), "--split"]
+    res = CliRunner().invoke(main, [*args, "train"])
+    assert res.exit_code == 0, res.output
+    note = next((line for line in res.output.splitlines() if line.startswith("note:")), "")
+    assert "in sample" in note and "practice, data, purpose labels were chosen on them (dev)" in note, note
+    res = CliRunner().invoke(main, [*args, "test"])
+    assert res.exit_code == 0 and "in sample" not in res.output, res.output
+
+
+def _with_split_file(fn: Any, split_file: Path) -> Any:
+    def call(*args: Any, **kw: Any) -> Any:
+        return fn(*args, split_file=split_file, **kw)
+
+    return call

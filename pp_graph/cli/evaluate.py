@@ -90,13 +90,33 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
         )
 
 
+# The splits whose policies each source saw: weights fitted on all of train or on train without dev (fit_on);
+# choices made on the dev subset, or on CV over all of train.
+_SEEN = {
+    "train": ("train", "dev", "fit", "all"),
+    "fit": ("train", "fit", "all"),
+    "dev": ("train", "dev", "all"),
+    "cv": ("train", "dev", "fit", "all"),
+}
+
+
 def _in_sample(manifest: dict[str, Any], split: str) -> str:
-    """A note when the learned model's weights were fitted on policies of ``split`` (its figures are in sample)."""
+    """A note when the learned model's weights were fitted on, or its modes and thresholds chosen on, policies of
+    ``split`` (those figures are in sample); names the label kinds whose choices saw them."""
     fit_on = manifest.get("split", {}).get("fit_on")
-    seen = {"train": ("train", "dev", "fit", "all"), "fit": ("train", "fit", "all")}.get(fit_on, ())
-    if split not in seen:
+    where = manifest.get("split", {}).get("choose_on", {})
+    parts = []
+    if split in _SEEN.get(fit_on, ()):
+        parts.append(f"its weights were fitted on them (fit_on {fit_on})")
+    kinds_first = ("practice", "data", "purpose")  # the manifest's keys come sorted; name them in this order
+    order = [*kinds_first, *sorted(set(where) - set(kinds_first))]
+    kinds = [k for k in order if split in _SEEN.get(where.get(k, ""), ())]
+    if kinds:
+        on = ", ".join(sorted({where[k] for k in kinds}))
+        parts.append(f"the modes and thresholds of {', '.join(kinds)} labels were chosen on them ({on})")
+    if not parts:
         return ""
-    return f"note: the learned model was fitted on policies of the {split} split (fit_on {fit_on}): in sample"
+    return f"note: in sample on policies of the {split} split: " + "; ".join(parts)
 
 
 def _by_rule(root: Path, split: str, backend: str, json_out: Path | None) -> None:

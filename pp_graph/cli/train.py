@@ -19,7 +19,8 @@ train = click.Group("train", help="Train the learned layer on annotated policies
     type=click.IntRange(2, 20),
     default=5,
     show_default=True,
-    help="Grouped (by policy) cross-validation folds whose out-of-fold scores choose each label's mode and threshold.",
+    help="Grouped (by policy) cross-validation folds whose out-of-fold scores choose the mode and threshold of the "
+    "kinds chosen on CV (unused, and not recorded, with --choose-on dev).",
 )
 @click.option(
     "--choose-on",

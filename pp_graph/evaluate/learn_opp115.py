@@ -14,7 +14,8 @@ Where each kind's choice is made (``CHOOSE_ON``, recorded per label in the manif
   practice categories too, 0.81-0.86 vs 0.861, but the practice choice is made on dev by design: the fit split
   is the text the rules were written on).
 ``--choose-on dev`` or ``cv`` makes every choice there. Either way the weights are then fitted on all of train
-and the dev subset is reported (scored by the model fitted without it). The test split is never read here.
+and the dev subset is reported (scored by the model fitted without it; in sample, and marked ``in_sample``, for
+the labels whose choice was made on it). The test split is never read here.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from pp_graph.vocab.dpv import expand
 
 # A label with fewer gold segments (out of fold) keeps the rules: a threshold fitted to a handful of segments is noise.
 MIN_SUPPORT = 10
-MIN_DEV_SUPPORT = 5  # the same floor on the dev subset (a third of train's policies)
+MIN_DEV_SUPPORT = 5  # half that floor on the dev subset, which holds under a third of train's policies
 THRESHOLDS = tuple(round(0.05 + 0.01 * i, 3) for i in range(91))  # 0.05 … 0.95 (SVM margins squash to ~0.2-0.8)
 FOLDS = 5
 SOURCES = ("dev", "cv")
@@ -182,9 +183,10 @@ def choose(
 
 
 def report_on(
-    labels: list[Label], preps: list[Prepared], scores: np.ndarray, choices: dict[str, dict[str, Any]]
-) -> dict[str, dict[str, float]]:
-    """Per label, F1 of the chosen configuration and of the rules alone on a subset (its out-of-fold scores)."""
+    labels: list[Label], preps: list[Prepared], scores: np.ndarray, choices: dict[str, dict[str, Any]], source: str
+) -> dict[str, dict[str, Any]]:
+    """Per label, F1 of the chosen configuration and of the rules alone on ``source``'s segments and scores;
+    ``in_sample`` when the label's mode and threshold were chosen on those same scores."""
     gold, rules = _columns(labels, preps)
     out = {}
     for j, lab in enumerate(labels):
@@ -194,6 +196,7 @@ def report_on(
             "f1": round(_mode_f1(g, r, s, c["mode"], c["threshold"]), 4),
             "rules_f1": round(_mode_f1(g, r, s, "rules", 0.5), 4),
             "support": int(g.sum()),
+            "in_sample": c["chosen_on"] == source,
         }
     return out
 
@@ -226,42 +229,47 @@ def data_digest(root: Path, policy_ids: set[str]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def dev_scores(preps: list[Prepared], labels: list[Label], dev_ids: set[str]) -> tuple[list[Prepared], np.ndarray]:
+def dev_scores(
+    preps: list[Prepared], labels: list[Label], dev_ids: set[str], dev_file: Path = DEV_FILE
+) -> tuple[list[Prepared], np.ndarray]:
     """The dev subset's policies and their segment scores from a model fitted on the rest of train only."""
     dev = [p for p in preps if p.policy_id in dev_ids]
     rest = [p for p in preps if p.policy_id not in dev_ids]
     if not dev or not rest:
-        raise InputError("--choose-on", "the dev subset and the rest of train must both hold policies")
+        # Run under every --choose-on (the dev report is always made): the input at fault is the dev file.
+        raise InputError(
+            f"dev subset {dev_file.name}",
+            f"{len(dev)} of the train policies are in it and {len(rest)} are not; both must hold policies",
+        )
     model = LearnedModel.fit(*_targets(rest, labels), labels)
     return dev, np.vstack([segment_scores(model, p) for p in dev]).reshape(-1, len(labels))
 
 
-def choose_on(choose_on: str | dict[str, str] | None) -> dict[str, str]:
+def choose_on(spec: str | dict[str, str] | None) -> dict[str, str]:
     """Label kind → where its choice is made: CHOOSE_ON, or one source for every kind."""
-    if choose_on is None:
+    if spec is None:
         return dict(CHOOSE_ON)
-    if isinstance(choose_on, str):
-        choose_on = dict.fromkeys(CHOOSE_ON, choose_on)
-    bad = {k: v for k, v in choose_on.items() if v not in SOURCES or k not in CHOOSE_ON}
-    if bad or set(choose_on) != set(CHOOSE_ON):
+    where = dict.fromkeys(CHOOSE_ON, spec) if isinstance(spec, str) else dict(spec)
+    bad = {k: v for k, v in where.items() if v not in SOURCES or k not in CHOOSE_ON}
+    if bad or set(where) != set(CHOOSE_ON):
         raise InputError("--choose-on", f"expected one of {', '.join(SOURCES)} for each of {', '.join(CHOOSE_ON)}")
-    return dict(choose_on)
+    return where
 
 
 def make_choices(
-    preps: list[Prepared], labels: list[Label], dev_ids: set[str], where: dict[str, str], folds: int
-) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, float]], dict[str, dict[str, float]] | None]:
+    preps: list[Prepared], labels: list[Label], dev_ids: set[str], where: dict[str, str], folds: int, dev_file: Path
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]] | None]:
     """Per label, its choice made where ``where`` says for its kind; the dev report (always) and the CV report
     (when any kind is chosen on CV, which costs ``folds`` more fits)."""
-    dev, dev_s = dev_scores(preps, labels, dev_ids)
+    dev, dev_s = dev_scores(preps, labels, dev_ids, dev_file)
     picked = {"dev": choose(labels, dev, dev_s, "dev", MIN_DEV_SUPPORT)}
     oof = None
     if "cv" in where.values():
         oof = out_of_fold(preps, labels, folds)
         picked["cv"] = choose(labels, preps, oof, "cv", MIN_SUPPORT)
     choices = {lab.name: picked[where[lab.kind]][lab.name] for lab in labels}
-    cv_report = None if oof is None else report_on(labels, preps, oof, choices)
-    return choices, report_on(labels, dev, dev_s, choices), cv_report
+    cv_report = None if oof is None else report_on(labels, preps, oof, choices, "cv")
+    return choices, report_on(labels, dev, dev_s, choices, "dev"), cv_report
 
 
 def train_opp115(
@@ -292,10 +300,11 @@ def train_opp115(
         if progress:
             progress(pol.policy_id)
         preps.append(prepare(pol, mapping, labels, backend))
-    choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds)
+    choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds, dev_file)
     fitted = preps if fit_on == "train" else [p for p in preps if p.policy_id not in dev_ids]
     model = LearnedModel.fit(*_targets(fitted, labels), labels)
     model = model.with_choices({k: (v["mode"], v["threshold"]) for k, v in choices.items()})
+    cv_source = {} if cv_report is None else {"cv": f"out-of-fold scores, {folds}-fold CV grouped by policy over train"}
     meta = {
         "dataset": {"name": "opp115", "digest": data_digest(root, train_ids), "policies": len(preps)},
         "split": {
@@ -303,10 +312,8 @@ def train_opp115(
             "dev": sorted(dev_ids, key=int),
             "fit_on": fit_on,
             "choose_on": where,
-            "sources": {
-                "dev": "dev subset scored by a model fitted on the rest of train",
-                "cv": f"out-of-fold scores, {folds}-fold CV grouped by policy over train",
-            },
+            # The fold count only where CV ran: without it --folds changes nothing, so neither does the digest.
+            "sources": {"dev": "dev subset scored by a model fitted on the rest of train"} | cv_source,
             "folds": folds if cv_report is not None else None,
         },
         "choices": choices,

@@ -21,7 +21,10 @@ from pp_graph.errors import ModelError
 from pp_graph.extract.learned.features import Unit, units
 from pp_graph.model import InferredClass, PolicyExtraction
 
-FORMAT = "pp-graph-learned/2"
+# 3: per-choice f1/rules_f1/support/chosen_on (was cv_f1/cv_rules_f1/cv_support), split.choose_on/sources (was
+# choices_on), cv_report, in_sample per report row. Readers of those keys would fail on an older manifest.
+FORMAT = "pp-graph-learned/3"
+OLDER_FORMATS = ("pp-graph-learned/1", "pp-graph-learned/2")
 MANIFEST, VECTORIZERS, WEIGHTS = "manifest.json", "vectorizers.json", "weights.npy"
 KINDS = ("practice", "data", "purpose")
 MODES = ("rules", "union", "learned")  # per label: keep the rules, add the classifier, or let it decide
@@ -215,6 +218,11 @@ class LearnedModel:
             manifest = json.loads(man_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as e:
             raise ModelError(f"{man_path}: unreadable manifest ({e})") from e
+        if manifest.get("format") in OLDER_FORMATS:
+            raise ModelError(
+                f"{man_path}: format {manifest['format']!r} was trained by an older pp-graph "
+                f"(this one reads {FORMAT!r}); run `pp-graph train` again"
+            )
         if manifest.get("format") != FORMAT:
             raise ModelError(f"{man_path}: format {manifest.get('format')!r}, expected {FORMAT!r}")
         if manifest_digest(manifest) != manifest.get("model_digest"):
