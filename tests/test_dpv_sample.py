@@ -16,6 +16,7 @@ from pp_graph.evaluate.dpv_sample import (
     FRESH,
     FRESH2,
     FRESH3,
+    FRESH4,
     HALVES,
     NONE,
     Gold,
@@ -35,7 +36,7 @@ def test_sample_is_well_formed() -> None:
 
 def test_fresh_samples_are_well_formed_and_disjoint_from_the_earlier_ones() -> None:
     seen = {(g.kind, g.site, g.start, g.end) for g in load_sample()}
-    for path in (FRESH, FRESH2, FRESH3):
+    for path in (FRESH, FRESH2, FRESH3, FRESH4):
         fresh = load_sample(path)
         assert Counter(g.kind for g in fresh) == {"data": 200, "purpose": 200}
         assert len({g.id for g in fresh}) == 400

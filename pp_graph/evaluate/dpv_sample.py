@@ -22,8 +22,12 @@ SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "dpv-sampl
 FRESH = SAMPLE.with_name("fresh.tsv")  # drawn and labelled after the mention rules were written: scored only
 FRESH2 = SAMPLE.with_name("fresh2.tsv")  # drawn after fresh.tsv's error kinds were used: the unseen-text figure
 # drawn from the output of the rules before the third round of mention rules, labelled while they were written: the
-# unseen-text figure of that round (its spans are those the earlier rules tied to practices)
+# unseen-text figure of that round (its spans are those the earlier rules tied to practices); the fourth round was
+# written against its errors
 FRESH3 = SAMPLE.with_name("fresh3.tsv")
+# drawn from the output of the third round of mention rules, labelled while the fourth was written against fresh3:
+# the unseen-text figure of the third round, and of the fourth for the spans the third already found
+FRESH4 = SAMPLE.with_name("fresh4.tsv")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
