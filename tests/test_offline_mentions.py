@@ -44,7 +44,11 @@ def _lexicon_hit(text: str, kind: str) -> bool:
 
 @pytest.mark.parametrize(
     ("rule", "text", "fires", "expected"),
-    [(r.id, t, True, c or r.concept) for r in mention_rules().rules for t, c in zip(r.match, r.match_concepts)]
+    [
+        (r.id, t, True, c or r.concept)
+        for r in mention_rules().rules
+        for t, c in zip(r.match, r.match_concepts, strict=True)
+    ]
     + [(r.id, t, False, "") for r in mention_rules().rules for t in r.no_match],
 )
 def test_mention_rule_examples(rule: str, text: str, fires: bool, expected: str) -> None:
@@ -76,7 +80,8 @@ def test_every_rule_is_valid_and_has_an_example() -> None:
         ('kind = "concept"\nlexicon = "data"', "needs a concept"),
         ('kind = "veto"\nlexicon = "data"\nmatch = [{text = "a [[b]]", concept = "pd:Name"}]', "only a concept rule"),
         (
-            'kind = "concept"\nlexicon = "data"\npredicate = "said_narrower"\nmatch = [{text = "a [[b]]", concept = "pd:Nope"}]',
+            'kind = "concept"\nlexicon = "data"\npredicate = "said_narrower"\n'
+            'match = [{text = "a [[b]]", concept = "pd:Nope"}]',
             "example concept",
         ),
         (
