@@ -43,19 +43,23 @@ def _lexicon_hit(text: str, kind: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("rule", "text", "fires"),
-    [(r.id, t, True) for r in mention_rules().rules for t in r.match]
-    + [(r.id, t, False) for r in mention_rules().rules for t in r.no_match],
+    ("rule", "text", "fires", "expected"),
+    [
+        (r.id, t, True, c or r.concept)
+        for r in mention_rules().rules
+        for t, c in zip(r.match, r.match_concepts, strict=True)
+    ]
+    + [(r.id, t, False, "") for r in mention_rules().rules for t in r.no_match],
 )
-def test_mention_rule_examples(rule: str, text: str, fires: bool) -> None:
+def test_mention_rule_examples(rule: str, text: str, fires: bool, expected: str) -> None:
     r = next(x for x in mention_rules().rules if x.id == rule)
     assert _lexicon_hit(text, r.lexicon), f"the marked words in {text!r} are not a {r.lexicon} hit"
     fired, concept = _at(text, r.lexicon)
     assert (fired[:1] == [rule]) is fires, fired
     if fires and r.kind == "veto":
         assert concept is None  # the vetoed hit is no mention
-    elif fires and r.concept:
-        assert concept == r.concept
+    elif fires and expected:
+        assert concept == expected  # the rule's concept, or (a predicate rule's) the example's
 
 
 def test_every_rule_is_valid_and_has_an_example() -> None:
@@ -74,11 +78,22 @@ def test_every_rule_is_valid_and_has_an_example() -> None:
         ('kind = "veto"\nlexicon = "data"\nafter = "("', "not a valid regular expression"),
         ('kind = "veto"\nlexicon = "data"\npredicate = "guess"', "predicate"),
         ('kind = "concept"\nlexicon = "data"', "needs a concept"),
+        ('kind = "veto"\nlexicon = "data"\nmatch = [{text = "a [[b]]", concept = "pd:Name"}]', "only a concept rule"),
+        (
+            'kind = "concept"\nlexicon = "data"\npredicate = "said_narrower"\n'
+            'match = [{text = "a [[b]]", concept = "pd:Nope"}]',
+            "example concept",
+        ),
+        (
+            'kind = "concept"\nlexicon = "data"\npredicate = "said_narrower"\nmatch = [{text = "a [[b]]"}]',
+            "exactly the strings",
+        ),
     ],
 )
 def test_rules_file_is_validated(tmp_path: Path, body: str, error: str) -> None:
     bad = tmp_path / "mentions.toml"
-    bad.write_text(f'[[rule]]\nid = "x"\ndoc = "d"\nmatch = ["a [[b]]"]\n{body}\n', encoding="utf-8")
+    example = "" if "match =" in body else 'match = ["a [[b]]"]\n'
+    bad.write_text(f'[[rule]]\nid = "x"\ndoc = "d"\n{example}{body}\n', encoding="utf-8")
     with pytest.raises(DataFileError, match=error):
         load_mention_rules(bad)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -54,15 +54,30 @@ _URL = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _COMPOUND = re.compile(r"\b([a-z]+)-(?:related|based)\s+$", re.I)
-# "information about / on / from / contained in X": X names what the information is, except that data "from" or "in"
-# a place is data kept or sent there ("personal data in countries where we process it"), not location data.
+# "information about / on / regarding X": X names what the information is. "from / (contained) in X" names where it
+# is held or came from, which says what it is only for a container of its own kind (_CONTAINERS).
 _ABOUT = re.compile(
     r"\s+(?:about|on|regarding|relating to|related to"
     r"|(?P<held>from|in|(?:contained|stored|held|kept|included)\s+(?:in|on)))"
     r"\s+(?:(?:your|the|a|an|their|these|those|this|its|such)\s+)?",
     re.I,
 )
-_PLACE = expand("pd:Location")
+# Containers whose contents are of the container's kind: what is in messages or posts is communication, in a profile
+# profile data, in cookies, beacons or logs tracking and usage records. Not a place ("data in countries where we
+# process it"), a person ("from your friends"), an address book ("in your contacts") or an identifier ("in emails":
+# pd:EmailAddress is the address, not the mail): those name the source, not the kind.
+_CONTAINERS = frozenset(
+    expand(c)
+    for c in (
+        "pd:Communication",
+        "pd:CommunicationsMetadata",
+        "pd:Profile",
+        "pd:Tracking",
+        "pd:BrowserHistory",
+        "pd:BrowsingBehaviour",
+        "pd:ServiceConsumptionBehaviour",
+    )
+)
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
@@ -107,6 +122,7 @@ class MentionRule:
     predicate: str = ""  # a named test in PREDICATES (a concept rule's predicate gives the concept)
     concept: str = ""  # the IRI a concept rule gives
     match: tuple[str, ...] = ()  # texts with the hit marked [[…]] that it must fire on
+    match_concepts: tuple[str, ...] = ()  # per match example, the concept it must give ("": the rule's concept)
     no_match: tuple[str, ...] = ()
 
 
@@ -119,6 +135,7 @@ class Context:
     lexicon: Lexicon  # the lexicon the hits come from
     names: Sequence[Hit] = ()  # proper-name party hits (the site's own name, named companies)
     others: Sequence[Hit] = ()  # the segment's hits of the same lexicon
+    rules: Sequence[MentionRule] = ()  # the rules of that lexicon (set by MentionRules.classify)
 
     @cached_property
     def urls(self) -> list[tuple[int, int]]:
@@ -192,9 +209,7 @@ def _said_narrower(ctx: Context, h: Hit) -> str | None:
         nxt = ctx.starts.get(h.end + m.end())
         if nxt is not None and nxt.entry.value[0] != _GENERIC:
             # "information about you in posts": what is in the posts is about the person, not the posts' kind
-            held = m.group("held") and (
-                " about " in h.entry.phrase.lower() or _PLACE in vocabulary().broader_closure(nxt.entry.value[0])
-            )
+            held = m.group("held") and (" about " in h.entry.phrase.lower() or nxt.entry.value[0] not in _CONTAINERS)
             if not held:
                 return nxt.entry.value[0]
     return None
@@ -226,24 +241,42 @@ def _listed_narrower(ctx: Context, h: Hit) -> str | None:
 
 
 def _capitalised(ctx: Context, h: Hit) -> bool:
-    """The hit starts with a capital letter (with a name's other words after it, a title: "Online Safety Act")."""
-    return ctx.text[h.start - ctx.offset].isupper()
+    """The hit starts with a capital letter (with a name's other words after it, a title: "Online Safety Act").
+    ASCII only, like the [A-Z] of the rules' title expressions, so a title's first word and the rest agree."""
+    first = ctx.text[h.start - ctx.offset]
+    return first.isascii() and first.isupper()
 
 
-# A clause break: the next hit past it belongs to another phrase.
-_CLAUSE_BREAK = re.compile(r"[.;:,!?()\[\]\n]|\b(?:but|so|because|when|if|which|that|who)\b")
+# What may stand between "help you" and the verb it leads to: the helped party's coordination ("or your device"),
+# then at most two of "to" and a few adverbs. Anything else ("with questions", "find friends and") is no verb
+# right after it; "and" / "with" never pass, so a coordinated clause is never read as the help's purpose.
+_TO_VERB = re.compile(
+    r"\s+(?:or\s+(?:your|their|its)\s+[\w-]+\s+)?(?:(?:to|better|more|easily|quickly|also)\s+){0,2}", re.I
+)
+
+
+def _decided(ctx: Context, h: Hit) -> str | None:
+    """The concept the mention rules give a hit (None: vetoed), as classify would."""
+    surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
+    for rule in ctx.rules:
+        got = _applies(rule, ctx, h, surface)
+        if got is not False:
+            return got if isinstance(got, str) else None
+    return h.entry.value[0]
 
 
 def _next_in_clause(ctx: Context, h: Hit) -> str | None:
-    """The concept of the next hit of the same lexicon within a few words and the same clause: "help you or your
-    device register" names the purpose of "register", not customer care."""
+    """The concept of the verb right after the hit (a hit of the same lexicon, within two words): "help you or
+    your device register" names the purpose of "register", not customer care. The verb's concept is the one the
+    mention rules give it, not its lexicon concept."""
     later = sorted((o for o in ctx.others if h.end < o.start <= h.end + 40), key=lambda o: o.start)
     if not later:
         return None
     between = ctx.text[h.end - ctx.offset : later[0].start - ctx.offset]
-    if _CLAUSE_BREAK.search(between) or len(between.split()) > 4:
+    if not _TO_VERB.fullmatch(between):
         return None
-    return later[0].entry.value[0] if later[0].entry.value[0] != h.entry.value[0] else None
+    concept = _decided(ctx, later[0])
+    return concept if concept != h.entry.value[0] else None
 
 
 PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
@@ -306,6 +339,7 @@ class MentionRules:
         kept: list[Hit] = []
         done: list[Decision] = []
         rules = self.by_lexicon[kind]
+        ctx = replace(ctx, rules=rules)
         for h in hits:
             surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
             out: Hit | None = h
@@ -344,6 +378,33 @@ def _strings(raw: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _examples(raw: dict[str, Any], rule_kind: str, top: str, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The match examples and, per example, the concept it must give: an example is a marked text or a table
+    {text = "...", concept = "dpv:..."} (a concept rule's only; "" when it gives none)."""
+    value = raw.get("match", [])
+    if not isinstance(value, list):
+        raise DataFileError(f"{where}: match must be a list of texts or {{text, concept}} tables")
+    texts: list[str] = []
+    concepts: list[str] = []
+    for item in value:
+        if isinstance(item, dict):
+            text, concept = item.get("text"), item.get("concept")
+            if set(item) != {"text", "concept"} or not isinstance(text, str) or not isinstance(concept, str):
+                raise DataFileError(f"{where}: a match table needs exactly the strings text and concept")
+            if rule_kind != "concept":
+                raise DataFileError(f"{where}: only a concept rule's example can name a concept ({text!r})")
+            if not vocabulary().in_scheme(expand(concept), top):
+                raise DataFileError(f"{where}: example concept {concept} is not a DPV concept under {top}")
+            texts.append(text)
+            concepts.append(expand(concept))
+        elif isinstance(item, str) and item.strip():
+            texts.append(item)
+            concepts.append("")
+        else:
+            raise DataFileError(f"{where}: match must be a list of texts or {{text, concept}} tables")
+    return tuple(texts), tuple(concepts)
+
+
 def _rule(raw: dict[str, Any], where: str) -> MentionRule:
     if unknown := set(raw) - _KEYS:
         raise DataFileError(f"{where}: unknown keys {sorted(unknown)}")
@@ -361,6 +422,7 @@ def _rule(raw: dict[str, Any], where: str) -> MentionRule:
     if predicate and predicate not in PREDICATES:
         raise DataFileError(f"{where}: predicate {predicate!r} is not one of {sorted(PREDICATES)}")
     concept = expand(raw["concept"]) if "concept" in raw else ""
+    match, match_concepts = _examples(raw, kind, top, where)
     if kind == "concept" and not (concept or predicate):
         raise DataFileError(f"{where}: a concept rule needs a concept or a predicate that gives one")
     rule = MentionRule(
@@ -378,7 +440,8 @@ def _rule(raw: dict[str, Any], where: str) -> MentionRule:
         sentence=_pattern(raw, "sentence", where),
         predicate=predicate,
         concept=concept,
-        match=_strings(raw, "match", where),
+        match=match,
+        match_concepts=match_concepts,
         no_match=_strings(raw, "no_match", where),
     )
     if not rule.match or not all("[[" in t and "]]" in t for t in (*rule.match, *rule.no_match)):
