@@ -292,16 +292,16 @@ def test_signature_employer_line_negative(text: str) -> None:
 def test_function_words_are_read_from_the_data_file_and_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert "my" in gazetteer._stop_words() and "sunday" in gazetteer._stop_words()
+    assert "my" in gazetteer.stop_words() and "sunday" in gazetteer.stop_words()
     bad = tmp_path / "f.txt"
     bad.write_text("# c\nthe\nTwo Words\n", encoding="utf-8")
     monkeypatch.setattr(gazetteer, "FUNCTION_WORDS_FILE", bad)
-    gazetteer._stop_words.cache_clear()
+    gazetteer.stop_words.cache_clear()
     try:
         with pytest.raises(gazetteer.GazetteerUnavailable, match=r"f.txt:3: 'Two Words'"):
-            gazetteer._stop_words()
+            gazetteer.stop_words()
     finally:
-        gazetteer._stop_words.cache_clear()
+        gazetteer.stop_words.cache_clear()
 
 
 def test_spacy_places_dropped_only_when_a_listed_name() -> None:
@@ -358,3 +358,48 @@ def test_a_name_stops_at_a_possessive(text: str, value: str) -> None:
 )
 def test_country_after_a_capitalised_word(text: str, value: str) -> None:
     assert spans("country", text) == {value}
+
+
+_COMMON_WORD_PHRASES = [
+    "Rich Media Ads",
+    "Page Views",
+    "Young Adults Program",
+    "Star Ratings",
+    "Chase Sapphire Card",
+    "Long Term Storage",
+    "Grace Period",
+    "Bill Payment Services",
+    "Mark Read",
+    "Grant Access",
+]
+
+
+@pytest.mark.parametrize("text", [f"See our {p} today" for p in _COMMON_WORD_PHRASES])
+def test_a_first_name_that_is_a_common_word_needs_a_listed_surname(text: str) -> None:
+    assert spans("name_listed", text) == set()
+
+
+@pytest.mark.parametrize("text", ["Major Update\nWe changed things.", "Grace Period\nThirty days."])
+def test_signature_name_that_opens_with_a_common_word_needs_a_listed_surname(text: str) -> None:
+    assert spans("name_signature", text) == set()
+
+
+def test_a_common_word_first_name_with_a_listed_surname_is_a_person() -> None:
+    assert spans("name_listed", "I spoke to Grace Johnson yesterday") == {"Grace Johnson"}
+    assert spans("name_signature", "Mark Johnson\nSales manager") == {"Mark Johnson"}
+
+
+def test_common_word_names_are_read_from_the_data_file_and_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "rich" in gazetteer.common_word_names() and "james" not in gazetteer.common_word_names()
+    for body, message in [("rich\nRich Man\n", r"c.txt:2: 'Rich Man'"), ("rich\n", r"c.txt: .* fewer than 20")]:
+        bad = tmp_path / "c.txt"
+        bad.write_text(body, encoding="utf-8")
+        monkeypatch.setattr(gazetteer, "COMMON_WORD_NAMES_FILE", bad)
+        gazetteer.common_word_names.cache_clear()
+        try:
+            with pytest.raises(gazetteer.GazetteerUnavailable, match=message):
+                gazetteer.common_word_names()
+        finally:
+            gazetteer.common_word_names.cache_clear()

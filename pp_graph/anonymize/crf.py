@@ -82,7 +82,7 @@ def _lexicon_feats(w: str) -> tuple[bool, bool, bool, bool]:
         low in gazetteer.first_names(),
         low in gazetteer.last_names(),
         low in gazetteer.countries(),
-        low in gazetteer._stop_words() and not w.isupper(),  # "OR 97403": a state code
+        low in gazetteer.stop_words() and not w.isupper(),  # "OR 97403": a state code
     )
 
 

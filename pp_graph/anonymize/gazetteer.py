@@ -71,23 +71,42 @@ def _package_dir(name: str) -> Path:
 
 
 FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
+COMMON_WORD_NAMES_FILE = DATA / "anonymize" / "common-word-names.txt"
 
 
-@cache
-def _stop_words() -> frozenset[str]:
-    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+def _word_list(path: Path, what: str, minimum: int) -> frozenset[str]:
+    """One lower-case word a line ('#' comments); a malformed line or a list shorter than ``minimum`` is an
+    error naming the file (and line)."""
     try:
-        lines = FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}: cannot read the function-word list ({e})") from None
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the {what} list ({e})") from None
     words = set()
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if line and not line.startswith("#"):
             if not re.fullmatch(r"[a-z]+", line):
-                raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}:{n}: {line!r} is not one lower-case word")
+                raise GazetteerUnavailable(f"{path}:{n}: {line!r} is not one lower-case word")
             words.add(line)
-    return frozenset(words) | _CALENDAR
+    if len(words) < minimum:
+        raise GazetteerUnavailable(f"{path}: the {what} list has {len(words)} words, fewer than {minimum}")
+    return frozenset(words)
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+    return _word_list(FUNCTION_WORDS_FILE, "function-word", 50) | _CALENDAR
+
+
+@cache
+def common_word_names() -> frozenset[str]:
+    """Listed names that are common English words (``data/anonymize/common-word-names.txt``), lower case."""
+    return _word_list(COMMON_WORD_NAMES_FILE, "common-word name", 20)
+
+
+def is_common_word_name(word: str) -> bool:
+    return word.lower() in common_word_names()
 
 
 def _census(file: str) -> frozenset[str]:
@@ -96,7 +115,7 @@ def _census(file: str) -> frozenset[str]:
         lines = path.read_text(encoding="ascii").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise GazetteerUnavailable(f"{path}: cannot read the name list ({e})") from None
-    stop = _stop_words()
+    stop = stop_words()
     return frozenset(w for w in (ln.split()[0].lower() for ln in lines if ln.strip()) if w not in stop and len(w) > 1)
 
 

@@ -254,7 +254,7 @@ _TITLE_GLUE = frozenset({"of", "and"})
 def _title_lines(text: str) -> Iterator[tuple[int, int]]:
     from pp_graph.anonymize import gazetteer
 
-    stop = gazetteer._stop_words()
+    stop = gazetteer.stop_words()
     for m in _TITLE_LINE.finditer(text):
         words = m.group(1).lower().split()
         if not any(w in stop and w not in _TITLE_GLUE for w in words):  # "Call the manager" is not a title
@@ -546,7 +546,17 @@ _LISTED_NAME = re.compile(rf"\b({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{1,2}})\b")
 def _stop(word: str) -> bool:
     from pp_graph.anonymize import gazetteer
 
-    return word.lower() in gazetteer._stop_words()
+    return word.lower() in gazetteer.stop_words()
+
+
+def _weak_first_name(words: list[str]) -> bool:
+    """A first name that is a common English word ("Rich Media Ads", "Mark Read") without its last word a listed
+    surname that is not one too: too weak to be a person."""
+    from pp_graph.anonymize import gazetteer
+
+    last = words[-1]
+    strong = gazetteer.is_last_name(last) and not gazetteer.is_common_word_name(last)
+    return gazetteer.is_common_word_name(words[0]) and not strong
 
 
 def _initial_names(text: str) -> Iterator[tuple[int, int]]:
@@ -575,6 +585,8 @@ def _listed_name_at(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     end = _possessive_cut(text, m.start(), m.end())
     first, rest = m.group(1), text[m.end(1) : end].split()
     if not rest or not gazetteer.is_first_name(first) or gazetteer.is_country(first) or any(_stop(w) for w in rest):
+        return None
+    if _weak_first_name([first, *rest]):
         return None
     if any(gazetteer.is_country(w) or (re.fullmatch(_SUFFIX, w) and not gazetteer.is_last_name(w)) for w in rest):
         return None  # "Georgia Avenue", "Mary Road": a place ("Linda Park": a listed surname, a person)
@@ -623,7 +635,12 @@ def _signature_names(text: str) -> Iterator[tuple[int, int]]:
     words = m.group(1).split()
     same_case = all(w[0].isupper() for w in words) or all(w.islower() for w in words)
     # a listed first name opens it: a listed surname alone is too weak ("Hello World")
-    if same_case and not any(_stop(w) for w in words) and gazetteer.is_first_name(words[0]):
+    if (
+        same_case
+        and not any(_stop(w) for w in words)
+        and gazetteer.is_first_name(words[0])
+        and not _weak_first_name(words)
+    ):
         yield m.start(1), m.end(1)
 
 
