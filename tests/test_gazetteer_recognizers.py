@@ -213,7 +213,15 @@ def test_job_title_on_its_own_line(text: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["Leasing consultant", "Hi\nCall the manager\nnow", "Karin\nShopping list\nEggs", "a manager said"]
+    "text",
+    [
+        "Leasing consultant",
+        "Hi\nCall the manager\nnow",
+        "Karin\nShopping list\nEggs",
+        "a manager said",
+        "Overview\nData Controller\nWe decide why.",
+        "Privacy Notice\nData Protection Officer\nContact us.",
+    ],
 )
 def test_job_title_line_negative(text: str) -> None:
     assert spans("title_line", text) == set()
@@ -266,7 +274,7 @@ def test_region_code_between_place_and_postcode_is_a_place() -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("Julcsa Kárpáthy\nMhealthcoach\n50668 Kiannonkatu 98", "Mhealthcoach"),
+        ("Julia Kárpáthy\nMhealthcoach\n50668 Kiannonkatu 98", "Mhealthcoach"),
         ("aksel kristensen\nstillwater supercomputing inc.\npsc 5420", "stillwater supercomputing inc."),
         ("> \n> Lina Artemova\n> Irecycle\n> 2224 Trenerys gate 232", "Irecycle"),
         ("Karin M. Beike\nLeasing consultant\nFritz-Armstrong\nul. Miła 53", "Fritz-Armstrong"),
@@ -283,6 +291,7 @@ def test_signature_employer_line(text: str, value: str) -> None:
         "Jane Roe\nAcme Widgets",  # two lines: nothing under the employer, not a signature block
         "Hello there\nSee the list below\nitem",
         "Lina Artemova wrote\nIrecycle\n2224 Trenerys gate 232",  # the first line is not a name
+        "Privacy Policy\nCookie Settings\nManage your choices",  # nor a listed first name or surname
     ],
 )
 def test_signature_employer_line_negative(text: str) -> None:

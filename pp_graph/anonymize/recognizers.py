@@ -257,8 +257,26 @@ def _title_lines(text: str) -> Iterator[tuple[int, int]]:
     stop = gazetteer.stop_words()
     for m in _TITLE_LINE.finditer(text):
         words = m.group(1).lower().split()
-        if not any(w in stop and w not in _TITLE_GLUE for w in words):  # "Call the manager" is not a title
+        if any(w in stop and w not in _TITLE_GLUE for w in words):  # "Call the manager" is not a title
+            continue
+        line_start = text.rfind("\n", 0, m.start(1))
+        above = text[text.rfind("\n", 0, line_start) + 1 : line_start]
+        if _is_name_line(above.strip(_SIG_MARKS)):  # "Overview\nData Controller" is a heading, not a title
             yield m.start(1), m.end(1)
+
+
+def _is_name_line(line: str) -> bool:
+    """A signature's name line: two or three words in one case, none a function word, opening with a listed first
+    name or closing with a listed surname, neither a common word ("Jane Roe", "Cormac Allan"; not "Privacy
+    Notice")."""
+    from pp_graph.anonymize import gazetteer
+
+    words = line.split()
+    same_case = all(w[0].isupper() for w in words) or all(w.islower() for w in words)
+    if not (_SIG_NAME.fullmatch(line) and same_case) or any(_stop(w) for w in words):
+        return False
+    listed = gazetteer.is_first_name(words[0]) and not gazetteer.is_common_word_name(words[0])
+    return listed or (gazetteer.is_last_name(words[-1]) and not gazetteer.is_common_word_name(words[-1]))
 
 
 REGISTRY["title_line"] = Recognizer("title_line", "TITLE", 26, _title_lines)
@@ -699,9 +717,8 @@ def _signature_orgs(text: str) -> Iterator[tuple[int, int]]:
             lines.append((s, e))
     if len(lines) < 3 or not _SIG_NAME.fullmatch(text[slice(*lines[0])]):
         return  # a signature opens with the name
-    words = text[slice(*lines[0])].split()
-    if any(_stop(w) for w in words) or not (all(w[0].isupper() for w in words) or all(w.islower() for w in words)):
-        return
+    if not _is_name_line(text[slice(*lines[0])]):
+        return  # "Privacy Policy\nCookie Settings\n…": a heading, not a name, opens it
     i = 2 if _is_title_line(text[slice(*lines[1])]) else 1
     s, e = lines[i]
     line = text[s:e]
