@@ -99,7 +99,15 @@ def test_organisation_named_by_what_is_said_of_it(text: str, value: str) -> None
 
 
 @pytest.mark.parametrize(
-    "text", ["It is a German company.", "We'll meet at noon, 5 of us", "according to the website", "This is a bank"]
+    "text",
+    [
+        "It is a German company.",
+        "We'll meet at noon, 5 of us",
+        "according to the website",
+        "This is a bank",
+        "Our Company is a leading provider of tools.",
+        "Everyone is a provider of data.",
+    ],
 )
 def test_organisation_said_negative(text: str) -> None:
     assert spans("org_said", text) == set()
@@ -412,3 +420,36 @@ def test_common_word_names_are_read_from_the_data_file_and_checked(
                 gazetteer.common_word_names()
         finally:
             gazetteer.common_word_names.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This page is available in English and French.",
+        "Translations: German, Spanish, Italian",
+        "Read the English language version.",
+        "transfers outside the European Union/Economic Area",
+        "the European Economic Area",
+        "We accept American Express cards.",
+    ],
+)
+def test_languages_and_institutions_are_not_nationalities(text: str) -> None:
+    assert spans("nationality", text) == set()
+
+
+def test_a_nationality_after_a_language_list_still_counts() -> None:
+    assert spans("nationality", "available in English. A French film") == {"French"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("First Name: James Talbot", "James Talbot"), ("my first name is Ruth", "Ruth"), ("Name: Ann Lee", "Ann Lee")],
+)
+def test_first_name_cue_needs_a_colon_or_is(text: str, value: str) -> None:
+    assert spans("name_cue", text) == {value}
+
+
+def test_form_field_labels_are_not_a_name() -> None:
+    text = "Fields: First Name Last Name Email Address"
+    assert spans("name_cue", text) == set()
+    assert [x for x in recognize(text, mode="none") if x.type == "PERSON"] == []

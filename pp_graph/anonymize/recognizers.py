@@ -531,7 +531,7 @@ def ner_entities(text: str) -> list[Entity]:
 _NAME_CUE = re.compile(
     r"(?:(?i:my name is|this is|i am|i'm|name:|called|named(?: him| her)?|call me|signed,?|"
     r"(?:directed|written|produced|posted|sent) by:?|"
-    r"(?:first|last|full) name(?: is)?\??:?|name on the account(?: is)?\??:?(?:\s+User:)?|"
+    r"(?:first|last|full) name(?:\??:|\?| is:?)|name on the account(?: is)?\??:?(?:\s+User:)?|"
     r"under (?:my |the |her |his )?(?:\w+'s )?name)[ \t]+|"
     r"(?i:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\b)\.?[ \t]+)"
     # a name does not run across lines nor into an address unit ("Mrs. Barbara Yudina Apt. 675"); a middle
@@ -745,6 +745,7 @@ regex(
     rf"|(?<=\bmeet )(?:\w+ )?at ({_ORG_NAME}), (?=\d)"
     rf"|\b(?i:the address of) ({_ORG_NAME}) (?=is\b)",
     group=-1,
+    check=lambda m: not _stop(next(g for g in m.groups() if g).split()[0]),  # "Our Company", "Everyone"
 )
 
 # A place named by a travel or origin cue: "originally from ESPOO", "arrived at Khandallah this morning".
@@ -786,6 +787,13 @@ _LANGUAGE_CUE = re.compile(
     r"(?i)\b(?:speaks?|spoke|spoken|study|studying|studied|learn\w*|in|into|fluent|teach\w*)\s+$"
 )
 _LOWER_NOT_NRP = frozenset({"polish", "pole"})
+_LANGUAGE_LIST_CUE = re.compile(r"(?i)\b(?:languages?|translations?|subtitles?|available in)\s*:?\s*$")
+# "English language version", "European Union/Economic Area", "American Express": a language or an institution
+_NOT_NRP_AFTER = re.compile(
+    r"[ \t]*(?:/[ \t]*)?(?:language|version|translation|edition|subtitles|Union|Economic|Commission|Parliament|"
+    r"Council|Court|Central Bank|Express|Airlines)\b"
+)
+_LIST_GLUE = re.compile(r"[ \t]*(?:,|/|,? and|,? or)[ \t]*")
 
 
 @cache
@@ -802,11 +810,17 @@ def _nationalities(text: str) -> Iterator[tuple[int, int]]:
     from pp_graph.anonymize import gazetteer
 
     groups = gazetteer.nationalities()[1]
+    language_end = -1  # the end of the last word read as a language: a list of them goes on ("English and French")
     for m in _group_rx().finditer(text):
         key = re.sub(r"[ \t]", " ", m.group(1).lower())
         if m.group(0)[0].islower() and (key in groups or key in _LOWER_NOT_NRP):
             continue
-        if _LANGUAGE_CUE.search(text, max(0, m.start() - 20), m.start()):
+        before = text[max(0, m.start() - 20) : m.start()]
+        listed = language_end >= 0 and _LIST_GLUE.fullmatch(text, language_end, m.start()) is not None
+        if listed or _LANGUAGE_CUE.search(before) or _LANGUAGE_LIST_CUE.search(before):
+            language_end = m.end()
+            continue
+        if _NOT_NRP_AFTER.match(text, m.end()):
             continue
         yield m.start(), m.end()
 
