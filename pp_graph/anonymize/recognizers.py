@@ -1011,7 +1011,21 @@ def _spacy_digest() -> str:
 
     from pp_graph.anonymize import crf
 
-    return "sha256:" + hashlib.sha256(json.dumps(crf.ner_pipeline(), sort_keys=True).encode()).hexdigest()
+    # the rule recognisers run before spaCy read the name lists: their digest is part of the answer's
+    parts = {**crf.ner_pipeline(), "rules": _rules_digest()}
+    return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _rules_digest() -> str:
+    """The digest of the name lists the rule recognisers read (the packages' versions and this project's word
+    lists): mode "none" runs only those."""
+    import hashlib
+    import json
+
+    from pp_graph.anonymize import crf
+
+    parts = {"lexicons": crf.lexicons(), "word_lists": crf.word_lists_digest()}
+    return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
 def mode_digest(mode: str, models: Callable[[], str]) -> Callable[[], str]:
@@ -1052,7 +1066,7 @@ MODES: dict[str, NerMode] = {
     "hybrid": NerMode(hybrid, _crf_digest),
     "crf": NerMode(lambda text, taken: hybrid(text, taken, model_decides_all=True), mode_digest("crf", _crf_digest)),
     "spacy": NerMode(_spacy, _spacy_digest),
-    "none": NerMode(lambda text, taken: taken, lambda: None),
+    "none": NerMode(lambda text, taken: taken, _rules_digest),
 }
 BUILT_IN_MODES = frozenset(MODES)  # register_mode cannot replace these
 DEFAULT_MODE = "hybrid"
@@ -1119,7 +1133,7 @@ def mode_name(mode: str | None) -> str:
 
 
 def detector_digest(mode: str | None = None) -> str | None:
-    """The digest of the models ``mode`` runs (None for mode "none"). Records carry it. Raises ConfigError for an
+    """The digest of the models ``mode`` runs (for mode "none", of the rules' name lists). Records carry it. Raises ConfigError for an
     unknown mode or one not added with ``register_mode``."""
     return _mode(mode).digest()
 
