@@ -1133,8 +1133,8 @@ def mode_name(mode: str | None) -> str:
 
 
 def detector_digest(mode: str | None = None) -> str | None:
-    """The digest of the models ``mode`` runs (for mode "none", of the rules' name lists). Records carry it. Raises ConfigError for an
-    unknown mode or one not added with ``register_mode``."""
+    """The digest of the models ``mode`` runs (for mode "none", of the rules' name lists). Records carry it.
+    Raises ConfigError for an unknown mode or one not added with ``register_mode``."""
     return _mode(mode).digest()
 
 
