@@ -228,7 +228,7 @@ def test_job_title_on_its_own_line(text: str, value: str) -> None:
         "Karin\nShopping list\nEggs",
         "a manager said",
         "Overview\nData Controller\nWe decide why.",
-        "Privacy Notice\nData Protection Officer\nContact us.",
+        "Who we are\nData Protection Officer\nContact us.",
     ],
 )
 def test_job_title_line_negative(text: str) -> None:
