@@ -3,6 +3,7 @@ name-cue fixes and the hybrid mode's filter of spaCy organisations: each with ma
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ def spans(name: str, text: str) -> set[str]:
 
 def test_the_lists_load_from_the_installed_packages() -> None:
     assert gazetteer.is_first_name("Margaret") and gazetteer.is_first_name("JAMES")
-    assert gazetteer.is_last_name("Okafor") is False or gazetteer.is_last_name("Johnson")
+    assert gazetteer.is_last_name("Okafor") and not gazetteer.is_last_name("Vehbija")
     assert gazetteer.is_last_name("Johnson") and not gazetteer.is_last_name("Microsoft")
     assert gazetteer.is_country("germany") and gazetteer.is_country("United Kingdom")
     assert gazetteer.is_country("Czech Republic") and not gazetteer.is_country("Paris")
@@ -467,7 +468,7 @@ def _fake_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[
 
 
 @pytest.fixture
-def fresh_lists() -> object:
+def fresh_lists() -> Iterator[None]:
     yield None
     for f in (gazetteer.first_names, gazetteer.last_names, gazetteer.countries, gazetteer.cities):
         f.cache_clear()
