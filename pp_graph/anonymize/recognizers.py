@@ -1022,7 +1022,7 @@ def _spacy_digest() -> str:
 
 def _rules_digest() -> str:
     """The digest of the name lists the rule recognisers read (the packages' versions and this project's word
-    lists): mode "none" runs only those."""
+    lists)."""
     import hashlib
     import json
 
@@ -1070,7 +1070,7 @@ MODES: dict[str, NerMode] = {
     "hybrid": NerMode(hybrid, _crf_digest),
     "crf": NerMode(lambda text, taken: hybrid(text, taken, model_decides_all=True), mode_digest("crf", _crf_digest)),
     "spacy": NerMode(_spacy, _spacy_digest),
-    "none": NerMode(lambda text, taken: taken, _rules_digest),
+    "none": NerMode(lambda text, taken: taken, lambda: None),
 }
 BUILT_IN_MODES = frozenset(MODES)  # register_mode cannot replace these
 DEFAULT_MODE = "hybrid"
@@ -1137,7 +1137,7 @@ def mode_name(mode: str | None) -> str:
 
 
 def detector_digest(mode: str | None = None) -> str | None:
-    """The digest of the models ``mode`` runs (for mode "none", of the rules' name lists). Records carry it.
+    """The digest of the models ``mode`` runs (None for mode "none"). Records carry it.
     Raises ConfigError for an unknown mode or one not added with ``register_mode``."""
     return _mode(mode).digest()
 
