@@ -194,7 +194,7 @@ def main() -> int:
         return 2
 
 
-def _main() -> int:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser()
     ap.add_argument(
         "--mode",
@@ -207,21 +207,20 @@ def _main() -> int:
     a = ap.parse_args()
     if a.runs < 1:
         raise ConfigError(f"--runs must be at least 1, not {a.runs}")
-    _one_thread()
-    if not _runs(a.mode):
-        return 1
-    if a.latency_only:
-        _, test = _pii.split(_pii.load())
-        return 0 if _latency.report([s.text for s in test], a.mode, a.runs) else 1
-    others = [m for m in a.compare.split(",") if m and m != a.mode and _runs(m)]
-    _, test = _pii.split(_pii.load())
-    recognize(test[0].text, mode=a.mode)  # load the pipelines before timing
+    return a
+
+
+def _detection(
+    test: list[_pii.Sample], mode: str, others: list[str]
+) -> tuple[dict[str, list[Entity]], list[float], dict[str, Any]]:
+    """Entities per text, sorted CPU ms per sentence and per-type P/R/F1 of ``mode`` (with ``others``' F1)."""
+    recognize(test[0].text, mode=mode)  # load the pipelines before timing
     ents: dict[str, list[Entity]] = {}
     det_lat: list[float] = []
     det_cpu: list[float] = []
     for s in test:
         t, c = time.perf_counter(), time.process_time()
-        ents[s.text] = recognize(s.text, mode=a.mode)
+        ents[s.text] = recognize(s.text, mode=mode)
         det_cpu.append((time.process_time() - c) * 1000)
         det_lat.append((time.perf_counter() - t) * 1000)
     det_lat.sort()
@@ -230,7 +229,7 @@ def _main() -> int:
     base = {
         m: _pii.token_prf(test, lambda x, m=m: [(e.type, e.start, e.end) for e in recognize(x, mode=m)]) for m in others
     }
-    print(f"Detection on {len(test)} held-out sentences (token level), NER mode {a.mode!r} vs {others}:\n")
+    print(f"Detection on {len(test)} held-out sentences (token level), NER mode {mode!r} vs {others}:\n")
     print(f"| type | P | R | F1 | {' | '.join(f'F1 {m}' for m in others)} | gold tokens |")
     print("|---|---|---|---|" + "---|" * len(others) + "---|")
     for k, v in prf.items():
@@ -242,11 +241,14 @@ def _main() -> int:
         f"CPU (time.process_time) mean {statistics.mean(det_cpu):.1f} ms, p50 {statistics.median(det_cpu):.1f} ms, "
         f"p99 {det_cpu[int(0.99 * (len(det_cpu) - 1))]:.1f} ms per sentence"
     )
-    _presidio(test)
+    return ents, det_cpu, prf
 
+
+def _levels(test: list[_pii.Sample], ents: dict[str, list[Entity]], mode: str) -> dict[Any, dict[str, Any]]:
+    """The level table, the adaptive rows and Table 3; the rows by level (1-5) and by cap ("a3"-"a5")."""
     print("\n| level | privacy (values) | privacy (tokens) | utility | guess rate | mean level | p50 ms | p99 ms |")
     print("|---|---|---|---|---|---|---|---|")
-    rows = {}
+    rows: dict[Any, dict[str, Any]] = {}
     for lv in (1, 2, 3, 4, 5):
         rows[lv] = _row(f"L{lv}", test, lambda s, lv=lv: (apply_level(s.text, ents[s.text], lv)[0], lv))
 
@@ -258,8 +260,11 @@ def _main() -> int:
     for cap in (3, 4, 5):
         rows[f"a{cap}"] = _row(f"adaptive≤{cap}", test, lambda s, cap=cap: adaptive(s, cap))
     print(f"\nunnecessary escalations avoided by verification (ℓmax 5, from L1): {unnecessary} of {len(test)} texts")
-    _table3(test[:200], a.mode)
+    _table3(test[:200], mode)
+    return rows
 
+
+def _misses(prf: dict[str, Any], rows: dict[Any, dict[str, Any]], det_cpu: list[float]) -> list[str]:
     misses = []
     if prf["micro"]["F1"] < 0.90:
         misses.append(f"detection micro-F1 {prf['micro']['F1']:.3f} < 0.90")
@@ -272,6 +277,23 @@ def _main() -> int:
     print(f"offline p99 CPU latency, detection + L5 rewrite: {cpu_p99:.1f} ms per sentence (target ≤ 20 ms)")
     if cpu_p99 > _latency.TARGET_P99_MS:
         misses.append(f"offline p99 CPU latency (detection + L5) {cpu_p99:.1f} ms > 20 ms")
+    return misses
+
+
+def _main() -> int:
+    a = _args()
+    _one_thread()
+    if not _runs(a.mode):
+        return 1
+    if a.latency_only:
+        _, test = _pii.split(_pii.load())
+        return 0 if _latency.report([s.text for s in test], a.mode, a.runs) else 1
+    others = [m for m in a.compare.split(",") if m and m != a.mode and _runs(m)]
+    _, test = _pii.split(_pii.load())
+    ents, det_cpu, prf = _detection(test, a.mode, others)
+    _presidio(test)
+    rows = _levels(test, ents, a.mode)
+    misses = _misses(prf, rows, det_cpu)
     for m in misses:
         print("TARGET MISSED:", m)
     return 1 if misses else 0

