@@ -81,7 +81,7 @@ def _lexicon_feats(w: str) -> tuple[bool, bool, bool, bool]:
         gazetteer.is_first_name(w),
         gazetteer.is_last_name(w),
         gazetteer.is_country(w),
-        w.lower() in gazetteer.stop_words() and not w.isupper(),  # "OR 97403": a state code
+        gazetteer.is_stop_word(w) and not w.isupper(),  # "OR 97403": a state code
     )
 
 

@@ -170,6 +170,10 @@ def countries() -> frozenset[str]:
     return frozenset(n.lower() for n in [*names, *_EXTRA_COUNTRIES])
 
 
+def is_stop_word(word: str) -> bool:
+    return word.lower() in stop_words()
+
+
 def is_first_name(word: str) -> bool:
     return word.lower() in first_names()
 

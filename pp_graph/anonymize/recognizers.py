@@ -568,7 +568,7 @@ _LISTED_NAME = re.compile(rf"\b({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{1,2}})\b")
 def _stop(word: str) -> bool:
     from pp_graph.anonymize import gazetteer
 
-    return word.lower() in gazetteer.stop_words()
+    return gazetteer.is_stop_word(word)
 
 
 def _weak_first_name(words: list[str]) -> bool:
