@@ -255,14 +255,21 @@ _TO_VERB = re.compile(
 )
 
 
-def _decided(ctx: Context, h: Hit) -> str | None:
-    """The concept the mention rules give a hit (None: vetoed), as classify would."""
+def _first_applying(ctx: Context, h: Hit) -> tuple[MentionRule, str | bool] | None:
+    """The first of the context's rules that applies to the hit, and what it gives (a concept, or True: vetoed)."""
     surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
     for rule in ctx.rules:
         got = _applies(rule, ctx, h, surface)
         if got is not False:
-            return got if isinstance(got, str) else None
-    return h.entry.value[0]
+            return rule, got
+    return None
+
+
+def _decided(ctx: Context, h: Hit) -> str | None:
+    """The concept the mention rules give a hit (None: vetoed), as classify decides it."""
+    if (first := _first_applying(ctx, h)) is None:
+        return h.entry.value[0]
+    return first[1] if isinstance(first[1], str) else None
 
 
 def _next_in_clause(ctx: Context, h: Hit) -> str | None:
@@ -341,21 +348,16 @@ class MentionRules:
         rules = self.by_lexicon[kind]
         ctx = replace(ctx, rules=rules)
         for h in hits:
-            surface = ctx.text[h.start - ctx.offset : h.end - ctx.offset].lower()
-            out: Hit | None = h
-            for rule in rules:
-                got = _applies(rule, ctx, h, surface)
-                if got is False:
-                    continue
-                if isinstance(got, str):
-                    done.append(Decision(rule.id, "changed", h, got))
-                    out = Hit(h.start, h.end, Entry(h.entry.phrase, (got, *h.entry.value[1:]), h.entry.case_sensitive))
-                else:
-                    done.append(Decision(rule.id, "vetoed", h))
-                    out = None
-                break
-            if out is not None:
-                kept.append(out)
+            if (first := _first_applying(ctx, h)) is None:
+                kept.append(h)
+                continue
+            rule, got = first
+            if isinstance(got, str):
+                done.append(Decision(rule.id, "changed", h, got))
+                entry = Entry(h.entry.phrase, (got, *h.entry.value[1:]), h.entry.case_sensitive)
+                kept.append(Hit(h.start, h.end, entry))
+            else:
+                done.append(Decision(rule.id, "vetoed", h))
         return kept, done
 
 
