@@ -21,8 +21,8 @@ from pp_graph.errors import InputError
 from pp_graph.evaluate.metrics import name_labels
 from pp_graph.evaluate.opp115 import (
     DATA_ATTRIBUTE,
-    PURPOSE_ATTRIBUTE,
     DEV_FILE,
+    PURPOSE_ATTRIBUTE,
     SPLIT_FILE,
     Annotation,
     OppPolicy,
