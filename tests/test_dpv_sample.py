@@ -17,6 +17,7 @@ from pp_graph.evaluate.dpv_sample import (
     FRESH2,
     FRESH3,
     FRESH4,
+    FRESH5,
     HALVES,
     NONE,
     Gold,
@@ -36,10 +37,10 @@ def test_sample_is_well_formed() -> None:
 
 def test_fresh_samples_are_well_formed_and_disjoint_from_the_earlier_ones() -> None:
     seen = {(g.kind, g.site, g.start, g.end) for g in load_sample()}
-    for path in (FRESH, FRESH2, FRESH3, FRESH4):
+    for path, per_kind in ((FRESH, 200), (FRESH2, 200), (FRESH3, 200), (FRESH4, 200), (FRESH5, 300)):
         fresh = load_sample(path)
-        assert Counter(g.kind for g in fresh) == {"data": 200, "purpose": 200}
-        assert len({g.id for g in fresh}) == 400
+        assert Counter(g.kind for g in fresh) == {"data": per_kind, "purpose": per_kind}
+        assert len({g.id for g in fresh}) == 2 * per_kind
         assert all(g.end - g.start == len(g.mention) for g in fresh)
         spans = {(g.kind, g.site, g.start, g.end) for g in fresh}
         assert not seen & spans, path.name

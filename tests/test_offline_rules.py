@@ -117,6 +117,29 @@ def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
     assert fps == sorted(fps, reverse=True)
 
 
+@pytest.mark.skipif(not (OPP115 / "annotations").is_dir(), reason="OPP-115 not available")
+def test_by_rule_scores_the_dev_and_fit_subsets_of_train(tmp_path: Path) -> None:
+    """`evaluate opp115 --by-rule` offers dev and fit: they split train's policies, so their counts add up to it."""
+    from pp_graph.evaluate import opp115
+    from pp_graph.evaluate.by_rule import evaluate_by_rule
+
+    split = opp115.load_split()
+    three = [p for p in sorted(split) if split[p] == "train"][:3]
+    small = tmp_path / "split.tsv"
+    small.write_text("".join(f"{p}\tx\ttrain\n" for p in three))
+    dev = tmp_path / "dev.tsv"
+    dev.write_text(f"{three[0]}\tx\n")
+
+    def fired(name: str) -> dict[str, tuple[int, int, int]]:
+        return {s.rule: (s.fired, s.tp, s.fp) for s in evaluate_by_rule(OPP115, name, small, dev_file=dev)}
+
+    train, on_dev, on_fit = fired("train"), fired("dev"), fired("fit")
+    assert sum(f for f, _, _ in on_dev.values()) > 0 and sum(f for f, _, _ in on_fit.values()) > 0
+    assert on_dev != on_fit
+    for rule, counts in train.items():
+        assert counts == tuple(a + b for a, b in zip(on_dev[rule], on_fit[rule], strict=True)), rule
+
+
 _OFFLINE = Path(__file__).resolve().parents[1] / "pp_graph" / "extract" / "offline"
 
 

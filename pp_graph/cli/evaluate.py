@@ -46,7 +46,7 @@ def _scoring_options(json_help: str) -> Callable[[F], F]:
 @click.option(
     "--by-rule",
     is_flag=True,
-    help="Per offline rule: times fired, true and false positives (with --split train); most false positives first.",
+    help="Per offline rule: times fired, true and false positives on --split; most false positives first.",
 )
 @_scoring_options("Also write the scores (with per-label rows) as JSON.")
 @handle_errors

@@ -21,14 +21,15 @@ from pp_graph.errors import InputError
 from pp_graph.evaluate.metrics import name_labels
 from pp_graph.evaluate.opp115 import (
     DATA_ATTRIBUTE,
+    DEV_FILE,
     PURPOSE_ATTRIBUTE,
     SPLIT_FILE,
     Annotation,
     OppPolicy,
     load_corpus,
     load_mapping,
-    load_split,
     site_for,
+    split_ids,
 )
 from pp_graph.model import Policy, PolicyExtraction
 
@@ -58,17 +59,18 @@ class RuleScore:
 
 
 def evaluate_by_rule(
-    root: Path, split: str = "train", split_file: Path = SPLIT_FILE, progress: Callable[[str], None] | None = None
+    root: Path,
+    split: str = "train",
+    split_file: Path = SPLIT_FILE,
+    progress: Callable[[str], None] | None = None,
+    dev_file: Path = DEV_FILE,
 ) -> list[RuleScore]:
     """Scores per declared rule over the OPP-115 policies of ``split``, most false positives first."""
     from pp_graph.extract.offline.backend import OfflineBackend
     from pp_graph.extract.offline.mentions import mention_rules
     from pp_graph.extract.offline.rules import declared
 
-    if split not in ("train", "test", "all"):
-        raise InputError("--split", f"unknown split {split!r}; use train, test or all")
-    splits = load_split(split_file)
-    ids = set(splits) if split == "all" else {p for p, s in splits.items() if s == split}
+    ids = split_ids(split, split_file, dev_file)  # every split `evaluate opp115` offers, dev and fit too
     corpus = load_corpus(root, ids)
     if not corpus:
         raise InputError(str(root.name or root), f"no OPP-115 policies of the {split} split found")

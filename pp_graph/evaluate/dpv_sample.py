@@ -28,6 +28,9 @@ FRESH3 = SAMPLE.with_name("fresh3.tsv")
 # drawn from the output of the third round of mention rules, labelled while the fourth was written against fresh3:
 # the unseen-text figure of the third round, and of the fourth for the spans the third already found
 FRESH4 = SAMPLE.with_name("fresh4.tsv")
+# 300 data + 300 purposes drawn from the output of the final rules of that stop, labelled blind by three more
+# annotators after every rule was written: the unseen-text figure of the extractor as it is, no rule written against it
+FRESH5 = SAMPLE.with_name("fresh5.tsv")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
