@@ -1,0 +1,188 @@
+"""The residual sweep: from L3 on, identifying-looking tokens the detector left are masked too.
+
+The anonymizer errs towards privacy: after the detected entities (and their other mentions) are placed, each
+rule of the sweep looks at what is left for evidence that a token identifies someone, and the span gets a
+consistent placeholder like a detected one ([NAME_1] is the same value throughout a text). Rules, in order (the
+first to claim a span keeps it):
+
+- ``listed-name``: a capitalised word in the shipped first- or last-name lists (``gazetteer``), not a function
+  word; a listed name that is a common English word ("Grace", "Mark") only next to another capitalised word;
+  at a sentence start only a first name followed by another capitalised word ("Tom Kowalski called").
+- ``number``: a run of digits (with ``-``, ``/``, ``.``, ``,``, ``:`` or spaces inside) holding at least
+  ``min_digits`` digits: account, postal and house numbers, ages, years.
+- ``code``: a token mixing letters and digits, of at least ``min_code`` characters (licence, booking, plate ids).
+- ``capitalised-run``: a run of capitalised words that does not open a sentence and is not a function word
+  (places, organisations, names the lists do not hold); with ``sentence_initial`` also at a sentence start
+  when the first word is not a function word (off by default: it costs utility, see the dev-CV curve).
+
+Each masked span records its rule and evidence (``Entity.recognizer`` is ``sweep:<rule>``; the evidence kind in
+the replacement record), never the value. Detection figures stay those of the detector alone: the sweep is part
+of the levels, not of ``recognize``. The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the
+benchmark's dev half (``benchmarks/cv_anonymize.py --curve``). Worked examples: ``data/anonymize/sweep-examples.tsv``
+(each one is a test).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from pp_graph.anonymize import gazetteer
+from pp_graph.anonymize.recognizers import Entity, Occupied
+from pp_graph.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """Which rules run, in which order, and their thresholds. Part of what the levels' output depends on."""
+
+    rules: tuple[str, ...] = ("listed-name", "number", "code", "capitalised-run")
+    min_digits: int = 2
+    min_code: int = 4
+    sentence_initial: bool = False
+
+    def replace(self, **changes: object) -> SweepSettings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+DEFAULT_SWEEP = SweepSettings()
+NO_SWEEP = SweepSettings(rules=())
+
+Span = tuple[int, int, str]  # start, end, evidence
+Finder = Callable[[str, SweepSettings], Iterable[Span]]
+
+
+@dataclass(frozen=True)
+class SweepRule:
+    name: str
+    type: str  # the placeholder's type: [NAME_1], [NUMBER_1], [CODE_1]
+    find: Finder = field(repr=False)
+
+
+RULES: dict[str, SweepRule] = {}
+
+
+def sweep_rule(name: str, type_: str) -> Callable[[Finder], Finder]:
+    """Register a sweep rule: ``find(text, settings)`` yields (start, end, evidence) of the spans it would mask."""
+
+    def add(fn: Finder) -> Finder:
+        if name in RULES:
+            raise ConfigError(f"sweep rule {name!r} is registered twice")
+        RULES[name] = SweepRule(name, type_, fn)
+        return fn
+
+    return add
+
+
+_CAP = r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
+_WORD = re.compile(_CAP)
+# Capitalised words joined by spaces or one hyphen ("New York", "Saint-Denis"); a possessive ends the run.
+_RUN = re.compile(rf"{_CAP}(?:[ -]{_CAP})*")
+_OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence, a line, a quotation or a bullet."""
+    return _OPENER.search(text, max(0, start - 4), start) is not None or start == 0
+
+
+def _bare(word: str) -> str:
+    """The word without a possessive or trailing apostrophes and hyphens (a prefix of it)."""
+    return re.sub(r"(?:'s|’s)$", "", word).rstrip("'’-")
+
+
+@sweep_rule("listed-name", "NAME")
+def _listed_names(text: str, st: SweepSettings) -> Iterator[Span]:
+    words = list(_WORD.finditer(text))
+    for i, m in enumerate(words):
+        w = _bare(m.group(0))
+        if len(w) < 2 or gazetteer.is_stop_word(w) or w.isupper():
+            continue
+        first, last = gazetteer.is_first_name(w), gazetteer.is_last_name(w)
+        if _sentence_initial(text, m.start()) and not (first and _next_to_capitalised(text, words, i)):
+            continue  # the surname list holds many English words ("Mail", "Later"): a sentence start needs more
+        if not (first or last):
+            continue
+        if gazetteer.is_common_word_name(w) and not _next_to_capitalised(text, words, i):
+            continue
+        yield m.start(), m.start() + len(w), "first-name list" if first else "last-name list"
+
+
+def _next_to_capitalised(text: str, words: list[re.Match[str]], i: int) -> bool:
+    """Whether word ``i`` has a capitalised, non-function word right before or after it (one space apart)."""
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(words):
+            a, b = sorted((words[i], words[j]), key=lambda m: m.start())
+            if text[a.end() : b.start()] == " " and not gazetteer.is_stop_word(_bare(words[j].group(0))):
+                return True
+    return False
+
+
+_NUMBER = re.compile(r"(?<![\w\[])\d(?:[\d,./:-]|\s(?=\d))*\d(?![\w\]])|(?<![\w\[])\d(?![\w\]])")
+
+
+@sweep_rule("number", "NUMBER")
+def _numbers(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _NUMBER.finditer(text):
+        if sum(c.isdigit() for c in m.group(0)) >= st.min_digits:
+            yield m.start(), m.end(), "digits"
+
+
+_CODE = re.compile(r"(?<![\w\[])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w\]])")
+
+
+@sweep_rule("code", "CODE")
+def _codes(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _CODE.finditer(text):
+        if len(m.group(0)) >= st.min_code:
+            yield m.start(), m.end(), "letters and digits"
+
+
+@sweep_rule("capitalised-run", "NAME")
+def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _RUN.finditer(text):
+        words = m.group(0).split(" ")
+        start = m.start()
+        if _sentence_initial(text, start) and not (st.sentence_initial and len(words) > 1):
+            # a sentence's first word is capitalised anyway: the run starts at the next word
+            start += len(words[0]) + 1
+            words = words[1:]
+        while words and gazetteer.is_stop_word(_bare(words[0])):
+            start += len(words[0]) + 1
+            words = words[1:]
+        while words and gazetteer.is_stop_word(_bare(words[-1])):
+            words = words[:-1]
+        if not words or (len(words) == 1 and len(_bare(words[0])) < 2):
+            continue
+        end = start + len(" ".join(words[:-1])) + (len(words) > 1) + len(_bare(words[-1]))
+        yield start, end, "capitalised run"
+
+
+def rule(name: str) -> SweepRule:
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ConfigError(f"unknown sweep rule {name!r}; one of {', '.join(RULES)}") from None
+
+
+def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAULT_SWEEP) -> list[Entity]:
+    """The spans the rules of ``settings`` mask beyond ``entities`` (which they never overlap), by offset.
+
+    ``Entity.recognizer`` is ``sweep:<rule>:<evidence>``. Raises ConfigError for an unknown rule name."""
+    occ = Occupied()
+    for e in sorted(entities, key=lambda e: e.start):
+        occ.take(e.start, e.end)
+    for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
+        if occ.free(p.start(), p.end()):
+            occ.take(p.start(), p.end())
+    out = []
+    for name in settings.rules:
+        r = rule(name)
+        for s, e, evidence in r.find(text, settings):
+            if e > s and occ.free(s, e):
+                occ.take(s, e)
+                out.append(Entity(r.type, s, e, f"sweep:{name}:{evidence}"))
+    out.sort(key=lambda x: (x.start, x.end))
+    return out
