@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from pp_graph.anonymize import gazetteer
-from pp_graph.anonymize.recognizers import Entity, Occupied
+from pp_graph.anonymize.recognizers import Entity
 from pp_graph.errors import ConfigError
 
 
@@ -37,10 +37,11 @@ from pp_graph.errors import ConfigError
 class SweepSettings:
     """Which rules run, in which order, and their thresholds. Part of what the levels' output depends on."""
 
-    rules: tuple[str, ...] = ("listed-name", "number", "code", "capitalised-run")
-    min_digits: int = 2
-    min_code: int = 4
-    sentence_initial: bool = False
+    rules: tuple[str, ...] = ("speaker", "listed-name", "initial", "number", "code", "capitalised-run")
+    min_digits: int = 2  # number: digits in the run
+    min_code: int = 4  # code: characters in the token
+    lone_first_names: bool = True  # listed-name: a first name alone at a sentence start (not a common word)
+    sentence_initial: bool = False  # capitalised-run: a run of two or more words may open a sentence
 
     def replace(self, **changes: object) -> SweepSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -77,20 +78,33 @@ def sweep_rule(name: str, type_: str) -> Callable[[Finder], Finder]:
 
 _CAP = r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
 _WORD = re.compile(_CAP)
-# Capitalised words joined by spaces or one hyphen ("New York", "Saint-Denis"); a possessive ends the run.
-_RUN = re.compile(rf"{_CAP}(?:[ -]{_CAP})*")
+# Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
+_PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
+# Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
+_RUN = re.compile(rf"{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
 _OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
 
 
 def _sentence_initial(text: str, start: int) -> bool:
     """Whether the word at ``start`` opens a sentence, a line, a quotation or a bullet."""
-    return _OPENER.search(text, max(0, start - 4), start) is not None or start == 0
+    return start == 0 or _OPENER.search(text, max(0, start - 4), start) is not None
 
 
 def _bare(word: str) -> str:
     """The word without a possessive or trailing apostrophes and hyphens (a prefix of it)."""
     return re.sub(r"(?:'s|’s)$", "", word).rstrip("'’-")
+
+
+_SPEAKER = re.compile(r"(?m)^[ \t]*([^\W\d_][\w'’-]*)[ \t]*:[ \t]*[\"“]")
+
+
+@sweep_rule("speaker", "NAME")
+def _speakers(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A line's first word before a colon and quoted speech (a dialogue's speaker label: 'Zuzana: "Who…"')."""
+    for m in _SPEAKER.finditer(text):
+        if not gazetteer.is_stop_word(m.group(1)):
+            yield m.start(1), m.end(1), "speaker label"
 
 
 @sweep_rule("listed-name", "NAME")
@@ -101,11 +115,14 @@ def _listed_names(text: str, st: SweepSettings) -> Iterator[Span]:
         if len(w) < 2 or gazetteer.is_stop_word(w) or w.isupper():
             continue
         first, last = gazetteer.is_first_name(w), gazetteer.is_last_name(w)
-        if _sentence_initial(text, m.start()) and not (first and _next_to_capitalised(text, words, i)):
-            continue  # the surname list holds many English words ("Mail", "Later"): a sentence start needs more
-        if not (first or last):
+        common = gazetteer.is_common_word_name(w)
+        if not (first or last) or (common and not _next_to_capitalised(text, words, i)):
             continue
-        if gazetteer.is_common_word_name(w) and not _next_to_capitalised(text, words, i):
+        # the surname list holds many English words ("Mail", "Later"): a sentence start needs a first name,
+        # followed by another capitalised word unless lone first names are allowed
+        if _sentence_initial(text, m.start()) and not (
+            first and (_next_to_capitalised(text, words, i) or (st.lone_first_names and not common))
+        ):
             continue
         yield m.start(), m.start() + len(w), "first-name list" if first else "last-name list"
 
@@ -118,6 +135,16 @@ def _next_to_capitalised(text: str, words: list[re.Match[str]], i: int) -> bool:
             if text[a.end() : b.start()] == " " and not gazetteer.is_stop_word(_bare(words[j].group(0))):
                 return True
     return False
+
+
+_INITIAL = re.compile(r"(?<=[^\W\d_] )[B-HJ-Z]\.?(?= [A-ZÀ-ÖØ-ÞĀ-Ž])")
+
+
+@sweep_rule("initial", "NAME")
+def _initials(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A lone capital letter between two words, the second capitalised ("Maja S Hermansen"); not I or A."""
+    for m in _INITIAL.finditer(text):
+        yield m.start(), m.start() + 1, "initial"
 
 
 _NUMBER = re.compile(r"(?<![\w\[])\d(?:[\d,./:-]|\s(?=\d))*\d(?![\w\]])|(?<![\w\[])\d(?![\w\]])")
@@ -146,18 +173,18 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
         words = m.group(0).split(" ")
         start = m.start()
         if _sentence_initial(text, start) and not (st.sentence_initial and len(words) > 1):
-            # a sentence's first word is capitalised anyway: the run starts at the next word
+            start += len(words[0]) + 1  # a sentence's first word is capitalised anyway
+            words = words[1:]
+        while words and (gazetteer.is_stop_word(_bare(words[0])) or words[0] in _PARTICLE_SET):
             start += len(words[0]) + 1
             words = words[1:]
-        while words and gazetteer.is_stop_word(_bare(words[0])):
-            start += len(words[0]) + 1
-            words = words[1:]
-        while words and gazetteer.is_stop_word(_bare(words[-1])):
+        while words and (gazetteer.is_stop_word(_bare(words[-1])) or words[-1] in _PARTICLE_SET):
             words = words[:-1]
-        if not words or (len(words) == 1 and len(_bare(words[0])) < 2):
-            continue
-        end = start + len(" ".join(words[:-1])) + (len(words) > 1) + len(_bare(words[-1]))
-        yield start, end, "capitalised run"
+        if words and len(_bare(" ".join(words))) > 1:
+            yield start, start + len(_bare(" ".join(words))), "capitalised run"
+
+
+_PARTICLE_SET = frozenset(_PARTICLES.split("|"))
 
 
 def rule(name: str) -> SweepRule:
@@ -167,22 +194,42 @@ def rule(name: str) -> SweepRule:
         raise ConfigError(f"unknown sweep rule {name!r}; one of {', '.join(RULES)}") from None
 
 
+def _free_pieces(taken: bytearray, s: int, e: int) -> Iterator[tuple[int, int]]:
+    """The stretches of [s, e) no entity holds (a candidate run around a detected name keeps the rest)."""
+    i = s
+    while i < e:
+        while i < e and taken[i]:
+            i += 1
+        j = i
+        while j < e and not taken[j]:
+            j += 1
+        if j > i:
+            yield i, j
+        i = j
+
+
+_EDGE = re.compile(r"[\W_]*(.*?)[\W_]*$", re.S)
+
+
 def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAULT_SWEEP) -> list[Entity]:
     """The spans the rules of ``settings`` mask beyond ``entities`` (which they never overlap), by offset.
 
-    ``Entity.recognizer`` is ``sweep:<rule>:<evidence>``. Raises ConfigError for an unknown rule name."""
-    occ = Occupied()
-    for e in sorted(entities, key=lambda e: e.start):
-        occ.take(e.start, e.end)
+    A candidate that overlaps what is already taken keeps its free stretches (trimmed of punctuation and
+    spaces). ``Entity.recognizer`` is ``sweep:<rule>:<evidence>``. Raises ConfigError for an unknown rule."""
+    taken = bytearray(len(text))
+    for e in entities:
+        taken[e.start : e.end] = b"\x01" * (e.end - e.start)
     for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
-        if occ.free(p.start(), p.end()):
-            occ.take(p.start(), p.end())
+        taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
     out = []
     for name in settings.rules:
         r = rule(name)
         for s, e, evidence in r.find(text, settings):
-            if e > s and occ.free(s, e):
-                occ.take(s, e)
-                out.append(Entity(r.type, s, e, f"sweep:{name}:{evidence}"))
+            for a, b in _free_pieces(taken, s, e):
+                m = _EDGE.match(text, a, b)
+                a, b = m.start(1), m.end(1)  # type: ignore[union-attr]
+                if b > a:
+                    taken[a:b] = b"\x01" * (b - a)
+                    out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
     out.sort(key=lambda x: (x.start, x.end))
     return out
