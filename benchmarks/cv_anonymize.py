@@ -135,17 +135,27 @@ def levels(dev: list[_pii.Sample], ents: Detections, settings: SweepSettings) ->
 
 
 # The settings tried for the trade-off curve (L3): each row adds evidence to the one before or loosens a threshold.
+def _off(rules: tuple[str, ...], lone_first_names: bool = True) -> SweepSettings:
+    """A setting of the curve before sentence-initial runs are allowed."""
+    return SweepSettings(rules=rules, lone_first_names=lone_first_names, sentence_initial=False)
+
+
+_BASE = ("speaker", "listed-name", "initial", "number", "code", "capitalised-run")
 CURVE: list[tuple[str, SweepSettings]] = [
     ("none", NO_SWEEP),
-    ("names only", SweepSettings(rules=("listed-name",))),
-    ("names + numbers", SweepSettings(rules=("listed-name", "long-number"))),
-    ("names + numbers(≥3)", SweepSettings(rules=("listed-name", "long-number"), min_digits=3)),
-    ("+ code", SweepSettings(rules=("listed-name", "long-number", "code"))),
-    ("+ capitalised runs", SweepSettings(rules=("listed-name", "long-number", "code", "capitalised-run"))),
-    ("default", DEFAULT_SWEEP),
-    ("default, numbers ≥ 1", DEFAULT_SWEEP.replace(min_digits=1)),
-    ("default, numbers ≥ 4", DEFAULT_SWEEP.replace(min_digits=4)),
-    ("default + sentence-initial", DEFAULT_SWEEP.replace(sentence_initial=True)),
+    ("names only", _off(rules=("listed-name",), lone_first_names=False)),
+    ("+ lone sentence-initial first names", _off(rules=("listed-name",))),
+    ("+ speaker, initials", _off(rules=("speaker", "listed-name", "initial"))),
+    ("+ numbers (≥ 2 digits)", _off(rules=("speaker", "listed-name", "initial", "number"))),
+    ("+ codes (≥ 4 chars)", _off(rules=("speaker", "listed-name", "initial", "number", "code"))),
+    ("+ capitalised runs", _off(rules=_BASE)),
+    ("+ lower-case-text names", _off(rules=(*_BASE, "lowercase-name"))),
+    ("+ block lines", _off(rules=(*_BASE, "lowercase-name", "block-line"))),
+    ("+ sentence-initial runs", SweepSettings(rules=(*_BASE, "lowercase-name", "block-line"), sentence_initial=True)),
+    ("default (the row above)", DEFAULT_SWEEP),
+    ("default, numbers ≥ 1 digit", DEFAULT_SWEEP.replace(min_digits=1)),
+    ("default, numbers ≥ 3 digits", DEFAULT_SWEEP.replace(min_digits=3)),
+    ("default, codes ≥ 6 chars", DEFAULT_SWEEP.replace(min_code=6)),
 ]
 
 

@@ -5,18 +5,26 @@ rule of the sweep looks at what is left for evidence that a token identifies som
 consistent placeholder like a detected one ([NAME_1] is the same value throughout a text). Rules, in order (the
 first to claim a span keeps it):
 
+- ``speaker``: a line's first word before a colon and quoted speech, in a dialogue of two such lines or more
+  ('Zuzana: "Who are you?"').
 - ``listed-name``: a capitalised word in the shipped first- or last-name lists (``gazetteer``), not a function
   word; a listed name that is a common English word ("Grace", "Mark") only next to another capitalised word;
-  at a sentence start only a first name followed by another capitalised word ("Tom Kowalski called").
-- ``number``: a run of digits (with ``-``, ``/``, ``.``, ``,``, ``:`` or spaces inside) holding at least
+  at a sentence start only a first name (the surname list holds many English words: "Mail", "Later"), alone
+  only with ``lone_first_names`` and when it is not a common word.
+- ``initial``: a lone capital letter (not I or A) between a word and a capitalised word ("Maja S Hermansen").
+- ``number``: a run of digits (with ``-``, ``/``, ``.``, ``,``, ``:`` or single spaces inside) holding at least
   ``min_digits`` digits: account, postal and house numbers, ages, years.
 - ``code``: a token mixing letters and digits, of at least ``min_code`` characters (licence, booking, plate ids).
-- ``capitalised-run``: a run of capitalised words that does not open a sentence and is not a function word
-  (places, organisations, names the lists do not hold); with ``sentence_initial`` also at a sentence start
-  when the first word is not a function word (off by default: it costs utility, see the dev-CV curve).
+- ``capitalised-run``: a run of capitalised words (joined by spaces, hyphens or name particles) without its
+  function words at either end; a sentence's first word joins only with ``sentence_initial`` and when the run
+  has two words or more (places, organisations, names the lists do not hold).
+- ``lowercase-name``: in a text with no capital letter at all, a listed first name that is not a function or
+  common word, and a listed surname right after one.
+- ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
 
-Each masked span records its rule and evidence (``Entity.recognizer`` is ``sweep:<rule>``; the evidence kind in
-the replacement record), never the value. Detection figures stay those of the detector alone: the sweep is part
+A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
+masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is ``sweep:<rule>:<evidence>``; the
+replacement record has ``recognizer`` and ``evidence``), never the value. Detection figures stay those of the detector alone: the sweep is part
 of the levels, not of ``recognize``. The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the
 benchmark's dev half (``benchmarks/cv_anonymize.py --curve``). Worked examples: ``data/anonymize/sweep-examples.tsv``
 (each one is a test).
@@ -30,18 +38,24 @@ from dataclasses import dataclass, field, replace
 
 from pp_graph.anonymize import gazetteer
 from pp_graph.anonymize.recognizers import Entity
-from pp_graph.errors import ConfigError
+from pp_graph.datafiles import tsv_lines
+from pp_graph.errors import ConfigError, DataFileError
+from pp_graph.resources import DATA
+
+EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
 
 
 @dataclass(frozen=True)
 class SweepSettings:
     """Which rules run, in which order, and their thresholds. Part of what the levels' output depends on."""
 
-    rules: tuple[str, ...] = ("speaker", "listed-name", "initial", "number", "code", "capitalised-run")
+    rules: tuple[str, ...] = (
+        *("speaker", "listed-name", "initial", "number", "code", "capitalised-run", "lowercase-name", "block-line"),
+    )
     min_digits: int = 2  # number: digits in the run
     min_code: int = 4  # code: characters in the token
     lone_first_names: bool = True  # listed-name: a first name alone at a sentence start (not a common word)
-    sentence_initial: bool = False  # capitalised-run: a run of two or more words may open a sentence
+    sentence_initial: bool = True  # capitalised-run: a run of two or more words may open a sentence
 
     def replace(self, **changes: object) -> SweepSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -101,8 +115,10 @@ _SPEAKER = re.compile(r"(?m)^[ \t]*([^\W\d_][\w'’-]*)[ \t]*:[ \t]*[\"“]")
 
 @sweep_rule("speaker", "NAME")
 def _speakers(text: str, st: SweepSettings) -> Iterator[Span]:
-    """A line's first word before a colon and quoted speech (a dialogue's speaker label: 'Zuzana: "Who…"')."""
-    for m in _SPEAKER.finditer(text):
+    """A line's first word before a colon and quoted speech, in a dialogue (two such lines or more): a speaker
+    label ('Zuzana: "Who are you?"')."""
+    found = list(_SPEAKER.finditer(text))
+    for m in found if len(found) > 1 else []:
         if not gazetteer.is_stop_word(m.group(1)):
             yield m.start(1), m.end(1), "speaker label"
 
@@ -187,6 +203,41 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
 _PARTICLE_SET = frozenset(_PARTICLES.split("|"))
 
 
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-zß-ÿā-ž][a-zß-ÿā-ž'’-]+")
+
+
+@sweep_rule("lowercase-name", "NAME")
+def _lowercase_names(text: str, st: SweepSettings) -> Iterator[Span]:
+    """In a text with no capital letter at all (capitalisation carries no evidence there), a listed first name
+    that is neither a function word nor a common English word, and a listed surname right after one."""
+    if any(c.isupper() for c in text):
+        return
+    prev_end = -2
+    for m in _LOWER_WORD.finditer(text):
+        w = _bare(m.group(0))
+        if len(w) < 3 or gazetteer.is_stop_word(w) or gazetteer.is_common_word_name(w):
+            continue
+        if gazetteer.is_first_name(w) or (prev_end == m.start() - 1 and gazetteer.is_last_name(w)):
+            prev_end = m.start() + len(w)
+            yield m.start(), prev_end, "name list, lower-case text"
+
+
+_LINE = re.compile(rf"(?m)(?<=\n)[ \t]*({_CAP}(?: {_CAP}){{0,2}})[ \t]*$")
+
+
+@sweep_rule("block-line", "NAME")
+def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A line of one to three capitalised words (no digits, no punctuation) inside a block of lines, such as a
+    signature's organisation line ("Jane Roe / Innography / 5 Main St")."""
+    for m in _LINE.finditer(text):
+        words = m.group(1).split(" ")
+        prev = text[: m.start()].rstrip(" \t").endswith("\n\n")
+        if not prev and not any(gazetteer.is_stop_word(_bare(w)) for w in words) and not any(
+            c.isdigit() for c in m.group(1)
+        ):
+            yield m.start(1), m.end(1), "line in a block"
+
+
 def rule(name: str) -> SweepRule:
     try:
         return RULES[name]
@@ -231,5 +282,43 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
                 if b > a:
                     taken[a:b] = b"\x01" * (b - a)
                     out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
+    out.extend(_mentions(text, taken, out))
     out.sort(key=lambda x: (x.start, x.end))
+    return out
+
+
+def _mentions(text: str, taken: bytearray, found: list[Entity]) -> Iterator[Entity]:
+    """Other whole-word occurrences of a swept name ("Zorblat" opening a sentence after "ask Zorblat"), so the
+    value is masked throughout the text and keeps its placeholder."""
+    values = {text[e.start : e.end]: e for e in found if e.type == "NAME"}
+    if not values:
+        return
+    rx = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) + r")(?![\w-])")
+    for m in rx.finditer(text):
+        if not any(taken[m.start() : m.end()]):
+            taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+            rule_name = values[m.group(0)].recognizer.split(":")[1]
+            yield Entity("NAME", m.start(), m.end(), f"sweep:{rule_name}:another mention")
+
+
+@dataclass(frozen=True)
+class Example:
+    rule: str
+    mask: bool  # True: ``value`` is masked whole; False: no masked span touches it
+    text: str
+    value: str
+
+
+def examples() -> list[Example]:
+    """The worked examples of ``data/anonymize/sweep-examples.tsv`` (run as tests); a malformed row, an unknown
+    rule or a value not in its text is an error naming the line."""
+    out = []
+    for n, parts, line in tsv_lines(EXAMPLES_FILE):
+        if len(parts) != 4 or parts[1] not in ("mask", "keep") or parts[0] not in RULES:
+            raise DataFileError(f"{EXAMPLES_FILE.name}:{n}: expected 'rule<TAB>mask|keep<TAB>text<TAB>value' with a "
+                                f"known rule, got {line!r}")
+        text = parts[2].replace("\\n", "\n")
+        if parts[3] not in text:
+            raise DataFileError(f"{EXAMPLES_FILE.name}:{n}: the value {parts[3]!r} is not in the text")
+        out.append(Example(parts[0], parts[1] == "mask", text, parts[3]))
     return out
