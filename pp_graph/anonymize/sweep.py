@@ -16,8 +16,9 @@ first to claim a span keeps it):
   ``min_digits`` digits: account, postal and house numbers, ages, years.
 - ``code``: a token mixing letters and digits, of at least ``min_code`` characters (licence, booking, plate ids).
 - ``capitalised-run``: a run of capitalised words (joined by spaces, hyphens or name particles) without its
-  function words at either end; a sentence's first word joins only with ``sentence_initial`` and when the run
-  has two words or more (places, organisations, names the lists do not hold).
+  function words at either end; a sentence's first word joins only with ``sentence_initial``, when the run
+  has two words or more and when no part of it is a detected entity ("Blue Harbour Labs signed", not the
+  "Mail" of "Mail Jane Roe"): places, organisations, names the lists do not hold.
 - ``lowercase-name``: in a text with no capital letter at all, a listed first name that is not a function or
   common word, and a listed surname right after one.
 - ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
@@ -183,13 +184,19 @@ def _codes(text: str, st: SweepSettings) -> Iterator[Span]:
             yield m.start(), m.end(), "letters and digits"
 
 
+WHOLE_RUN = "capitalised run at a sentence start"  # evidence of a candidate taken only when all of it is free
+
+
 @sweep_rule("capitalised-run", "NAME")
 def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _RUN.finditer(text):
         words = m.group(0).split(" ")
         start = m.start()
-        if _sentence_initial(text, start) and not (st.sentence_initial and len(words) > 1):
-            start += len(words[0]) + 1  # a sentence's first word is capitalised anyway
+        if _sentence_initial(text, start):
+            first = words[0]
+            if st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
+                yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
+            start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
             words = words[1:]
         while words and (gazetteer.is_stop_word(_bare(words[0])) or words[0] in _PARTICLE_SET):
             start += len(words[0]) + 1
@@ -276,6 +283,8 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
     for name in settings.rules:
         r = rule(name)
         for s, e, evidence in r.find(text, settings):
+            if evidence == WHOLE_RUN and any(taken[s:e]):
+                continue  # "Mail Jane Roe": the opening word is not part of a detected name's run
             for a, b in _free_pieces(taken, s, e):
                 m = _EDGE.match(text, a, b)
                 a, b = m.start(1), m.end(1)  # type: ignore[union-attr]
