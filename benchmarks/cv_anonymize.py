@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -95,7 +94,10 @@ def cached_detections(dev: list[_pii.Sample], mode: str, cache: Path | None) -> 
         print(f"{cache}: made by other code, data or settings: detecting again")
     ents = fold_detections(dev, mode)
     if cache is not None:
-        body = {"key": key, "entities": {t: [[e.type, e.start, e.end, e.recognizer] for e in es] for t, es in ents.items()}}
+        body = {
+            "key": key,
+            "entities": {t: [[e.type, e.start, e.end, e.recognizer] for e in es] for t, es in ents.items()},
+        }
         tmp = cache.with_suffix(cache.suffix + ".tmp")
         tmp.write_text(json.dumps(body), encoding="utf-8")
         tmp.replace(cache)  # atomic: a killed run leaves the old cache or none
@@ -166,16 +168,26 @@ def curve(dev: list[_pii.Sample], ents: Detections) -> None:
         print(_line(name, score(dev, lambda s, st=st: apply_level(s.text, ents[s.text], 3, residual=st)[0])))
 
 
-def sweep_cost(dev: list[_pii.Sample], ents: Detections, settings: SweepSettings) -> None:
-    """CPU time of the sweep alone per sentence (its input: the detections), over the dev sentences."""
-    cpu = []
+def _cpu_ms(dev: list[_pii.Sample], fn: Callable[[_pii.Sample], object]) -> list[float]:
+    out = []
     for s in dev:
         c = time.process_time()
-        sweep(s.text, ents[s.text], settings)
-        cpu.append((time.process_time() - c) * 1000)
-    cpu.sort()
-    mean = sum(cpu) / len(cpu)
-    print(f"\nsweep CPU per sentence on {len(dev)} dev sentences: mean {mean:.3f} ms, p99 {cpu[int(0.99 * (len(cpu) - 1))]:.3f} ms")
+        fn(s)
+        out.append((time.process_time() - c) * 1000)
+    return sorted(out)
+
+
+def sweep_cost(dev: list[_pii.Sample], ents: Detections, settings: SweepSettings) -> None:
+    """CPU time per sentence of the sweep alone (its input: the detections) and of the whole L5 rewrite with and
+    without it, over the dev sentences (the detection's own time: bench_anonymize.py --latency-only)."""
+    rows = {
+        "sweep alone": _cpu_ms(dev, lambda s: sweep(s.text, ents[s.text], settings)),
+        "L5 rewrite": _cpu_ms(dev, lambda s: apply_level(s.text, ents[s.text], 5, residual=settings)),
+        "L5 rewrite, no sweep": _cpu_ms(dev, lambda s: apply_level(s.text, ents[s.text], 5, residual=NO_SWEEP)),
+    }
+    print(f"\nCPU per sentence on {len(dev)} dev sentences:")
+    for name, cpu in rows.items():
+        print(f"  {name:22} mean {sum(cpu) / len(cpu):.3f} ms, p99 {cpu[int(0.99 * (len(cpu) - 1))]:.3f} ms")
 
 
 def _args() -> argparse.Namespace:
@@ -208,7 +220,10 @@ def main() -> int:
     sweep_cost(dev, ents, settings)
     ok = rows[3]["priv_tokens"] >= 0.97 and rows[3]["utility"] >= 0.85
     if not ok:
-        print(f"TARGET MISSED (dev CV): L3 privacy(tokens) {rows[3]['priv_tokens']:.3f} / utility {rows[3]['utility']:.3f}")
+        print(
+            f"TARGET MISSED (dev CV): L3 privacy(tokens) {rows[3]['priv_tokens']:.3f} / "
+            f"utility {rows[3]['utility']:.3f}"
+        )
     return 0 if ok else 1
 
 

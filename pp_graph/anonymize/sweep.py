@@ -24,11 +24,11 @@ first to claim a span keeps it):
 - ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
 
 A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
-masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is ``sweep:<rule>:<evidence>``; the
-replacement record has ``recognizer`` and ``evidence``), never the value. Detection figures stay those of the detector alone: the sweep is part
-of the levels, not of ``recognize``. The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the
-benchmark's dev half (``benchmarks/cv_anonymize.py --curve``). Worked examples: ``data/anonymize/sweep-examples.tsv``
-(each one is a test).
+masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is
+``sweep:<rule>:<evidence>``; the replacement record has ``recognizer`` and ``evidence``), never the value.
+Detection figures stay those of the detector alone: the sweep is part of the levels, not of ``recognize``.
+The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmark's dev half
+(``benchmarks/cv_anonymize.py --curve``). Worked examples, each one a test: ``data/anonymize/sweep-examples.tsv``.
 """
 
 from __future__ import annotations
@@ -239,8 +239,10 @@ def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _LINE.finditer(text):
         words = m.group(1).split(" ")
         prev = text[: m.start()].rstrip(" \t").endswith("\n\n")
-        if not prev and not any(gazetteer.is_stop_word(_bare(w)) for w in words) and not any(
-            c.isdigit() for c in m.group(1)
+        if (
+            not prev
+            and not any(gazetteer.is_stop_word(_bare(w)) for w in words)
+            and not any(c.isdigit() for c in m.group(1))
         ):
             yield m.start(1), m.end(1), "line in a block"
 
@@ -275,8 +277,8 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
     A candidate that overlaps what is already taken keeps its free stretches (trimmed of punctuation and
     spaces). ``Entity.recognizer`` is ``sweep:<rule>:<evidence>``. Raises ConfigError for an unknown rule."""
     taken = bytearray(len(text))
-    for e in entities:
-        taken[e.start : e.end] = b"\x01" * (e.end - e.start)
+    for ent in entities:
+        taken[ent.start : ent.end] = b"\x01" * (ent.end - ent.start)
     for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
         taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
     out = []
@@ -286,9 +288,9 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
             if evidence == WHOLE_RUN and any(taken[s:e]):
                 continue  # "Mail Jane Roe": the opening word is not part of a detected name's run
             for a, b in _free_pieces(taken, s, e):
-                m = _EDGE.match(text, a, b)
-                a, b = m.start(1), m.end(1)  # type: ignore[union-attr]
-                if b > a:
+                m = _EDGE.match(text, a, b)  # always matches (every part is optional)
+                if m is not None and m.end(1) > m.start(1):
+                    a, b = m.start(1), m.end(1)
                     taken[a:b] = b"\x01" * (b - a)
                     out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
     out.extend(_mentions(text, taken, out))
@@ -302,7 +304,9 @@ def _mentions(text: str, taken: bytearray, found: list[Entity]) -> Iterator[Enti
     values = {text[e.start : e.end]: e for e in found if e.type == "NAME"}
     if not values:
         return
-    rx = re.compile(r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) + r")(?![\w-])")
+    rx = re.compile(
+        r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) + r")(?![\w-])"
+    )
     for m in rx.finditer(text):
         if not any(taken[m.start() : m.end()]):
             taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
@@ -324,8 +328,10 @@ def examples() -> list[Example]:
     out = []
     for n, parts, line in tsv_lines(EXAMPLES_FILE):
         if len(parts) != 4 or parts[1] not in ("mask", "keep") or parts[0] not in RULES:
-            raise DataFileError(f"{EXAMPLES_FILE.name}:{n}: expected 'rule<TAB>mask|keep<TAB>text<TAB>value' with a "
-                                f"known rule, got {line!r}")
+            raise DataFileError(
+                f"{EXAMPLES_FILE.name}:{n}: expected 'rule<TAB>mask|keep<TAB>text<TAB>value' with a "
+                f"known rule, got {line!r}"
+            )
         text = parts[2].replace("\\n", "\n")
         if parts[3] not in text:
             raise DataFileError(f"{EXAMPLES_FILE.name}:{n}: the value {parts[3]!r} is not in the text")
