@@ -77,12 +77,15 @@ class SweepRule:
 
 
 RULES: dict[str, SweepRule] = {}
+TYPES = ("NAME", "NUMBER", "CODE")  # the sweep's placeholder types (each has a DPV category row too)
 
 
 def sweep_rule(name: str, type_: str) -> Callable[[Finder], Finder]:
     """Register a sweep rule: ``find(text, settings)`` yields (start, end, evidence) of the spans it would mask."""
 
     def add(fn: Finder) -> Finder:
+        if type_ not in TYPES:
+            raise ConfigError(f"sweep rule {name!r}: type {type_!r} is not one of {', '.join(TYPES)}")
         if name in RULES:
             raise ConfigError(f"sweep rule {name!r} is registered twice")
         RULES[name] = SweepRule(name, type_, fn)
