@@ -94,3 +94,12 @@ def test_records_hold_no_raw_value() -> None:
 def test_unknown_rule_is_a_clear_error() -> None:
     with pytest.raises(ConfigError, match="unknown sweep rule 'nope'"):
         sweep("x", [], SweepSettings(rules=("nope",)))
+
+
+def test_anonymize_takes_the_sweep_settings() -> None:
+    from pp_graph.anonymize.sweep import NO_SWEEP as OFF
+
+    text = "my name is sandra and i need help"
+    assert anonymize(text, 3, residual=OFF).text == text
+    assert anonymize(text, 3, residual=SweepSettings(rules=("number",))).text == text
+    assert anonymize(text, 3).text == "my name is [NAME_1] and i need help"
