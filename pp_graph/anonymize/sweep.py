@@ -18,7 +18,8 @@ first to claim a span keeps it):
 - ``capitalised-run``: a run of capitalised words (joined by spaces, hyphens or name particles) without its
   function words at either end; a sentence's first word joins only with ``sentence_initial``, when the run
   has two words or more and when no part of it is a detected entity ("Blue Harbour Labs signed", not the
-  "Mail" of "Mail Jane Roe"): places, organisations, names the lists do not hold.
+  "Mail" of "Mail Jane Roe"), or when a postcode follows ("GRASSE, PA 39551"): places, organisations, names
+  the lists do not hold. Capital letters of every script count (Greek and Cyrillic address lines too).
 - ``lowercase-name``: in a text with no capital letter at all, a listed first name that is not a function or
   common word, and a listed surname right after one.
 - ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
@@ -94,7 +95,21 @@ def sweep_rule(name: str, type_: str) -> Callable[[Finder], Finder]:
     return add
 
 
-_CAP = r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]*"
+def _upper_class() -> str:
+    """A regex class of every upper- and title-case letter of the Basic Multilingual Plane (Greek and Cyrillic
+    city lines too, not only Latin), as ranges."""
+    cps = [c for c in range(0x10000) if chr(c).isupper() or chr(c).istitle()]
+    ranges, start, prev = [], cps[0], cps[0]
+    for c in [*cps[1:], -1]:
+        if c != prev + 1:
+            ranges.append(re.escape(chr(start)) + ("-" + re.escape(chr(prev)) if prev > start else ""))
+            start = c
+        prev = c
+    return "[" + "".join(ranges) + "]"
+
+
+_UPPER = _upper_class()
+_CAP = rf"{_UPPER}[\w'’-]*"
 _WORD = re.compile(_CAP)
 # Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
 _PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
@@ -157,7 +172,7 @@ def _next_to_capitalised(text: str, words: list[re.Match[str]], i: int) -> bool:
     return False
 
 
-_INITIAL = re.compile(r"(?<=[^\W\d_] )[B-HJ-Z]\.?(?= [A-ZÀ-ÖØ-ÞĀ-Ž])")
+_INITIAL = re.compile(rf"(?<=[^\W\d_] )[B-HJ-Z]\.?(?= {_UPPER})")
 
 
 @sweep_rule("initial", "NAME")
@@ -187,6 +202,8 @@ def _codes(text: str, st: SweepSettings) -> Iterator[Span]:
             yield m.start(), m.end(), "letters and digits"
 
 
+# ", PA 39551" or " 84968" after a place; not "Sorry, 2024" (a comma and a bare number say nothing)
+_POSTCODE_AFTER = re.compile(r"(?:,?[ \t]*[^\W\d_]{1,4}\.?[ \t]+|[ \t]+)\d{4,}\b")
 WHOLE_RUN = "capitalised run at a sentence start"  # evidence of a candidate taken only when all of it is free
 
 
@@ -197,7 +214,9 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
         start = m.start()
         if _sentence_initial(text, start):
             first = words[0]
-            if st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
+            if not gazetteer.is_stop_word(_bare(first)) and _POSTCODE_AFTER.match(text, m.end()):
+                yield start, start + len(_bare(m.group(0))), "place before a postcode"  # "GRASSE, PA 39551"
+            elif st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
                 yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
             start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
             words = words[1:]
