@@ -23,6 +23,10 @@ first to claim a span keeps it):
 - ``lowercase-name``: in a text with no capital letter at all, a listed first name that is not a function or
   common word, and a listed surname right after one.
 - ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
+- ``unknown-word``: a word of three letters or more that is neither an English lemma (WordNet's, from the lookups
+  the spaCy pipeline's package ships; regular inflections count) nor a function word, where capitalisation says
+  nothing: opening a sentence ("Mourik began writing"), or anywhere in a text with no capital letter; with
+  ``unknown_anywhere`` also every lower-case word of other texts.
 
 A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
 masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is
@@ -37,6 +41,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
 
 from pp_graph.anonymize import gazetteer
 from pp_graph.anonymize.recognizers import Entity
@@ -53,11 +60,13 @@ class SweepSettings:
 
     rules: tuple[str, ...] = (
         *("speaker", "listed-name", "initial", "number", "code", "capitalised-run", "lowercase-name", "block-line"),
+        "unknown-word",
     )
     min_digits: int = 2  # number: digits in the run
     min_code: int = 4  # code: characters in the token
     lone_first_names: bool = True  # listed-name: a first name alone at a sentence start (not a common word)
     sentence_initial: bool = True  # capitalised-run: a run of two or more words may open a sentence
+    unknown_anywhere: bool = False  # unknown-word: also lower-case words in a text with capitals
 
     def replace(self, **changes: object) -> SweepSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -269,6 +278,62 @@ def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
             yield m.start(1), m.end(1), "line in a block"
 
 
+@cache
+def english_words() -> frozenset[str]:
+    """English lemmas (WordNet's nouns, verbs, adjectives and adverbs: 83,000) from the lookups that the spaCy
+    pipeline's package ships for its lemmatizer; read once (0.1 s), nothing downloads."""
+    from pp_graph.anonymize.recognizers import NER_PACKAGE
+
+    spec = find_spec(NER_PACKAGE)
+    found = sorted(Path(spec.origin).parent.glob("*/lemmatizer/lookups")) if spec and spec.origin else []
+    if not found:
+        raise gazetteer.GazetteerUnavailable(
+            f"the package {NER_PACKAGE!r} with its lemmatizer lookups is not installed"
+        )
+    try:
+        from spacy.lookups import Lookups
+
+        index = Lookups().from_disk(found[0]).get_table("lemma_index")
+        words = frozenset(w for pos in ("noun", "verb", "adj", "adv") for w in index[pos])
+    except (ImportError, OSError, KeyError, ValueError) as e:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma index ({e})") from None
+    if len(words) < 50_000:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: the lemma index has {len(words)} words, fewer than 50,000")
+    return words
+
+
+_SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
+
+
+def is_english(word: str) -> bool:
+    """Whether ``word`` (any case) or a regular inflection of it is an English lemma or a function word."""
+    w = word.lower()
+    if gazetteer.is_stop_word(w):
+        return True
+    words = english_words()
+    return w in words or any(w.endswith(a) and w[: len(w) - len(a)] + b in words for a, b in _SUFFIXES)
+
+
+_ALPHA_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{3,}(?![\w'’-])")
+
+
+@sweep_rule("unknown-word", "NAME")
+def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A word that is not English where capitalisation says nothing: at a sentence start (capitalised), or
+    anywhere in a text with no capital letter at all ("Mourik began writing", "my name is vitoria")."""
+    lower_text = not any(c.isupper() for c in text)
+    for m in _ALPHA_WORD.finditer(text):
+        w = m.group(0)
+        if w[0].isupper() and not w.isupper() and _sentence_initial(text, m.start()):
+            where = "sentence start"
+        elif lower_text or (st.unknown_anywhere and w.islower()):
+            where = "lower-case text" if lower_text else "lower-case word"
+        else:
+            continue
+        if not is_english(w):
+            yield m.start(), m.end(), f"{where}, not an English word"
+
+
 def rule(name: str) -> SweepRule:
     try:
         return RULES[name]
@@ -280,13 +345,12 @@ def _free_pieces(taken: bytearray, s: int, e: int) -> Iterator[tuple[int, int]]:
     """The stretches of [s, e) no entity holds (a candidate run around a detected name keeps the rest)."""
     i = s
     while i < e:
-        while i < e and taken[i]:
-            i += 1
-        j = i
-        while j < e and not taken[j]:
-            j += 1
-        if j > i:
-            yield i, j
+        i = taken.find(0, i, e)  # the next free position (bytearray.find: no loop over characters in Python)
+        if i < 0:
+            return
+        j = taken.find(1, i, e)
+        j = e if j < 0 else j
+        yield i, j
         i = j
 
 
