@@ -103,3 +103,13 @@ def test_anonymize_takes_the_sweep_settings() -> None:
     assert anonymize(text, 3, residual=OFF).text == text
     assert anonymize(text, 3, residual=SweepSettings(rules=("number",))).text == text
     assert anonymize(text, 3).text == "my name is [NAME_1] and i need help"
+
+
+def test_placeholders_already_in_the_text_are_left_alone() -> None:
+    text = "Ask [PERSON_1] about [NUMBER] and [DETAILS] today."
+    assert sweep(text, [], DEFAULT_SWEEP) == []
+
+
+def test_bad_thresholds_are_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="min_digits 0"):
+        SweepSettings(min_digits=0)

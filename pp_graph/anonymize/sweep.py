@@ -68,6 +68,10 @@ class SweepSettings:
     sentence_initial: bool = True  # capitalised-run: a run of two or more words may open a sentence
     unknown_anywhere: bool = False  # unknown-word: also lower-case words in a text with capitals
 
+    def __post_init__(self) -> None:
+        if self.min_digits < 1 or self.min_code < 2:
+            raise ConfigError(f"sweep settings: min_digits {self.min_digits} (≥ 1), min_code {self.min_code} (≥ 2)")
+
     def replace(self, **changes: object) -> SweepSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
 
@@ -125,7 +129,7 @@ _PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ib
 # Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
 _RUN = re.compile(rf"{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
 _OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
-_PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")  # [PERSON_1], [NUMBER], [DETAILS]
 
 
 def _sentence_initial(text: str, start: int) -> bool:
