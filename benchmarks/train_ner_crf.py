@@ -81,19 +81,23 @@ def _confusion(samples: list[_pii.Sample], mode: str, acc: Counter[tuple[str, st
 EXAMPLES: dict[tuple[str, str], list[str]] = {}
 
 
+def folds(dev: list[_pii.Sample]) -> list[set[int]]:
+    """The two CV folds of the dev half: its templates, seeded shuffle, alternately dealt (no template in both)."""
+    templates = sorted({s.template for s in dev})
+    random.Random(_pii.SEED).shuffle(templates)
+    return [set(templates[::2]), set(templates[1::2])]
+
+
 def cv(
     dev: list[_pii.Sample],
     modes: list[str],
     params: dict[str, Any] | None = None,
     confusion: Counter[tuple[str, str]] | None = None,
 ) -> None:
-    templates = sorted({s.template for s in dev})
-    random.Random(_pii.SEED).shuffle(templates)
-    folds = [set(templates[::2]), set(templates[1::2])]
     tot: dict[str, list[dict[str, dict[str, float]]]] = {m: [] for m in modes}
     pooled: dict[str, dict[str, list[tuple[str, int, int]]]] = {m: {} for m in modes}  # text -> fold prediction
     orig = crf.MODEL_DIR
-    for k, fold in enumerate(folds):
+    for k, fold in enumerate(folds(dev)):
         tr = [s for s in dev if s.template not in fold]
         te = [s for s in dev if s.template in fold]
         with tempfile.TemporaryDirectory() as tmp:

@@ -180,7 +180,11 @@ def test_anonymize_ner_mode_drives_the_detection() -> None:
     code, out = run("anonymize", "--text", text, "--ner-mode", "none")
     rec = json.loads(out)
     assert code == 0 and rec["ner_mode"] == "none" and rec["detector"] is None
-    assert "Zqxwv Plortnik" in rec["text"] and "zq@roe.org" not in rec["text"]  # patterns only: the name stays
+    # patterns only: no person is detected; from L3 the residual sweep still masks the capitalised run
+    assert "PERSON" not in {e["type"] for e in rec["entities"]} and "zq@roe.org" not in rec["text"]
+    assert [e["recognizer"] for e in rec["entities"] if e["type"] == "NAME"] == ["sweep:capitalised-run"]
+    code, out = run("anonymize", "--text", text, "--ner-mode", "none", "--level", "2")
+    assert code == 0 and "Zqxwv Plortnik" in json.loads(out)["text"]  # below L3 no sweep: the name stays
     code, out = run("anonymize", "--text", text)
     rec = json.loads(out)
     assert code == 0 and rec["ner_mode"] == "hybrid" and "Zqxwv" not in rec["text"]
@@ -196,7 +200,8 @@ def test_anonymize_ner_mode_reaches_every_batch_line(tmp_path: Path) -> None:
     code, out = run("anonymize", str(f), "--ner-mode", "none")
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["ner_mode"] for r in recs] == ["none"] * len(NAMES)
-    assert all(n in r["text"] for n, r in zip(NAMES, recs, strict=True))
+    assert all(n not in r["text"] for n, r in zip(NAMES, recs, strict=True))  # the residual sweep (L3) masks it
+    assert not any(e["type"] == "PERSON" for r in recs for e in r["entities"])  # but no detector found a person
 
 
 NAMES = ("Zqxwv Plortnik", "Priya Raman")  # on no name list: the rules alone leave them

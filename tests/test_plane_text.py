@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from pp_graph.anonymize import TYPES
-from pp_graph.anonymize.categories import CATEGORY_TABLE, HEADER, load_categories
+from pp_graph.anonymize.categories import CATEGORY_TABLE, HEADER, TYPES, load_categories
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import ConfigError, ContractError, DataFileError, LedgerError, PlaneError
 from pp_graph.plane import DataPlane, Field
@@ -40,7 +39,8 @@ def test_every_row_is_a_dpv_personal_data_concept() -> None:
     rows = list(tsv_lines(CATEGORY_TABLE))
     assert rows[0][1] == HEADER
     body = [parts for _, parts, _ in rows[1:]]
-    assert sorted(p[0] for p in body) == sorted(TYPES)  # every anonymizer type, once
+    assert sorted(p[0] for p in body) == sorted(TYPES)  # every anonymizer type (detected and swept), once
+    assert {"PERSON", "NAME", "NUMBER", "CODE"} <= set(TYPES)
     for type_, term, rationale in body:
         iri = expand(term)
         assert iri in vocab.labels, f"{type_}: {term} is not in the DPV files"
@@ -173,7 +173,9 @@ def test_long_free_text_says_how_far_ner_read(monkeypatch: pytest.MonkeyPatch) -
     filler = "The weather was mild and the meeting ran long. " * 230  # ≈ 10,800 characters
     text = "Mail Zqxwv Plortnik at zqxwv.plortnik@canary-mail.org. " + filler + "Barack Obama visited."
     rw = AnonymizerText()(text, "L3", fake_token)
-    assert "Barack" in rw.text and "Zqxwv" not in rw.text and "zqxwv" not in rw.text  # patterns run throughout
+    assert "Zqxwv" not in rw.text and "zqxwv" not in rw.text  # patterns run throughout
+    late = [s.type for s in rw.spans if s.start >= text.index("Barack")]
+    assert late == ["NAME"]  # no NER past its bound: only the L3 residual sweep masks the late name
     assert "names by NER in the first" in rw.how and f"of {len(text):,} characters" in rw.how
 
 
@@ -185,8 +187,9 @@ def test_the_rewrite_names_the_ner_mode_and_the_digest_of_its_models() -> None:
 
     rw = AnonymizerText()(CANARY, "L3", fake_token)
     assert rw.ner_mode == "hybrid" and rw.detector == detector_digest("hybrid")
-    patterns = AnonymizerText(mode="none")(CANARY, "L3", fake_token)  # the mode runs: no NER, the name stays
-    assert patterns.ner_mode == "none" and patterns.detector is None and "Zqxwv Plortnik" in patterns.text
+    patterns = AnonymizerText(mode="none")(CANARY, "L3", fake_token)  # the mode runs: no NER finds the name
+    assert patterns.ner_mode == "none" and patterns.detector is None
+    assert "PERSON" not in {s.type for s in patterns.spans} and "PERSON" in {s.type for s in rw.spans}
     assert "zqxwv.plortnik@canary-mail.org" not in patterns.text
     with pytest.raises(ConfigError, match="unknown NER mode 'nonsense'"):
         AnonymizerText(mode="nonsense")

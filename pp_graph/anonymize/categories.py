@@ -10,7 +10,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pp_graph.anonymize.recognizers import TYPES
+from pp_graph.anonymize.recognizers import TYPES as DETECTED
+from pp_graph.anonymize.sweep import TYPES as SWEPT
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, VocabularyError
 from pp_graph.resources import DATA
@@ -18,6 +19,7 @@ from pp_graph.vocab.dpv import expand, vocabulary
 
 CATEGORY_TABLE = DATA / "anonymize" / "dpv-categories.tsv"
 HEADER = ["type", "category", "rationale"]
+TYPES = DETECTED + SWEPT  # the detector's types and the residual sweep's (L3 and above)
 
 
 def load_categories(path: Path = CATEGORY_TABLE, types: tuple[str, ...] = TYPES) -> dict[str, str]:
@@ -54,5 +56,6 @@ def categories() -> dict[str, str]:
 
 
 def category(type_: str) -> str:
-    """The DPV category of an entity type (every type of the recognisers has one; checked at load)."""
+    """The DPV category of an entity type (every type of the recognisers and of the sweep has one; checked at
+    load)."""
     return categories()[type_]

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from pp_graph.anonymize.guesser import Guesser, OfflineGuesser, Verdict, judge
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level, mask_entities
 from pp_graph.anonymize.recognizers import Entity, recognize
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
 from pp_graph.errors import InputError, PPGraphError
 
 MAX_CHARS = 100_000  # one text; longer inputs are refused with a clear error (split them first)
@@ -73,13 +74,18 @@ def _check_text(text: object) -> str:
 
 
 def _rewrite(
-    text: str, ents: Sequence[Entity], level: int, rewriter: Rewriter | None, run: dict[str, Any]
+    text: str,
+    ents: Sequence[Entity],
+    level: int,
+    rewriter: Rewriter | None,
+    run: dict[str, Any],
+    residual: SweepSettings = DEFAULT_SWEEP,
 ) -> tuple[str, list[Replacement]]:
-    out, reps = apply_level(text, ents, level)
+    out, reps = apply_level(text, ents, level, residual=residual)
     if rewriter is None or level < 4:
         run["by"] = "rules"
         return out, reps
-    l3, _ = mask_entities(text, ents, 3)
+    l3, _ = mask_entities(text, ents, 3, residual)
     try:
         cand = rewriter.rewrite(l3, level)
     except PPGraphError as e:
@@ -114,10 +120,13 @@ def anonymize(
     rewriter: Rewriter | None = None,
     ner: bool = True,
     mode: str | None = None,
+    residual: SweepSettings = DEFAULT_SWEEP,
 ) -> Anonymized:
     """Rewrite ``text`` at ``level`` (1–5). With ``escalate``, the verified guesser lifts the level up to
     ``max_level`` while a guess is supported by the original text; a guess the original does not support never
-    escalates (it is counted in ``unnecessary_escalations``). Raises InputError on bad text or levels."""
+    escalates (it is counted in ``unnecessary_escalations``). From L3 on, ``residual`` (``sweep.py``) masks what
+    the detector left that looks identifying (``NO_SWEEP``: detected entities only). Raises InputError on bad
+    text or levels."""
     text = _check_text(text)
     if level not in LEVELS or max_level not in LEVELS:
         raise InputError("level", f"level {level} / max_level {max_level}: each must be one of 1–5")
@@ -130,7 +139,7 @@ def anonymize(
     result = Anonymized("", level, level, [], ents, detector=detector, ner_mode=ner_mode)
     while True:
         run: dict[str, Any] = {"level": cur}
-        out, reps = _rewrite(text, ents, cur, rewriter, run)
+        out, reps = _rewrite(text, ents, cur, rewriter, run, residual)
         verdicts = judge(g, out, text, ents, cur) if escalate else []
         supported = sum(v.supported for v in verdicts)
         run.update(supported_guesses=supported, unsupported_guesses=len(verdicts) - supported)

@@ -18,6 +18,7 @@ from functools import cache
 from itertools import pairwise
 
 from pp_graph.anonymize.recognizers import Entity, Occupied
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings, sweep
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.resources import DATA
@@ -92,9 +93,12 @@ class Replacement:
     replacement: str
     level: int
     kind: str  # placeholder | generic | initials | month-year | decade | age-decade
+    recognizer: str = ""  # what found the span: a detector's recogniser, or sweep:<rule>:<evidence>
 
     def to_dict(self) -> dict[str, object]:
-        """The record form: a replacement derived from the value is given by its kind only, never its text."""
+        """The record form: a replacement derived from the value is given by its kind only, never its text;
+        a residual-sweep span names its rule and evidence (never the value)."""
+        source, _, evidence = self.recognizer.rpartition(":") if self.recognizer.startswith("sweep:") else ("", "", "")
         return {
             "type": self.type,
             "start": self.start,
@@ -102,6 +106,8 @@ class Replacement:
             "kind": self.kind,
             "replacement": None if self.kind in DERIVED_KINDS else self.replacement,
             "level": self.level,
+            "recognizer": source or self.recognizer,
+            "evidence": evidence or None,
         }
 
 
@@ -207,11 +213,16 @@ def _with_mentions(text: str, ents: list[Entity]) -> list[Entity]:
     return sorted([*ents, *extra], key=lambda e: (e.start, e.end))
 
 
-def mask_entities(text: str, entities: Sequence[Entity], level: int) -> tuple[str, list[Replacement]]:
-    """Levels 1–3 over the detected entities: the rewritten text and one Replacement per rewritten entity."""
+def mask_entities(
+    text: str, entities: Sequence[Entity], level: int, residual: SweepSettings = DEFAULT_SWEEP
+) -> tuple[str, list[Replacement]]:
+    """Levels 1–3 over the detected entities: the rewritten text and one Replacement per rewritten entity.
+    From L3 on, the ``residual`` sweep's spans (``sweep.py``) are masked with placeholders too."""
     ents = _check(text, entities, level)
     if level >= 2:
         ents = _with_mentions(text, ents)
+    if level >= 3 and residual.rules:
+        ents = sorted([*ents, *sweep(text, ents, residual)], key=lambda e: (e.start, e.end))
     tags = _placeholders(text, ents) if level >= 3 else {}
     pieces: list[str] = []
     reps: list[Replacement] = []
@@ -228,7 +239,7 @@ def mask_entities(text: str, entities: Sequence[Entity], level: int) -> tuple[st
             continue
         pieces.append(text[pos : e.start])
         pieces.append(new)
-        reps.append(Replacement(e.type, e.start, e.end, new, level, kind))
+        reps.append(Replacement(e.type, e.start, e.end, new, level, kind, e.recognizer))
         pos = e.end
     pieces.append(text[pos:])
     return "".join(pieces), reps
@@ -302,9 +313,11 @@ def generalise_sentences(text: str) -> str:
     return re.sub(r"(?<=[a-z,;] )[A-Z][a-z]+\b", "[DETAILS]", text)
 
 
-def apply_level(text: str, entities: Sequence[Entity], level: int) -> tuple[str, list[Replacement]]:
-    """The text at ``level`` (offline rules) and the entity replacements it made."""
-    out, reps = mask_entities(text, entities, level)
+def apply_level(
+    text: str, entities: Sequence[Entity], level: int, *, residual: SweepSettings = DEFAULT_SWEEP
+) -> tuple[str, list[Replacement]]:
+    """The text at ``level`` (offline rules) and the entity replacements it made (the sweep's from L3 on)."""
+    out, reps = mask_entities(text, entities, level, residual)
     if level >= 4:
         out = rewrite_cues(out)
     if level >= 5:

@@ -1,0 +1,429 @@
+"""The residual sweep: from L3 on, identifying-looking tokens the detector left are masked too.
+
+The anonymizer errs towards privacy: after the detected entities (and their other mentions) are placed, each
+rule of the sweep looks at what is left for evidence that a token identifies someone, and the span gets a
+consistent placeholder like a detected one ([NAME_1] is the same value throughout a text). Rules, in order (the
+first to claim a span keeps it):
+
+- ``speaker``: a line's first word before a colon and quoted speech, in a dialogue of two such lines or more
+  ('Zuzana: "Who are you?"').
+- ``listed-name``: a capitalised word in the shipped first- or last-name lists (``gazetteer``), not a function
+  word; a listed name that is a common English word ("Grace", "Mark") only next to another capitalised word;
+  at a sentence start only a first name (the surname list holds many English words: "Mail", "Later"), alone
+  only with ``lone_first_names`` and when it is not a common word.
+- ``initial``: a lone capital letter (not I or A) between a word and a capitalised word ("Maja S Hermansen").
+- ``number``: a run of digits (with ``-``, ``/``, ``.``, ``,``, ``:`` or single spaces inside) holding at least
+  ``min_digits`` digits: account, postal and house numbers, ages, years.
+- ``code``: a token mixing letters and digits, of at least ``min_code`` characters (licence, booking, plate ids).
+- ``capitalised-run``: a run of capitalised words (joined by spaces, hyphens or name particles) without its
+  function words at either end; a sentence's first word joins only with ``sentence_initial``, when the run
+  has two words or more and when no part of it is a detected entity ("Blue Harbour Labs signed", not the
+  "Mail" of "Mail Jane Roe"), or when a postcode follows ("GRASSE, PA 39551"): places, organisations, names
+  the lists do not hold. Capital letters of every script count (Greek and Cyrillic address lines too).
+- ``lowercase-name``: in a text with no capital letter at all, a listed first name that is not a function or
+  common word, and a listed surname right after one.
+- ``block-line``: a line of one to three capitalised words inside a block of lines (a signature's company line).
+- ``unknown-word``: a word of three letters or more that is neither an English lemma (WordNet's, from the lookups
+  the spaCy pipeline's package ships; regular inflections count) nor a function word, where capitalisation says
+  nothing: opening a sentence ("Mourik began writing"), or anywhere in a text with no capital letter; with
+  ``unknown_anywhere`` also every lower-case word of other texts.
+
+A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
+masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is
+``sweep:<rule>:<evidence>``; the replacement record has ``recognizer`` and ``evidence``), never the value.
+Detection figures stay those of the detector alone: the sweep is part of the levels, not of ``recognize``.
+The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmark's dev half
+(``benchmarks/cv_anonymize.py --curve``). Worked examples, each one a test: ``data/anonymize/sweep-examples.tsv``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from pp_graph.anonymize import gazetteer
+from pp_graph.anonymize.recognizers import Entity
+from pp_graph.datafiles import tsv_lines
+from pp_graph.errors import ConfigError, DataFileError
+from pp_graph.resources import DATA
+
+EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """Which rules run, in which order, and their thresholds. Part of what the levels' output depends on."""
+
+    rules: tuple[str, ...] = (
+        *("speaker", "listed-name", "initial", "number", "code", "capitalised-run", "lowercase-name", "block-line"),
+        "unknown-word",
+    )
+    min_digits: int = 2  # number: digits in the run
+    min_code: int = 4  # code: characters in the token
+    lone_first_names: bool = True  # listed-name: a first name alone at a sentence start (not a common word)
+    sentence_initial: bool = True  # capitalised-run: a run of two or more words may open a sentence
+    unknown_anywhere: bool = False  # unknown-word: also lower-case words in a text with capitals
+
+    def __post_init__(self) -> None:
+        if self.min_digits < 1 or self.min_code < 2:
+            raise ConfigError(f"sweep settings: min_digits {self.min_digits} (≥ 1), min_code {self.min_code} (≥ 2)")
+
+    def replace(self, **changes: object) -> SweepSettings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+DEFAULT_SWEEP = SweepSettings()
+NO_SWEEP = SweepSettings(rules=())
+
+Span = tuple[int, int, str]  # start, end, evidence
+Finder = Callable[[str, SweepSettings], Iterable[Span]]
+
+
+@dataclass(frozen=True)
+class SweepRule:
+    name: str
+    type: str  # the placeholder's type: [NAME_1], [NUMBER_1], [CODE_1]
+    find: Finder = field(repr=False)
+
+
+RULES: dict[str, SweepRule] = {}
+TYPES = ("NAME", "NUMBER", "CODE")  # the sweep's placeholder types (each has a DPV category row too)
+
+
+def sweep_rule(name: str, type_: str) -> Callable[[Finder], Finder]:
+    """Register a sweep rule: ``find(text, settings)`` yields (start, end, evidence) of the spans it would mask."""
+
+    def add(fn: Finder) -> Finder:
+        if type_ not in TYPES:
+            raise ConfigError(f"sweep rule {name!r}: type {type_!r} is not one of {', '.join(TYPES)}")
+        if name in RULES:
+            raise ConfigError(f"sweep rule {name!r} is registered twice")
+        RULES[name] = SweepRule(name, type_, fn)
+        return fn
+
+    return add
+
+
+def _upper_class() -> str:
+    """A regex class of every upper- and title-case letter of the Basic Multilingual Plane (Greek and Cyrillic
+    city lines too, not only Latin), as ranges."""
+    cps = [c for c in range(0x10000) if chr(c).isupper() or chr(c).istitle()]
+    ranges, start, prev = [], cps[0], cps[0]
+    for c in [*cps[1:], -1]:
+        if c != prev + 1:
+            ranges.append(re.escape(chr(start)) + ("-" + re.escape(chr(prev)) if prev > start else ""))
+            start = c
+        prev = c
+    return "[" + "".join(ranges) + "]"
+
+
+_UPPER = _upper_class()
+_CAP = rf"{_UPPER}[\w'’-]*"
+_WORD = re.compile(_CAP)
+# Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
+_PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
+# Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
+_RUN = re.compile(rf"{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
+_OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")  # [PERSON_1], [NUMBER], [DETAILS]
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence, a line, a quotation or a bullet."""
+    return start == 0 or _OPENER.search(text, max(0, start - 4), start) is not None
+
+
+def _bare(word: str) -> str:
+    """The word without a possessive or trailing apostrophes and hyphens (a prefix of it)."""
+    return re.sub(r"(?:'s|’s)$", "", word).rstrip("'’-")
+
+
+_SPEAKER = re.compile(r"(?m)^[ \t]*([^\W\d_][\w'’-]*)[ \t]*:[ \t]*[\"“]")
+
+
+@sweep_rule("speaker", "NAME")
+def _speakers(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A line's first word before a colon and quoted speech, in a dialogue (two such lines or more): a speaker
+    label ('Zuzana: "Who are you?"')."""
+    found = list(_SPEAKER.finditer(text))
+    for m in found if len(found) > 1 else []:
+        if not gazetteer.is_stop_word(m.group(1)):
+            yield m.start(1), m.end(1), "speaker label"
+
+
+@sweep_rule("listed-name", "NAME")
+def _listed_names(text: str, st: SweepSettings) -> Iterator[Span]:
+    words = list(_WORD.finditer(text))
+    for i, m in enumerate(words):
+        w = _bare(m.group(0))
+        if len(w) < 2 or gazetteer.is_stop_word(w) or w.isupper():
+            continue
+        first, last = gazetteer.is_first_name(w), gazetteer.is_last_name(w)
+        common = gazetteer.is_common_word_name(w)
+        if not (first or last) or (common and not _next_to_capitalised(text, words, i)):
+            continue
+        # the surname list holds many English words ("Mail", "Later"): a sentence start needs a first name,
+        # followed by another capitalised word unless lone first names are allowed
+        if _sentence_initial(text, m.start()) and not (
+            first and (_next_to_capitalised(text, words, i) or (st.lone_first_names and not common))
+        ):
+            continue
+        yield m.start(), m.start() + len(w), "first-name list" if first else "last-name list"
+
+
+def _next_to_capitalised(text: str, words: list[re.Match[str]], i: int) -> bool:
+    """Whether word ``i`` has a capitalised, non-function word right before or after it (one space apart)."""
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(words):
+            a, b = sorted((words[i], words[j]), key=lambda m: m.start())
+            if text[a.end() : b.start()] == " " and not gazetteer.is_stop_word(_bare(words[j].group(0))):
+                return True
+    return False
+
+
+_INITIAL = re.compile(rf"(?<=[^\W\d_] )[B-HJ-Z]\.?(?= {_UPPER})")
+
+
+@sweep_rule("initial", "NAME")
+def _initials(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A lone capital letter between two words, the second capitalised ("Maja S Hermansen"); not I or A."""
+    for m in _INITIAL.finditer(text):
+        yield m.start(), m.start() + 1, "initial"
+
+
+_NUMBER = re.compile(r"(?<![\w\[])\d(?:[\d,./:-]|\s(?=\d))*\d(?![\w\]])|(?<![\w\[])\d(?![\w\]])")
+
+
+@sweep_rule("number", "NUMBER")
+def _numbers(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _NUMBER.finditer(text):
+        if sum(c.isdigit() for c in m.group(0)) >= st.min_digits:
+            yield m.start(), m.end(), "digits"
+
+
+_CODE = re.compile(r"(?<![\w\[])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w\]])")
+
+
+@sweep_rule("code", "CODE")
+def _codes(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _CODE.finditer(text):
+        if len(m.group(0)) >= st.min_code:
+            yield m.start(), m.end(), "letters and digits"
+
+
+# ", PA 39551" or " 84968" after a place; not "Sorry, 2024" (a comma and a bare number say nothing)
+_POSTCODE_AFTER = re.compile(r"(?:,?[ \t]*[^\W\d_]{1,4}\.?[ \t]+|[ \t]+)\d{4,}\b")
+WHOLE_RUN = "capitalised run at a sentence start"  # evidence of a candidate taken only when all of it is free
+
+
+@sweep_rule("capitalised-run", "NAME")
+def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
+    for m in _RUN.finditer(text):
+        words = m.group(0).split(" ")
+        start = m.start()
+        if _sentence_initial(text, start):
+            first = words[0]
+            if not gazetteer.is_stop_word(_bare(first)) and _POSTCODE_AFTER.match(text, m.end()):
+                yield start, start + len(_bare(m.group(0))), "place before a postcode"  # "GRASSE, PA 39551"
+            elif st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
+                yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
+            start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
+            words = words[1:]
+        while words and (gazetteer.is_stop_word(_bare(words[0])) or words[0] in _PARTICLE_SET):
+            start += len(words[0]) + 1
+            words = words[1:]
+        while words and (gazetteer.is_stop_word(_bare(words[-1])) or words[-1] in _PARTICLE_SET):
+            words = words[:-1]
+        if words and len(_bare(" ".join(words))) > 1:
+            yield start, start + len(_bare(" ".join(words))), "capitalised run"
+
+
+_PARTICLE_SET = frozenset(_PARTICLES.split("|"))
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-zß-ÿā-ž][a-zß-ÿā-ž'’-]+")
+
+
+@sweep_rule("lowercase-name", "NAME")
+def _lowercase_names(text: str, st: SweepSettings) -> Iterator[Span]:
+    """In a text with no capital letter at all (capitalisation carries no evidence there), a listed first name
+    that is neither a function word nor a common English word, and a listed surname right after one."""
+    if any(c.isupper() for c in text):
+        return
+    prev_end = -2
+    for m in _LOWER_WORD.finditer(text):
+        w = _bare(m.group(0))
+        if len(w) < 3 or gazetteer.is_stop_word(w) or gazetteer.is_common_word_name(w):
+            continue
+        if gazetteer.is_first_name(w) or (prev_end == m.start() - 1 and gazetteer.is_last_name(w)):
+            prev_end = m.start() + len(w)
+            yield m.start(), prev_end, "name list, lower-case text"
+
+
+_LINE = re.compile(rf"(?m)(?<=\n)[ \t]*({_CAP}(?: {_CAP}){{0,2}})[ \t]*$")
+
+
+@sweep_rule("block-line", "NAME")
+def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A line of one to three capitalised words (no digits, no punctuation) inside a block of lines, such as a
+    signature's organisation line ("Jane Roe / Innography / 5 Main St")."""
+    for m in _LINE.finditer(text):
+        words = m.group(1).split(" ")
+        prev = text[: m.start()].rstrip(" \t").endswith("\n\n")
+        if (
+            not prev
+            and not any(gazetteer.is_stop_word(_bare(w)) for w in words)
+            and not any(c.isdigit() for c in m.group(1))
+        ):
+            yield m.start(1), m.end(1), "line in a block"
+
+
+@cache
+def english_words() -> frozenset[str]:
+    """English lemmas (WordNet's nouns, verbs, adjectives and adverbs: 83,000) from the lookups that the spaCy
+    pipeline's package ships for its lemmatizer; read once (0.1 s), nothing downloads."""
+    from pp_graph.anonymize.recognizers import NER_PACKAGE
+
+    spec = find_spec(NER_PACKAGE)
+    found = sorted(Path(spec.origin).parent.glob("*/lemmatizer/lookups")) if spec and spec.origin else []
+    if not found:
+        raise gazetteer.GazetteerUnavailable(
+            f"the package {NER_PACKAGE!r} with its lemmatizer lookups is not installed"
+        )
+    try:
+        from spacy.lookups import Lookups
+
+        index = Lookups().from_disk(found[0]).get_table("lemma_index")
+        words = frozenset(w for pos in ("noun", "verb", "adj", "adv") for w in index[pos])
+    except (ImportError, OSError, KeyError, ValueError) as e:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma index ({e})") from None
+    if len(words) < 50_000:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: the lemma index has {len(words)} words, fewer than 50,000")
+    return words
+
+
+_SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
+
+
+def is_english(word: str) -> bool:
+    """Whether ``word`` (any case) or a regular inflection of it is an English lemma or a function word."""
+    w = word.lower()
+    if gazetteer.is_stop_word(w):
+        return True
+    words = english_words()
+    return w in words or any(w.endswith(a) and w[: len(w) - len(a)] + b in words for a, b in _SUFFIXES)
+
+
+_ALPHA_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{3,}(?![\w'’-])")
+
+
+@sweep_rule("unknown-word", "NAME")
+def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
+    """A word that is not English where capitalisation says nothing: at a sentence start (capitalised), or
+    anywhere in a text with no capital letter at all ("Mourik began writing", "my name is vitoria")."""
+    lower_text = not any(c.isupper() for c in text)
+    for m in _ALPHA_WORD.finditer(text):
+        w = m.group(0)
+        if w[0].isupper() and not w.isupper() and _sentence_initial(text, m.start()):
+            where = "sentence start"
+        elif lower_text or (st.unknown_anywhere and w.islower()):
+            where = "lower-case text" if lower_text else "lower-case word"
+        else:
+            continue
+        if not is_english(w):
+            yield m.start(), m.end(), f"{where}, not an English word"
+
+
+def rule(name: str) -> SweepRule:
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ConfigError(f"unknown sweep rule {name!r}; one of {', '.join(RULES)}") from None
+
+
+def _free_pieces(taken: bytearray, s: int, e: int) -> Iterator[tuple[int, int]]:
+    """The stretches of [s, e) no entity holds (a candidate run around a detected name keeps the rest)."""
+    i = s
+    while i < e:
+        i = taken.find(0, i, e)  # the next free position (bytearray.find: no loop over characters in Python)
+        if i < 0:
+            return
+        j = taken.find(1, i, e)
+        j = e if j < 0 else j
+        yield i, j
+        i = j
+
+
+_EDGE = re.compile(r"[\W_]*(.*?)[\W_]*$", re.S)
+
+
+def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAULT_SWEEP) -> list[Entity]:
+    """The spans the rules of ``settings`` mask beyond ``entities`` (which they never overlap), by offset.
+
+    A candidate that overlaps what is already taken keeps its free stretches (trimmed of punctuation and
+    spaces). ``Entity.recognizer`` is ``sweep:<rule>:<evidence>``. Raises ConfigError for an unknown rule."""
+    taken = bytearray(len(text))
+    for ent in entities:
+        taken[ent.start : ent.end] = b"\x01" * (ent.end - ent.start)
+    for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
+        taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
+    out = []
+    for name in settings.rules:
+        r = rule(name)
+        for s, e, evidence in r.find(text, settings):
+            if evidence == WHOLE_RUN and any(taken[s:e]):
+                continue  # "Mail Jane Roe": the opening word is not part of a detected name's run
+            for a, b in _free_pieces(taken, s, e):
+                m = _EDGE.match(text, a, b)  # always matches (every part is optional)
+                if m is not None and m.end(1) > m.start(1):
+                    a, b = m.start(1), m.end(1)
+                    taken[a:b] = b"\x01" * (b - a)
+                    out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
+    out.extend(_mentions(text, taken, out))
+    out.sort(key=lambda x: (x.start, x.end))
+    return out
+
+
+def _mentions(text: str, taken: bytearray, found: list[Entity]) -> Iterator[Entity]:
+    """Other whole-word occurrences of a swept name ("Zorblat" opening a sentence after "ask Zorblat"), so the
+    value is masked throughout the text and keeps its placeholder."""
+    values = {text[e.start : e.end]: e for e in found if e.type == "NAME"}
+    if not values:
+        return
+    rx = re.compile(
+        r"(?<![\w'’-])(?:" + "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)) + r")(?![\w-])"
+    )
+    for m in rx.finditer(text):
+        if not any(taken[m.start() : m.end()]):
+            taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+            rule_name = values[m.group(0)].recognizer.split(":")[1]
+            yield Entity("NAME", m.start(), m.end(), f"sweep:{rule_name}:another mention")
+
+
+@dataclass(frozen=True)
+class Example:
+    rule: str
+    mask: bool  # True: ``value`` is masked whole; False: no masked span touches it
+    text: str
+    value: str
+
+
+def examples() -> list[Example]:
+    """The worked examples of ``data/anonymize/sweep-examples.tsv`` (run as tests); a malformed row, an unknown
+    rule or a value not in its text is an error naming the line."""
+    out = []
+    for n, parts, line in tsv_lines(EXAMPLES_FILE):
+        if len(parts) != 4 or parts[1] not in ("mask", "keep") or parts[0] not in RULES:
+            raise DataFileError(
+                f"{EXAMPLES_FILE.name}:{n}: expected 'rule<TAB>mask|keep<TAB>text<TAB>value' with a "
+                f"known rule, got {line!r}"
+            )
+        text = parts[2].replace("\\n", "\n")
+        if parts[3] not in text:
+            raise DataFileError(f"{EXAMPLES_FILE.name}:{n}: the value {parts[3]!r} is not in the text")
+        out.append(Example(parts[0], parts[1] == "mask", text, parts[3]))
+    return out

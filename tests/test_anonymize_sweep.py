@@ -1,0 +1,115 @@
+"""The residual sweep (L3 and above): each rule's worked examples, consistent placeholders, records without raw
+values, a name the detector misses masked at L3, and L1/L2 untouched."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pp_graph.anonymize import Entity, anonymize, apply_level, recognize
+from pp_graph.anonymize.sweep import (
+    DEFAULT_SWEEP,
+    NO_SWEEP,
+    RULES,
+    SweepSettings,
+    examples,
+    sweep,
+)
+from pp_graph.errors import ConfigError
+
+EXAMPLES = examples()
+
+
+def _masked(text: str, settings: SweepSettings, entities: list[Entity] | None = None) -> list[str]:
+    return [text[e.start : e.end] for e in sweep(text, entities or [], settings)]
+
+
+def test_every_rule_has_must_and_must_not_examples() -> None:
+    for name in RULES:
+        kinds = {x.mask for x in EXAMPLES if x.rule == name}
+        assert kinds == {True, False}, name
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=[f"{x.rule}-{'mask' if x.mask else 'keep'}-{x.value}" for x in EXAMPLES])
+def test_rule_examples(ex: object) -> None:
+    from pp_graph.anonymize.sweep import Example
+
+    assert isinstance(ex, Example)
+    found = sweep(ex.text, [], SweepSettings(rules=(ex.rule,)))
+    at = ex.text.index(ex.value)
+    spans = [ex.text[e.start : e.end] for e in found]
+    if ex.mask:
+        assert ex.value in spans, (ex.text, spans)
+    else:
+        assert not any(e.start < at + len(ex.value) and at < e.end for e in found), (ex.text, spans)
+
+
+def test_spans_keep_clear_of_detected_entities_and_keep_their_free_part() -> None:
+    text = "Please add Maja S Hermansen now"
+    ents = [Entity("PERSON", 11, 15, "t"), Entity("PERSON", 18, 27, "t")]
+    assert _masked(text, DEFAULT_SWEEP, ents) == ["S"]
+    # a capitalised run around a detected name: the rest of the run is masked, never the entity twice
+    text = "We met Jane Roe Consulting there"
+    assert _masked(text, SweepSettings(rules=("capitalised-run",)), [Entity("PERSON", 7, 15, "t")]) == ["Consulting"]
+
+
+def test_placeholders_are_consistent_per_value() -> None:
+    text = "We asked Zorblat about it. Zorblat said Quendra knows, and Quendra agreed; ref 4411 and 4411 again."
+    out = apply_level(text, [], 3)[0]
+    assert out.count("[NAME_1]") == 2 and out.count("[NAME_2]") == 2 and out.count("[NUMBER_1]") == 2, out
+    assert "Zorblat" not in out and "Quendra" not in out and "4411" not in out
+
+
+def test_l3_masks_a_name_the_detector_misses() -> None:
+    text = "my name is sandra and i need help"
+    assert recognize(text) == []  # the detector alone misses the name
+    r = anonymize(text, 3)
+    assert r.text == "my name is [NAME_1] and i need help", r.text
+    rec = r.to_dict()["entities"][0]
+    assert rec["recognizer"] == "sweep:lowercase-name" and rec["evidence"] == "name list, lower-case text"
+    assert rec["kind"] == "placeholder" and rec["replacement"] == "[NAME_1]"
+    assert "sandra" in apply_level(text, [], 3, residual=NO_SWEEP)[0]
+
+
+def test_l1_and_l2_are_unchanged_by_the_sweep() -> None:
+    text = "Megan paid 4411 at Zorblat Labs on 7/30/1964; Jane Roe knows."
+    ents = recognize(text)
+    for lv in (1, 2):
+        assert apply_level(text, ents, lv) == apply_level(text, ents, lv, residual=NO_SWEEP)
+
+
+def test_records_hold_no_raw_value() -> None:
+    canary = "my name is sandra, my reference is qx7781z and my pin 77123."
+    found = {canary[e.start : e.end] for e in recognize(canary)}
+    assert "sandra" not in found and "77123" not in found  # only the sweep finds these two
+    for lv in (3, 4, 5):
+        r = anonymize(canary, lv, escalate=True)
+        blob = json.dumps(r.to_dict())
+        for raw in ("sandra", "77123", "qx7781z"):
+            assert raw not in blob and raw not in r.text, (lv, raw)
+        assert any(e["recognizer"].startswith("sweep:") for e in r.to_dict()["entities"])
+
+
+def test_unknown_rule_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="unknown sweep rule 'nope'"):
+        sweep("x", [], SweepSettings(rules=("nope",)))
+
+
+def test_anonymize_takes_the_sweep_settings() -> None:
+    from pp_graph.anonymize.sweep import NO_SWEEP as OFF
+
+    text = "my name is sandra and i need help"
+    assert anonymize(text, 3, residual=OFF).text == text
+    assert anonymize(text, 3, residual=SweepSettings(rules=("number",))).text == text
+    assert anonymize(text, 3).text == "my name is [NAME_1] and i need help"
+
+
+def test_placeholders_already_in_the_text_are_left_alone() -> None:
+    text = "Ask [PERSON_1] about [NUMBER] and [DETAILS] today."
+    assert sweep(text, [], DEFAULT_SWEEP) == []
+
+
+def test_bad_thresholds_are_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="min_digits 0"):
+        SweepSettings(min_digits=0)
