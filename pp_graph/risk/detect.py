@@ -202,6 +202,15 @@ def detect(
     return list(find(text, ner, NER_MAX_CHARS, _mode_name(mode), detector_digest(mode) if ner else None))
 
 
+def entities(text: str, *, mode: str | None = None) -> list[Entity]:
+    """Every entity the anonymizer finds in ``text`` as ``detect`` reads it (chunked, NER in the first
+    ``NER_MAX_CHARS``), all types: for a caller that hands one detection on to the rewrite as well (the guard).
+    ``detect(text, entities=entities(text, mode=m))`` is ``detect(text, mode=m)``."""
+    from pp_graph.anonymize.chunks import recognize_long
+
+    return recognize_long(text, ner_chars=NER_MAX_CHARS, mode=mode)
+
+
 def detector_digest(mode: str | None = None) -> str | None:
     """The digest of the models ``detect`` runs in NER ``mode`` (None: the default; for it, the CRF file and the
     spaCy pipeline it reads), for records."""
