@@ -718,6 +718,7 @@ def test_the_guard_detects_once_and_the_rewrite_uses_those_detections(
     g = counted.guard(ctx)
     assert g.decision.decision == "transform" and g.anonymized is not None
     assert counting_mode == [len(text)]  # one NER run for the decision and the rewrite together
+    assert counted.guard(ctx).to_dict() == g.to_dict() and counting_mode == [len(text)]  # resent: no run at all
     names = next(c for c in g.record()["categories"] if c["iri"] == PD + "Name")
     persons = [(e.start, e.end) for e in g.anonymized.entities if e.type == "PERSON"]
     assert {(s["start"], s["end"]) for s in names["spans"]} <= set(persons)  # the rewrite hides what was judged
