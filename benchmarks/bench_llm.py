@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-SCHEMES = {  # label → backend options
+SCHEMES: dict[str, dict[str, Any]] = {  # label → backend options
     "paper": {"scheme": "paper"},
     "ours": {"scheme": "ours"},
     "ours --prefilter": {"scheme": "ours", "prefilter": True},
@@ -61,18 +61,21 @@ def run(
     return out
 
 
-def main() -> int:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=4, help="compare on every K-th policy (default 4)")
     ap.add_argument("--all", action="store_true", help="compare on all policies")
     ap.add_argument("--concurrency", type=int, default=64)
-    args = ap.parse_args()
-    files = corpus_files()
-    if not files:
-        print(f"skipped: no corpus at {CORPUS}")
-        return 0
-    sample = files if args.all else files[:: max(1, args.every)]
+    return ap.parse_args()
 
+
+Rows = dict[str, list[dict[str, float]]]
+
+
+def _measure(files: list[Path], sample: list[Path], concurrency: int) -> tuple[Rows, Rows, dict[str, Any], float]:
+    """Every scheme over ``sample``, ours (with and without the prefilter) over all ``files`` when the sample is
+    smaller, against the fake server in its own process; the server's own count of requests; the seconds taken
+    once the server was up."""
     from llm_server import serve_forever
 
     from pp_graph.extract.llm.backend import LLMBackend
@@ -88,12 +91,12 @@ def main() -> int:
     try:
         everything = [load_policy(f) for f in files]
         policies = [load_policy(f) for f in sample]
-        rows: dict[str, list[dict[str, float]]] = {}
+        rows: Rows = {}
         for label, opts in SCHEMES.items():
-            rows[label] = run(LLMBackend, extract, base_url, args.concurrency, opts, policies)
+            rows[label] = run(LLMBackend, extract, base_url, concurrency, opts, policies)
         whole = (
             {
-                label: run(LLMBackend, extract, base_url, args.concurrency, SCHEMES[label], everything)
+                label: run(LLMBackend, extract, base_url, concurrency, SCHEMES[label], everything)
                 for label in ("ours", "ours --prefilter")
             }
             if len(policies) < len(everything)
@@ -104,14 +107,12 @@ def main() -> int:
     finally:
         server.terminate()
         server.join()
+    return rows, whole, served, time.perf_counter() - t0
 
-    seconds = time.perf_counter() - t0
+
+def _print_schemes(rows: Rows) -> dict[str, tuple[float, float]]:
+    """The per-scheme table; per scheme, (requests, tokens) relative to the paper's scheme."""
     paper = rows["paper"]
-    print(
-        f"LLM backend, {len(policies)} of {len(everything)} policies, "
-        f"{int(sum(r['segments'] for r in paper))} segments "
-        f"(fake server on 127.0.0.1; tokens = characters / 4; {seconds:.0f}s)\n"
-    )
     head = (
         f"{'scheme':<18}{'requests/policy':>16}{'tokens/policy':>15}{'prompt':>10}{'completion':>12}"
         f"{'segments sent':>15}{'req vs paper':>14}{'tok vs paper':>14}"
@@ -128,15 +129,36 @@ def main() -> int:
             f"{mean(r['completion'] for r in rs):>12.0f}{mean(r['sent'] for r in rs):>15.1f}"
             f"{req / p_req:>14.3f}{tok / p_tok:>14.3f}"
         )
+    return result
+
+
+def _print_whole(whole: Rows, n_policies: int) -> None:
+    n_segments = int(sum(r["segments"] for r in next(iter(whole.values()))))
+    print(f"\nours over all {n_policies} policies ({n_segments} segments):")
+    for label, rs in whole.items():
+        print(
+            f"{label:<18}{mean(r['requests'] for r in rs):>16.1f}{mean(r['tokens'] for r in rs):>15.0f}"
+            f"{mean(r['prompt'] for r in rs):>10.0f}{mean(r['completion'] for r in rs):>12.0f}"
+            f"{mean(r['sent'] for r in rs):>15.1f}"
+        )
+
+
+def main() -> int:
+    args = _args()
+    files = corpus_files()
+    if not files:
+        print(f"skipped: no corpus at {CORPUS}")
+        return 0
+    sample = files if args.all else files[:: max(1, args.every)]
+    rows, whole, served, seconds = _measure(files, sample, args.concurrency)
+    print(
+        f"LLM backend, {len(sample)} of {len(files)} policies, "
+        f"{int(sum(r['segments'] for r in rows['paper']))} segments "
+        f"(fake server on 127.0.0.1; tokens = characters / 4; {seconds:.0f}s)\n"
+    )
+    result = _print_schemes(rows)
     if whole:
-        n_segments = int(sum(r["segments"] for r in next(iter(whole.values()))))
-        print(f"\nours over all {len(everything)} policies ({n_segments} segments):")
-        for label, rs in whole.items():
-            print(
-                f"{label:<18}{mean(r['requests'] for r in rs):>16.1f}{mean(r['tokens'] for r in rs):>15.0f}"
-                f"{mean(r['prompt'] for r in rs):>10.0f}{mean(r['completion'] for r in rs):>12.0f}"
-                f"{mean(r['sent'] for r in rs):>15.1f}"
-            )
+        _print_whole(whole, len(files))
     total = sum(r["requests"] for rs in (*rows.values(), *whole.values()) for r in rs)
     print(f"\nserver saw {served['requests']} requests (backends counted {int(total)})")
     ok = result["ours --prefilter"][0] <= 0.2 and result["ours --prefilter"][1] <= 0.2 and result["ours"][1] < 0.5

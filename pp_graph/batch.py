@@ -293,24 +293,10 @@ def convert_batch(
     refused API key) stops the batch; finished files are kept and a rerun resumes after them.
     """
     t0 = time.perf_counter()
-    options = dict(options or {})
-    learned = options.pop("learned", None)
-    decisive = options
-    if learned:
-        from pp_graph.extract.learned.model import load_model
-
-        # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
-        decisive = {**options, "learned": load_model(Path(learned)).digest}
+    options, learned, decisive = _learned_options(options)
     inputs = list(inputs)
     ensure_dir(out_dir)  # before any work: an unwritable folder is one clear error, not one per file
-    if site:
-        files, skipped = discover(inputs), list[Path]()
-        # One site for several files only when each is a dated version of it (<date>.md): each keeps its own name.
-        if len(files) != 1 and not (files and all(stamp_of(f) for f in files)):
-            raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
-        site = check_site(site, str(inputs[0]), from_option=True)  # the outputs are named by the normalised site
-    else:
-        files, skipped = policy_files(inputs)
+    files, skipped, site = _discover(inputs, site)
     if on_total:
         on_total(len(files) + len(skipped))
     settings = settings_digest(backend, decisive, fmt)
@@ -325,41 +311,106 @@ def convert_batch(
     for r in results:
         if on_done:
             on_done(r)
-    args = (site, str(out_dir), fmt, settings, max_bytes, valid_from)
+    run = _Run(site, out_dir, fmt, settings, max_bytes, valid_from, backend, options, learned, label, on_done, on_step)
     if executor == "dask":
-        if not scheduler:
-            raise ConfigError("--executor dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
-        from pp_graph.scale.dask import run_on_dask
-
-        results.extend(
-            run_on_dask(
-                scheduler,
-                todo,
-                site=site,
-                out_dir=out_dir,
-                fmt=fmt,
-                settings=settings,
-                valid_from=valid_from,
-                backend=backend,
-                options=options,
-                on_done=on_done,
-                learned=learned,
-                labels=label,
-            )
-        )
+        results.extend(_run_dask(run, todo, scheduler))
     elif executor != "process":
         raise ConfigError(f"--executor {executor!r}: one of process, dask")
     elif jobs <= 1 or len(todo) <= 1:
-        _init_worker(backend, options, on_step, learned=learned)
-        for f, digest in todo:
-            r = _convert_one(str(f), label[f], site, str(out_dir), fmt, digest, settings, max_bytes, valid_from)
-            results.append(r)
-            if on_done:
-                on_done(r)
+        results.extend(_run_here(run, todo))
     else:
+        args = (site, str(out_dir), fmt, settings, max_bytes, valid_from)
         results.extend(_run_pool(todo, label, args, backend, options, jobs, on_done, on_step, learned))
     results.sort(key=lambda r: r.source)
     return BatchReport(results, time.perf_counter() - t0)
+
+
+def _learned_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], Any, dict[str, Any]]:
+    """(the backend's options without "learned", the learned model's folder or None, the options that decide
+    the output: with the model's digest in place of its folder)."""
+    options = dict(options or {})
+    learned = options.pop("learned", None)
+    decisive = options
+    if learned:
+        from pp_graph.extract.learned.model import load_model
+
+        # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
+        decisive = {**options, "learned": load_model(Path(learned)).digest}
+    return options, learned, decisive
+
+
+def _discover(inputs: list[Path], site: str | None) -> tuple[list[Path], list[Path], str | None]:
+    """(policy files, files skipped as not policies, the normalised ``site``). With ``site``, every input is
+    taken, and several files only when each is a dated version of that site (<date>.md)."""
+    if not site:
+        files, skipped = policy_files(inputs)
+        return files, skipped, site
+    files = discover(inputs)
+    # One site for several files only when each is a dated version of it (<date>.md): each keeps its own name.
+    if len(files) != 1 and not (files and all(stamp_of(f) for f in files)):
+        raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
+    return files, [], check_site(site, str(inputs[0]), from_option=True)  # outputs are named by the normalised site
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every file of one batch is converted with (the dask and in-process runners read it)."""
+
+    site: str | None
+    out_dir: Path
+    fmt: str
+    settings: str
+    max_bytes: int | None
+    valid_from: str | None
+    backend: str
+    options: dict[str, Any]
+    learned: Any
+    label: dict[Path, str]
+    on_done: Callable[[FileResult], None] | None
+    on_step: Progress | None
+
+
+def _run_dask(run: _Run, todo: list[tuple[Path, str]], scheduler: str | None) -> list[FileResult]:
+    if not scheduler:
+        raise ConfigError("--executor dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+    from pp_graph.scale.dask import run_on_dask
+
+    return run_on_dask(
+        scheduler,
+        todo,
+        site=run.site,
+        out_dir=run.out_dir,
+        fmt=run.fmt,
+        settings=run.settings,
+        valid_from=run.valid_from,
+        backend=run.backend,
+        options=run.options,
+        on_done=run.on_done,
+        learned=run.learned,
+        labels=run.label,
+    )
+
+
+def _run_here(run: _Run, todo: list[tuple[Path, str]]) -> list[FileResult]:
+    """The files one after another in this process."""
+    _init_worker(run.backend, run.options, run.on_step, learned=run.learned)
+    out = []
+    for f, digest in todo:
+        r = _convert_one(
+            str(f),
+            run.label[f],
+            run.site,
+            str(run.out_dir),
+            run.fmt,
+            digest,
+            run.settings,
+            run.max_bytes,
+            run.valid_from,
+        )
+        out.append(r)
+        if run.on_done:
+            run.on_done(r)
+    return out
 
 
 def _plan(

@@ -688,3 +688,40 @@ def test_an_empty_ner_mode_is_an_unknown_mode_not_the_default(engine: RiskEngine
     base = ["--graph", str(graph_dir), "--site", "ads.example", "--text", "hello"]
     res = CliRunner().invoke(main, ["risk", *base, "--ner-mode", ""])
     assert res.exit_code == 2 and "unknown NER mode ''" in res.output, res.output
+
+
+# ---- the guard detects once ----
+
+
+@pytest.fixture
+def counting_mode(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Mode "count-hybrid": the real hybrid NER, each run counted (the length of the text it read)."""
+    from pp_graph.anonymize import recognizers
+
+    calls: list[int] = []
+
+    def run(text: str, taken: list[recognizers.Entity]) -> list[recognizers.Entity]:
+        calls.append(len(text))
+        return recognizers.hybrid(text, taken)
+
+    monkeypatch.setattr(recognizers, "MODES", dict(recognizers.MODES))  # the registration goes with the test
+    recognizers.register_mode("count-hybrid", run, recognizers.mode_digest("count-hybrid", recognizers._crf_digest))
+    return calls
+
+
+def test_the_guard_detects_once_and_the_rewrite_uses_those_detections(
+    engine: RiskEngine, counting_mode: list[int]
+) -> None:
+    counted = RiskEngine(engine.store, ner_mode="count-hybrid")
+    text = f"Mail {CANARY_NAME} (Jane Roe's brother) at zq@plortnik.example before the guard-once check."
+    ctx = act("ads.example", (), ("dpv:Marketing",), ("advertising",), text=text, likelihood=0.5)
+    g = counted.guard(ctx)
+    assert g.decision.decision == "transform" and g.anonymized is not None
+    assert counting_mode == [len(text)]  # one NER run for the decision and the rewrite together
+    assert counted.guard(ctx).to_dict() == g.to_dict() and counting_mode == [len(text)]  # resent: no run at all
+    names = next(c for c in g.record()["categories"] if c["iri"] == PD + "Name")
+    persons = [(e.start, e.end) for e in g.anonymized.entities if e.type == "PERSON"]
+    assert {(s["start"], s["end"]) for s in names["spans"]} <= set(persons)  # the rewrite hides what was judged
+    rec = g.record()["anonymization"]
+    assert rec["ner_mode"] == "count-hybrid" and rec["detector"] == counted.decide(ctx).to_dict()["detector"]
+    assert CANARY_NAME not in json.dumps(g.record()) and CANARY_NAME not in (g.text or "")

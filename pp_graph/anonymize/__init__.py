@@ -1,6 +1,8 @@
 """Anonymization of outgoing text: recognisers → levels L1–L5 → verified guesser → escalation.
 
 Stable API (the data plane calls it): ``anonymize(text, level=3, *, escalate=False, max_level=5, …) -> Anonymized``.
+``warm_up(mode, freeze_heap=False)`` loads the detection models ahead of the first call (and, only when asked,
+freezes the process's heap for a lower tail latency).
 Layers: recognizers (detection) → levels (pure rewrites) → guesser (attacker + verification) → core (escalation).
 """
 
@@ -11,7 +13,7 @@ from typing import Any
 from pp_graph.anonymize.core import MAX_CHARS, Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guess, Guesser, OfflineGuesser, OpenAIGuesser, Verdict, verify
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level
-from pp_graph.anonymize.recognizers import TYPES, Entity, recognize
+from pp_graph.anonymize.recognizers import TYPES, Entity, recognize, warm_up
 
 __all__ = [
     "LEVELS",
@@ -30,6 +32,7 @@ __all__ = [
     "apply_level",
     "recognize",
     "verify",
+    "warm_up",
 ]
 
 

@@ -7,11 +7,13 @@ escalation up to ``max_level``; deny → no text. The record is the decision rec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guesser
+from pp_graph.anonymize.recognizers import Entity, detector_digest, mode_name
 
 
 class _Decision(Protocol):
@@ -59,12 +61,25 @@ def guard_text(
     guesser: Guesser | None = None,
     rewriter: Rewriter | None = None,
     mode: str | None = None,
+    entities: Sequence[Entity] | None = None,
 ) -> Guarded:
-    """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's)."""
+    """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's), or
+    rewrites ``entities`` when given: the ones the decision judged, found in ``mode`` (the record names it)."""
     if decision.decision == "allow":
         return Guarded(decision, text, None)
     if decision.decision == "deny" or text is None or not text.strip():
         return Guarded(decision, None, None)
     start = min(int(decision.level.lstrip("L")), max_level)
-    a = anonymize(text, start, escalate=True, max_level=max_level, guesser=guesser, rewriter=rewriter, mode=mode)
+    a = anonymize(
+        text,
+        start,
+        escalate=True,
+        max_level=max_level,
+        entities=entities,
+        guesser=guesser,
+        rewriter=rewriter,
+        mode=mode,
+    )
+    if entities is not None:  # found in ``mode``, as anonymize would have found them: its record says so
+        a = replace(a, detector=detector_digest(mode), ner_mode=mode_name(mode))
     return Guarded(decision, a.text, a)

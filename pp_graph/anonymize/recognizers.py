@@ -424,7 +424,6 @@ def _nlp() -> Any:
             f"the NER pipeline {NER_PACKAGE!r} is not installed ({e}); pip install pp-graph's dependencies"
         ) from None
     _numpy_gemm(nlp)
-    _freeze_heap()
     return nlp
 
 
@@ -439,9 +438,8 @@ def _numpy_gemm(nlp: Any) -> None:
         node.ops = ops
 
 
-@cache
 def _freeze_heap() -> None:
-    """Once, after the model load: the pipeline's ~135,000 long-lived objects leave the collector's view, so a full
+    """The objects alive now (the loaded pipeline's ~135,000 among them) leave the collector's view, so a full
     collection no longer walks them (one took ~90 ms mid-sentence, the worst detection latency). Process-wide: an
     object alive now that later becomes part of an unreachable cycle is not reclaimed (a one-time, bounded cost)."""
     import gc
@@ -1140,6 +1138,18 @@ def detector_digest(mode: str | None = None) -> str | None:
     """The digest of the models ``mode`` runs (None for mode "none"). Records carry it.
     Raises ConfigError for an unknown mode or one not added with ``register_mode``."""
     return _mode(mode).digest()
+
+
+def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
+    """Load the models NER ``mode`` runs (None: ``DEFAULT_MODE``) now, not at the first detection.
+
+    ``freeze_heap``: then collect garbage and ``gc.freeze()`` every object alive, so later full collections skip
+    the models' objects (they made the worst detection latency). It acts on the whole process and is never done
+    implicitly: a program that owns its process and wants the tail latency low opts in (pp-graph's CLI does).
+    Raises ConfigError for an unknown mode, NERUnavailable / ModelUnavailable when its models are missing."""
+    recognize("Jane Roe, 12 Main St", mode=mode)  # a name and an address: every stage of the mode runs once
+    if freeze_heap:
+        _freeze_heap()
 
 
 def recognize(

@@ -11,7 +11,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, emit, handle_errors, ner_mode_option
+from pp_graph.cli.common import CLIError, detection_warm_up, emit, handle_errors, ner_mode_option
 from pp_graph.cli.risk import _engine, risk
 
 TEXT_KEYS = frozenset({"id", "text", "level"})
@@ -196,6 +196,7 @@ def anonymize(
     from pp_graph.anonymize import anonymize as run
 
     guesser, rewriter = _models(backend, llm_model, llm_base_url, llm_api_key_env)
+    warm = detection_warm_up(ner_mode)
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:
         lv = obj.get("level", level)
@@ -203,6 +204,8 @@ def anonymize(
             from pp_graph.errors import InputError
 
             raise InputError("level", "must be an integer 1–5")
+        if isinstance(obj.get("text"), str) and obj["text"].strip():  # a bad text is refused before any load
+            warm()
         a = run(
             obj.get("text"),  # type: ignore[arg-type]
             lv,
@@ -255,9 +258,13 @@ def _guard(**kw: Any) -> None:
         kw["ner_mode"],
     )
     guesser, rewriter = _models(kw["backend"], kw["llm_model"], kw["llm_base_url"], kw["llm_api_key_env"])
+    warm = detection_warm_up(engine.ner_mode)
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:
-        g = engine.guard(ActionContext.from_dict(obj), max_level=kw["max_level"], guesser=guesser, rewriter=rewriter)
+        ctx = ActionContext.from_dict(obj)
+        if ctx.text:
+            warm()
+        g = engine.guard(ctx, max_level=kw["max_level"], guesser=guesser, rewriter=rewriter)
         return g.to_dict()
 
     out = Output(kw["fmt"], guard_rows, GUARD_COLUMNS)

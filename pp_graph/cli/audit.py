@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, emit, format_option, handle_errors
+from pp_graph.cli.common import CLIError, detection_warm_up, emit, format_option, handle_errors
 
 FLOW_COLUMNS = ["trace", "source", "sink", "kind", "match", "verdict", "decision", "reason"]
 SUBCOMMANDS = ("traces", "privacylens", "chains")
@@ -143,11 +143,13 @@ def _run(auditor: Any, items: Iterable[tuple[int, Any]], fmt: str) -> None:
     from pp_graph.errors import PPGraphError
 
     records: list[dict[str, Any]] = []
+    warm = detection_warm_up(None)  # the auditor detects in the default NER mode
     for n, item in items:
         if isinstance(item, str):
             records.append({"id": None, "line": n, "error": item, "flows": [], "summary": None})
             continue
         try:
+            warm()
             records.append(auditor.audit(item))
         except PPGraphError as e:
             records.append({"id": item.id, "line": n, "error": str(e), "flows": [], "summary": None})

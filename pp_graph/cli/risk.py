@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, handle_errors, ner_mode_option
+from pp_graph.cli.common import CLIError, detection_warm_up, handle_errors, ner_mode_option
 
 
 def _engine(
@@ -51,6 +51,7 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
     from pp_graph.risk.engine import ActionContext
 
     failed = 0
+    warm = detection_warm_up(engine.ner_mode)
     for n, raw in enumerate(stream, 1):
         if not raw.strip():
             continue
@@ -65,7 +66,10 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
         try:
             obj = json.loads(line)
             ident = obj.get("id") if isinstance(obj, dict) else None
-            record = engine.decide(ActionContext.from_dict(obj)).to_dict()
+            ctx = ActionContext.from_dict(obj)
+            if ctx.text:
+                warm()
+            record = engine.decide(ctx).to_dict()
             record["line"] = n
         except (ValueError, PPGraphError) as e:
             failed += 1
@@ -187,6 +191,8 @@ def risk(
         text=text,
         likelihood=likelihood,
     )
+    if ctx.text:
+        detection_warm_up(engine.ner_mode)()
     click.echo(json.dumps(engine.decide(ctx).to_dict(), indent=1, ensure_ascii=False))
 
 

@@ -14,13 +14,22 @@ relations count when their practice and entity are matched spans and the role is
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pp_graph.errors import InputError
-from pp_graph.evaluate.metrics import PRF, Item, SegmentScores, hierarchy_compatible, match_items, same_label
-from pp_graph.model import PartyKind, PolicyExtraction, PracticeType
+from pp_graph.evaluate.metrics import (
+    PRF,
+    Compatible,
+    Item,
+    Matching,
+    SegmentScores,
+    hierarchy_compatible,
+    match_items,
+    same_label,
+)
+from pp_graph.model import PartyKind, PolicyExtraction, PracticeType, SegmentExtraction
 
 PARTY_TYPES = {
     "first-party-entity": PartyKind.FIRST_PARTY,
@@ -151,10 +160,24 @@ def _trigger_id(doc: BratDocument, ref: str) -> str:
 
 def score_document(doc: BratDocument, ex: PolicyExtraction, scores: dict[str, SegmentScores]) -> None:
     """Add one document's per-segment results to ``scores`` (task → SegmentScores)."""
-    from pp_graph.vocab.dpv import expand, vocabulary
+    from pp_graph.vocab.dpv import vocabulary
 
-    anc = vocabulary().ancestors
-    hier = hierarchy_compatible(anc)
+    hier = hierarchy_compatible(vocabulary().ancestors)
+    ents = sorted(doc.entities.values(), key=lambda e: (e.start, e.end))
+    doc_tuples = doc.tuples()  # gold relations of the document, read once
+    for res in ex.results:
+        seg = res.segment
+        gold = _gold_items(doc, [e for e in ents if seg.start <= e.start < seg.end])
+        pred, prac_idx = _predicted_items(res)
+        matched = _score_spans(pred, {k: items for k, (items, _) in gold.items()}, hier, scores)
+        scores["relations"].add(_relations_prf(doc, doc_tuples, res, matched, gold, prac_idx))
+
+
+def _gold_items(doc: BratDocument, inside: list[Entity]) -> dict[str, tuple[list[Item], list[str]]]:
+    """Per kind, the segment's gold items (labelled with their DPV class, party kind or practice type) and
+    their entity ids, in the same order."""
+    from pp_graph.vocab.dpv import expand
+
     practice_types = {t.value for t in PracticeType}
 
     def concept(eid: str) -> str | None:
@@ -164,84 +187,88 @@ def score_document(doc: BratDocument, ex: PolicyExtraction, scores: dict[str, Se
         except Exception:
             return None
 
-    ents = sorted(doc.entities.values(), key=lambda e: (e.start, e.end))
-    doc_tuples = doc.tuples()  # gold relations of the document, read once
-    for res in ex.results:
-        seg = res.segment
-        inside = [e for e in ents if seg.start <= e.start < seg.end]
+    def gold_of(pred: Callable[[Entity], bool], label: Callable[[Entity], str | None]) -> tuple[list[Item], list[str]]:
+        chosen = [e for e in inside if pred(e)]
+        return [Item(e.text, e.start, e.end, label(e)) for e in chosen], [e.id for e in chosen]
 
-        def gold_of(
-            pred: Callable[[Entity], bool], label: Callable[[Entity], str | None], inside=inside
-        ) -> tuple[list[Item], list[str]]:
-            chosen = [e for e in inside if pred(e)]
-            return [Item(e.text, e.start, e.end, label(e)) for e in chosen], [e.id for e in chosen]
+    return {
+        "data": gold_of(lambda e: e.type.lower() == "data", lambda e: concept(e.id)),
+        "purpose": gold_of(lambda e: e.type.lower() == "purpose", lambda e: concept(e.id)),
+        "party": gold_of(lambda e: e.type.lower() in PARTY_TYPES, lambda e: PARTY_TYPES[e.type.lower()].value),
+        "practice": gold_of(lambda e: e.type.lower() in practice_types, lambda e: e.type.lower()),
+    }
 
-        g_data, g_data_ids = gold_of(lambda e: e.type.lower() == "data", lambda e: concept(e.id))
-        g_purp, g_purp_ids = gold_of(lambda e: e.type.lower() == "purpose", lambda e: concept(e.id))
-        g_party, g_party_ids = gold_of(
-            lambda e: e.type.lower() in PARTY_TYPES, lambda e: PARTY_TYPES[e.type.lower()].value
-        )
-        g_prac, g_prac_ids = gold_of(lambda e: e.type.lower() in practice_types, lambda e: e.type.lower())
 
-        p_data = [Item(d.span.text, d.span.start, d.span.end, d.concept) for d in res.data]
-        p_purp = [Item(p.span.text, p.span.start, p.span.end, p.concept) for p in res.purposes]
-        p_party = [Item(p.span.text, p.span.start, p.span.end, p.kind.value) for p in res.parties]
-        # Inherited practices point outside the segment; they have no trigger here to compare.
-        p_prac_idx = [i for i, p in enumerate(res.practices) if not p.inherited]
-        p_prac = [
-            Item(
-                res.practices[i].span.text,
-                res.practices[i].span.start,
-                res.practices[i].span.end,
-                res.practices[i].type.value,
-            )
-            for i in p_prac_idx
-        ]
+def _predicted_items(res: SegmentExtraction) -> tuple[dict[str, list[Item]], list[int]]:
+    """Per kind, the backend's items in one segment, and the indexes of the practices among them (in
+    ``res.practices``): inherited practices point outside the segment and have no trigger here to compare."""
+    prac_idx = [i for i, p in enumerate(res.practices) if not p.inherited]
+    pracs = [res.practices[i] for i in prac_idx]
+    return {
+        "data": [Item(d.span.text, d.span.start, d.span.end, d.concept) for d in res.data],
+        "purpose": [Item(p.span.text, p.span.start, p.span.end, p.concept) for p in res.purposes],
+        "party": [Item(p.span.text, p.span.start, p.span.end, p.kind.value) for p in res.parties],
+        "practice": [Item(p.span.text, p.span.start, p.span.end, p.type.value) for p in pracs],
+    }, prac_idx
 
-        m_data = match_items(p_data, g_data)
-        m_purp = match_items(p_purp, g_purp)
-        scores["data spans"].add(m_data.prf)
-        g_data_c = [g for g in g_data if g.label]
-        p_data_c = [p for p in p_data if p.label]
-        scores["data classes (exact)"].add(match_items(p_data_c, g_data_c, same_label).prf)
-        scores["data classes (hierarchy)"].add(match_items(p_data_c, g_data_c, hier).prf)
-        scores["purpose spans"].add(m_purp.prf)
-        g_purp_c = [g for g in g_purp if g.label]
-        p_purp_c = [p for p in p_purp if p.label]
-        scores["purpose classes (exact)"].add(match_items(p_purp_c, g_purp_c, same_label).prf)
-        scores["purpose classes (hierarchy)"].add(match_items(p_purp_c, g_purp_c, hier).prf)
-        m_party = match_items(p_party, g_party, same_label)
-        m_prac = match_items(p_prac, g_prac, same_label)
-        scores["parties"].add(m_party.prf)
-        scores["practices"].add(m_prac.prf)
 
-        # Relations: map predicted ids onto gold ids through the span matchings above.
-        align: dict[str, tuple[str, float]] = {}
-        for kind, m, gids in (
-            ("data", m_data, g_data_ids),
-            ("purpose", m_purp, g_purp_ids),
-            ("party", m_party, g_party_ids),
-        ):
-            for i, j, s in m.pairs:
-                align[f"{kind}:{i}"] = (gids[j], s)
-        prac_align = {p_prac_idx[i]: (g_prac_ids[j], s) for i, j, s in m_prac.pairs}
-        gold_t = {
-            (_trigger_id(doc, t), role, a)
-            for t, role, a in doc_tuples
-            if t in g_prac_ids or (t in doc.events and doc.events[t].trigger in g_prac_ids)
-        }
-        pred_t = [r for r in res.relations if r.entity != "party:first"]  # the implied first party has no span
-        tp = 0.0
-        used: set[tuple[str, str, str]] = set()
-        for r in pred_t:
-            if r.practice in prac_align and r.entity in align:
-                gt, s1 = prac_align[r.practice]
-                ge, s2 = align[r.entity]
-                key = (gt, r.role.value, ge)
-                if key in gold_t and key not in used:
-                    used.add(key)
-                    tp += s1 * s2
-        scores["relations"].add(PRF.one_to_one(tp, len(pred_t), len(gold_t)))
+def _score_spans(
+    pred: dict[str, list[Item]],
+    gold: dict[str, list[Item]],
+    hier: Compatible,
+    scores: dict[str, SegmentScores],
+) -> dict[str, Matching]:
+    """Score the span tasks (data and purpose spans and classes, parties, practices); the span matchings."""
+    m = {
+        "data": match_items(pred["data"], gold["data"]),
+        "purpose": match_items(pred["purpose"], gold["purpose"]),
+        "party": match_items(pred["party"], gold["party"], same_label),
+        "practice": match_items(pred["practice"], gold["practice"], same_label),
+    }
+    for kind in ("data", "purpose"):
+        scores[f"{kind} spans"].add(m[kind].prf)
+        g_c = [g for g in gold[kind] if g.label]
+        p_c = [p for p in pred[kind] if p.label]
+        scores[f"{kind} classes (exact)"].add(match_items(p_c, g_c, same_label).prf)
+        scores[f"{kind} classes (hierarchy)"].add(match_items(p_c, g_c, hier).prf)
+    scores["parties"].add(m["party"].prf)
+    scores["practices"].add(m["practice"].prf)
+    return m
+
+
+def _relations_prf(
+    doc: BratDocument,
+    doc_tuples: Iterable[tuple[str, str, str]],
+    res: SegmentExtraction,
+    matched: dict[str, Matching],
+    gold: dict[str, tuple[list[Item], list[str]]],
+    prac_idx: list[int],
+) -> PRF:
+    """Relations: predicted ids mapped onto gold ids through the span matchings; a gold tuple counts once."""
+    align: dict[str, tuple[str, float]] = {}
+    for kind in ("data", "purpose", "party"):
+        gids = gold[kind][1]
+        for i, j, s in matched[kind].pairs:
+            align[f"{kind}:{i}"] = (gids[j], s)
+    g_prac_ids = gold["practice"][1]
+    prac_align = {prac_idx[i]: (g_prac_ids[j], s) for i, j, s in matched["practice"].pairs}
+    gold_t = {
+        (_trigger_id(doc, t), role, a)
+        for t, role, a in doc_tuples
+        if t in g_prac_ids or (t in doc.events and doc.events[t].trigger in g_prac_ids)
+    }
+    pred_t = [r for r in res.relations if r.entity != "party:first"]  # the implied first party has no span
+    tp = 0.0
+    used: set[tuple[str, str, str]] = set()
+    for r in pred_t:
+        if r.practice in prac_align and r.entity in align:
+            gt, s1 = prac_align[r.practice]
+            ge, s2 = align[r.entity]
+            key = (gt, r.role.value, ge)
+            if key in gold_t and key not in used:
+                used.add(key)
+                tp += s1 * s2
+    return PRF.one_to_one(tp, len(pred_t), len(gold_t))
 
 
 def evaluate_brat(folder: Path, backend_name: str = "offline", **backend_options: object) -> dict[str, SegmentScores]:

@@ -196,10 +196,25 @@ def detect(
     caller has it already (the data plane): NER, the costly part, is then not run a second time. ``mode``: the
     anonymizer's NER mode (None: its default); an unknown one raises ConfigError."""
     if entities is not None:
-        return list(_assemble(text, [e for e in entities if e.type in _ENTITY_CATEGORIES]))
+        ents = tuple(e for e in entities if e.type in _ENTITY_CATEGORIES)
+        return list((_assemble_cached if len(text) <= CACHE_MAX_CHARS else _assemble)(text, ents))
     find = _detect_cached if len(text) <= CACHE_MAX_CHARS else _detect
     # The digest keys the cache too: a mode registered again over other models does not get stale answers.
     return list(find(text, ner, NER_MAX_CHARS, _mode_name(mode), detector_digest(mode) if ner else None))
+
+
+def entities(text: str, *, mode: str | None = None) -> tuple[Entity, ...]:
+    """Every entity the anonymizer finds in ``text`` as ``detect`` reads it (chunked, NER in the first
+    ``NER_MAX_CHARS``), all types: for a caller that hands one detection on to the rewrite as well (the guard).
+    ``detect(text, entities=entities(text, mode=m))`` is ``detect(text, mode=m)``; cached as ``detect`` is."""
+    find = _entities_cached if len(text) <= CACHE_MAX_CHARS else _entities
+    return find(text, _mode_name(mode), detector_digest(mode))
+
+
+def _entities(text: str, mode: str, digest: str | None) -> tuple[Entity, ...]:
+    from pp_graph.anonymize.chunks import recognize_long
+
+    return tuple(recognize_long(text, ner_chars=NER_MAX_CHARS, mode=mode))
 
 
 def detector_digest(mode: str | None = None) -> str | None:
@@ -261,5 +276,8 @@ def _assemble(text: str, entities: Iterable[Entity]) -> tuple[Detection, ...]:
     return tuple(out)
 
 
-# Detection is pure and NER costs milliseconds: an agent resending a short text pays once.
+# Detection is pure and NER costs milliseconds: an agent resending a short text pays once (the digest in the key:
+# a mode registered again over other models gets no stale answer). Entities are frozen, so caching them is safe.
 _detect_cached = lru_cache(maxsize=1024)(_detect)
+_entities_cached = lru_cache(maxsize=1024)(_entities)
+_assemble_cached = lru_cache(maxsize=1024)(_assemble)

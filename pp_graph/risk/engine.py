@@ -11,9 +11,9 @@ The decision record carries categories and offsets only, never the text it was g
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pp_graph.anonymize.core import Rewriter
 from pp_graph.anonymize.guard import Guarded, guard_text
@@ -21,11 +21,14 @@ from pp_graph.anonymize.guesser import Guesser
 from pp_graph.errors import InputError
 from pp_graph.model import RecipientKind
 from pp_graph.risk import amrsf
-from pp_graph.risk.detect import Detection, coverage, detect, detector_digest
+from pp_graph.risk.detect import Detection, coverage, detect, detector_digest, entities
 from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
 from pp_graph.risk.signals import CategoryMatch, Profile, Store, candidate_domains, load_domain_profile
 from pp_graph.risk.tables import TIERS, RiskTables, default_tables
 from pp_graph.vocab.dpv import PERSONAL_DATA, PROCESSING, PURPOSE, compact
+
+if TYPE_CHECKING:
+    from pp_graph.anonymize.recognizers import Entity
 
 ACTION_KEYS = frozenset(
     {"id", "site", "data", "purpose", "purposes", "recipient", "recipients", "basis", "operation", "text", "likelihood"}
@@ -237,19 +240,31 @@ class RiskEngine:
         guesser: Guesser | None = None,
         rewriter: Rewriter | None = None,
     ) -> Guarded:
-        """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None."""
-        decision = self.decide(ctx)
+        """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None.
+        The text is detected once: the decision's categories and the rewrite read the same entities."""
+        found = entities(ctx.text, mode=self.ner_mode) if ctx.text else None
+        decision = self._decide(ctx, found)
         return guard_text(
-            decision, ctx.text, max_level=max_level, guesser=guesser, rewriter=rewriter, mode=self.ner_mode
+            decision,
+            ctx.text,
+            max_level=max_level,
+            guesser=guesser,
+            rewriter=rewriter,
+            mode=self.ner_mode,
+            entities=found,
         )
 
     # -- the decision --
 
     def decide(self, ctx: ActionContext) -> Decision:
+        return self._decide(ctx, None)
+
+    def _decide(self, ctx: ActionContext, found: Sequence[Entity] | None) -> Decision:
+        """``decide``; ``found``: the text's entities (``detect.entities``) when the caller detected already."""
         t, pr = self.t, self.t.params
         if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
             raise InputError("likelihood", f"{ctx.likelihood} is outside [0, 1]")
-        categories, read, reasons = self._categories(ctx)
+        categories, read, reasons = self._categories(ctx, found)
         cats = sorted(categories)
         purposes = tuple(sorted({self._resolve("purpose", p) for p in ctx.purposes}))
         recipients = tuple(sorted({self._resolve("recipient", r) for r in ctx.recipients}))
@@ -321,14 +336,18 @@ class RiskEngine:
             detector=detector_digest(self.ner_mode) if ctx.text else None,
         )
 
-    def _categories(self, ctx: ActionContext) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None, list[str]]:
-        """The action's data categories (stated, then detected in its text, with offsets), how far NER read, and
-        the first reasons."""
+    def _categories(
+        self, ctx: ActionContext, found: Sequence[Entity] | None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, Any] | None, list[str]]:
+        """The action's data categories (stated, then detected in its text, with offsets; from ``found`` when
+        given), how far NER read, and the first reasons."""
         categories: dict[str, dict[str, Any]] = {}
         for term in ctx.data:
             iri = self._resolve("data", term)
             categories.setdefault(iri, {"source": "input", "spans": []})
-        detections: list[Detection] = detect(ctx.text, mode=self.ner_mode) if ctx.text else []
+        detections: list[Detection] = []
+        if ctx.text:
+            detections = detect(ctx.text, entities=found, mode=self.ner_mode)
         read = coverage(ctx.text, mode=self.ner_mode) if ctx.text else None
         for d in detections:
             c = categories.setdefault(d.category, {"source": "text", "spans": []})

@@ -196,22 +196,9 @@ def _named(path: Path, names: Mapping[str, object] | None = None, hi: float = 1.
 
 def load_tables(directory: Path = RISK_DIR) -> RiskTables:
     """Read and validate every table; raises DataFileError naming the file, line and problem."""
-    import hashlib
-
     vocab = vocabulary()
     d = directory
-    weights = _keyed(d / "data_weights.tsv", (PERSONAL_DATA,), vocab, lambda n, s: _unit(d / "data_weights.tsv", n, s))
-    if PERSONAL_DATA not in weights:
-        raise DataFileError("data_weights.tsv: needs a row for dpv:PersonalData (the unknown-category weight)")
-
-    def tier_index(n: int, s: str) -> float:
-        if s not in TIERS:
-            raise DataFileError(f"data_tiers.tsv:{n}: tier {s!r} is not one of {', '.join(TIERS)}")
-        return float(TIERS.index(s))
-
-    tiers = _keyed(d / "data_tiers.tsv", (PERSONAL_DATA,), vocab, tier_index)
-    if PERSONAL_DATA not in tiers:
-        raise DataFileError("data_tiers.tsv: needs a row for dpv:PersonalData (the unknown-category tier)")
+    weights, tiers = _data_tables(d, vocab)
     pweights = _keyed(
         d / "purpose_weights.tsv", (PURPOSE, PROCESSING), vocab, lambda n, s: _unit(d / "purpose_weights.tsv", n, s)
     )
@@ -225,43 +212,15 @@ def load_tables(directory: Path = RISK_DIR) -> RiskTables:
     if missing:
         raise DataFileError(f"recipients.tsv: no row for {', '.join(sorted(missing))}")
     bases = _named(d / "bases.tsv", hi=2.0)
-
-    thresholds: dict[str, dict[str, Thresholds]] = {}
-    tpath = d / "thresholds.tsv"
-    for n, parts in _rows(tpath, 4):
-        profile, tier = parts[0], parts[1]
-        if tier not in TIERS:
-            raise DataFileError(f"thresholds.tsv:{n}: tier {tier!r} is not one of {', '.join(TIERS)}")
-        a, b = _unit(tpath, n, parts[2]), _unit(tpath, n, parts[3])
-        if not a < b:
-            raise DataFileError(f"thresholds.tsv:{n}: tau_a {a} must be below tau_d {b}")
-        thresholds.setdefault(profile, {})[tier] = Thresholds(a, b)
-    for profile, per in thresholds.items():
-        if set(per) != set(TIERS):
-            raise DataFileError(f"thresholds.tsv: profile {profile!r} lacks tiers {sorted(set(TIERS) - set(per))}")
-
+    thresholds = _thresholds(d / "thresholds.tsv")
     transparency = _named(d / "transparency.tsv", {k: 1 for k in ("base", "floor", *CREDITS)}, hi=2.0)
     if set(transparency) != {"base", "floor", *CREDITS}:
         raise DataFileError(f"transparency.tsv: needs rows base, floor, {', '.join(CREDITS)}")
-
-    likelihood: dict[str, tuple[float, float]] = {}
-    lpath = d / "likelihood.tsv"
-    for n, parts in _rows(lpath, 3):
-        if parts[0] not in LEVELS:
-            raise DataFileError(f"likelihood.tsv:{n}: level {parts[0]!r} is not one of {', '.join(LEVELS)}")
-        likelihood[parts[0]] = (_unit(lpath, n, parts[1]), _unit(lpath, n, parts[2]))
-    if set(likelihood) != set(LEVELS):
-        raise DataFileError(f"likelihood.tsv: no row for {', '.join(sorted(set(LEVELS) - set(likelihood)))}")
-
+    likelihood = _likelihood(d / "likelihood.tsv")
     params = _named(d / "params.tsv", {k: 1 for k in PARAMS}, hi=1000.0)
     if set(params) != set(PARAMS):
         raise DataFileError(f"params.tsv: no row for {', '.join(sorted(set(PARAMS) - set(params)))}")
-
     credentials, bulk = _rules(d / "rules.tsv", vocab)
-
-    h = hashlib.sha256()
-    for p in sorted(d.glob("*.tsv")):
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
     return RiskTables(
         vocab=vocab,
         data_weight=Inherited(vocab, weights, weights[PERSONAL_DATA], max),
@@ -275,10 +234,66 @@ def load_tables(directory: Path = RISK_DIR) -> RiskTables:
         transparency=transparency,
         likelihood=likelihood,
         params=params,
-        digest=h.hexdigest()[:16],
+        digest=_tables_digest(d),
         credentials=credentials,
         bulk=bulk,
     )
+
+
+def _data_tables(d: Path, vocab: Vocabulary) -> tuple[dict[str, float], dict[str, float]]:
+    """data_weights.tsv and data_tiers.tsv (a tier as its index in TIERS), each with its dpv:PersonalData row."""
+    weights = _keyed(d / "data_weights.tsv", (PERSONAL_DATA,), vocab, lambda n, s: _unit(d / "data_weights.tsv", n, s))
+    if PERSONAL_DATA not in weights:
+        raise DataFileError("data_weights.tsv: needs a row for dpv:PersonalData (the unknown-category weight)")
+
+    def tier_index(n: int, s: str) -> float:
+        if s not in TIERS:
+            raise DataFileError(f"data_tiers.tsv:{n}: tier {s!r} is not one of {', '.join(TIERS)}")
+        return float(TIERS.index(s))
+
+    tiers = _keyed(d / "data_tiers.tsv", (PERSONAL_DATA,), vocab, tier_index)
+    if PERSONAL_DATA not in tiers:
+        raise DataFileError("data_tiers.tsv: needs a row for dpv:PersonalData (the unknown-category tier)")
+    return weights, tiers
+
+
+def _thresholds(tpath: Path) -> dict[str, dict[str, Thresholds]]:
+    """thresholds.tsv: per profile, the allow / deny thresholds of every tier."""
+    thresholds: dict[str, dict[str, Thresholds]] = {}
+    for n, parts in _rows(tpath, 4):
+        profile, tier = parts[0], parts[1]
+        if tier not in TIERS:
+            raise DataFileError(f"thresholds.tsv:{n}: tier {tier!r} is not one of {', '.join(TIERS)}")
+        a, b = _unit(tpath, n, parts[2]), _unit(tpath, n, parts[3])
+        if not a < b:
+            raise DataFileError(f"thresholds.tsv:{n}: tau_a {a} must be below tau_d {b}")
+        thresholds.setdefault(profile, {})[tier] = Thresholds(a, b)
+    for profile, per in thresholds.items():
+        if set(per) != set(TIERS):
+            raise DataFileError(f"thresholds.tsv: profile {profile!r} lacks tiers {sorted(set(TIERS) - set(per))}")
+    return thresholds
+
+
+def _likelihood(lpath: Path) -> dict[str, tuple[float, float]]:
+    """likelihood.tsv: the two numbers of every likelihood level."""
+    likelihood: dict[str, tuple[float, float]] = {}
+    for n, parts in _rows(lpath, 3):
+        if parts[0] not in LEVELS:
+            raise DataFileError(f"likelihood.tsv:{n}: level {parts[0]!r} is not one of {', '.join(LEVELS)}")
+        likelihood[parts[0]] = (_unit(lpath, n, parts[1]), _unit(lpath, n, parts[2]))
+    if set(likelihood) != set(LEVELS):
+        raise DataFileError(f"likelihood.tsv: no row for {', '.join(sorted(set(LEVELS) - set(likelihood)))}")
+    return likelihood
+
+
+def _tables_digest(d: Path) -> str:
+    """The first 16 hex digits of a SHA-256 over every table's name and bytes (decision records carry it)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for p in sorted(d.glob("*.tsv")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def _rules(path: Path, vocab: Vocabulary) -> tuple[tuple[str, int], tuple[tuple[int, str, int], ...]]:
