@@ -93,6 +93,7 @@ def _row(name: str, samples: list[_pii.Sample], run: Any) -> dict[str, float]:
         "p50": statistics.median(lat),
         "p99": lat[int(0.99 * (len(lat) - 1))],
         "cpu_p99": _latency.pct(cpu, 0.99),
+        "cpu_each": cpu,  # in sample order, to add to the same sentence's detection time
         "mean_level": sum(k * v for k, v in levels.items()) / len(samples),
         "outputs": outputs,
     }
@@ -228,6 +229,7 @@ def _detection(
         ents[s.text] = recognize(s.text, mode=mode)
         det_cpu.append((time.process_time() - c) * 1000)
         det_lat.append((time.perf_counter() - t) * 1000)
+    in_order = list(det_cpu)
     det_lat.sort()
     det_cpu.sort()
     prf = _pii.token_prf(test, lambda x: [(e.type, e.start, e.end) for e in ents[x]])
@@ -246,7 +248,7 @@ def _detection(
         f"CPU (time.process_time) mean {statistics.mean(det_cpu):.1f} ms, p50 {statistics.median(det_cpu):.1f} ms, "
         f"p99 {det_cpu[int(0.99 * (len(det_cpu) - 1))]:.1f} ms per sentence"
     )
-    return ents, det_cpu, prf
+    return ents, in_order, prf
 
 
 def _levels(test: list[_pii.Sample], ents: dict[str, list[Entity]], mode: str) -> dict[Any, dict[str, Any]]:
@@ -293,8 +295,13 @@ def _misses(prf: dict[str, Any], rows: dict[Any, dict[str, Any]], det_cpu: list[
     if rows["a5"]["priv_values"] < 0.901:
         misses.append(f"adaptive privacy {rows['a5']['priv_values']:.3f} < 0.901")
     # CPU time (one core; other jobs on a shared machine inflate wall time, not this)
-    cpu_p99 = _latency.pct(det_cpu, 0.99) + rows[5]["cpu_p99"]
-    print(f"offline p99 CPU latency, detection + L5 rewrite: {cpu_p99:.1f} ms per sentence (target ≤ 20 ms)")
+    # per sentence: its detection plus its L5 rewrite (the two p99s summed are an upper bound, printed beside it)
+    cpu_p99 = _latency.pct([d + r for d, r in zip(det_cpu, rows[5]["cpu_each"], strict=True)], 0.99)
+    bound = _latency.pct(det_cpu, 0.99) + rows[5]["cpu_p99"]
+    print(
+        f"offline p99 CPU latency per sentence, detection + L5 rewrite: {cpu_p99:.1f} ms (target ≤ 20 ms; "
+        f"the two p99s summed: {bound:.1f} ms)"
+    )
     if cpu_p99 > _latency.TARGET_P99_MS:
         misses.append(f"offline p99 CPU latency (detection + L5) {cpu_p99:.1f} ms > 20 ms")
     return misses
