@@ -63,6 +63,16 @@ class Entity:
         return {"type": self.type, "start": self.start, "end": self.end, "recognizer": self.recognizer}
 
 
+@dataclass(frozen=True, slots=True)
+class Detected:
+    """The entities one detection found, with its provenance: the NER mode's name and the digest of the models it
+    ran. A rewrite of them records these (``guard_text``), so a record names the detector that judged the text."""
+
+    entities: tuple[Entity, ...]
+    mode: str
+    detector: str | None
+
+
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 
 
