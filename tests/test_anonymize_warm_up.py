@@ -58,12 +58,20 @@ def test_warm_up_refuses_an_unknown_mode() -> None:
     ids=["anonymize", "risk", "guard"],
 )
 def test_the_detecting_cli_commands_opt_in(args: list[str]) -> None:
-    code = (
-        "from pp_graph.cli import main\n"
-        f"try:\n    main({args!r}, standalone_mode=False)\n"
-        "except SystemExit as e:\n    assert not e.code, e.code\n"
-    )
-    assert _freeze_count(code) > 0
+    """``python -m pp_graph.cli``: the process's entry point, as the pp-graph script is."""
+    res = subprocess.run([sys.executable, "-c", _ENTRY, *args], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    lines = [x for x in res.stderr.splitlines() if x.startswith("FREEZE ")]
+    assert lines and int(lines[-1].split()[1]) > 0, res.stderr[-2000:]
+
+
+# The entry point, then the freeze count printed at exit (runpy runs pp_graph.cli's __main__ as -m would).
+_ENTRY = (
+    "import atexit, gc, runpy, sys\n"
+    "atexit.register(lambda: print('FREEZE', gc.get_freeze_count(), file=sys.stderr))\n"
+    "sys.argv[0] = 'pp-graph'\n"
+    "runpy.run_module('pp_graph.cli', run_name='__main__', alter_sys=True)\n"
+)
 
 
 def test_a_cli_command_without_text_loads_no_model() -> None:
@@ -74,3 +82,34 @@ def test_a_cli_command_without_text_loads_no_model() -> None:
         "assert recognizers._nlp.cache_info().currsize == 0\n"
     )
     assert _freeze_count(code) == 0
+
+
+_COUNT_FREEZES = (
+    "import gc\n_freeze = gc.freeze\nFREEZES = []\n"
+    "def _counted():\n    FREEZES.append(1)\n    _freeze()\n"
+    "gc.freeze = _counted\n"
+)
+
+
+def test_the_cli_called_in_process_leaves_the_heap_alone() -> None:
+    """CliRunner and an in-process ``main(...)`` are a host's calls, not the process's entry point: no freeze."""
+    code = (
+        _COUNT_FREEZES + "from click.testing import CliRunner\nfrom pp_graph.cli import main\n"
+        f"for args in ({['anonymize', '--text', TEXT]!r}, {['risk', '--graph', str(GRAPHS), '--text', TEXT]!r}):\n"
+        "    res = CliRunner().invoke(main, args)\n    assert res.exit_code == 0, res.output\n"
+        f"main({['anonymize', '--text', TEXT]!r}, standalone_mode=False)\n"
+        "assert FREEZES == [], FREEZES\n"
+    )
+    assert _freeze_count(code) == 0
+
+
+def test_the_entry_point_freezes_once_per_process() -> None:
+    code = (
+        _COUNT_FREEZES + "import sys\nfrom pp_graph.cli import run\n"
+        "for _ in range(3):\n"
+        "    try:\n"
+        f"        run({['anonymize', '--text', TEXT]!r})\n"
+        "    except SystemExit as e:\n        assert not e.code, e.code\n"
+        "assert FREEZES == [1], FREEZES\n"
+    )
+    assert _freeze_count(code) > 0
