@@ -113,3 +113,44 @@ def test_the_entry_point_freezes_once_per_process() -> None:
         "assert FREEZES == [1], FREEZES\n"
     )
     assert _freeze_count(code) > 0
+
+
+def _entry(args: list[str]) -> tuple[subprocess.CompletedProcess[str], int, int]:
+    """The CLI as the process's entry point; its result, the freeze count and the spaCy pipelines loaded at exit."""
+    script = _ENTRY.replace(
+        "gc.get_freeze_count()",
+        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.recognizers']._nlp"
+        ".cache_info().currsize if 'pp_graph.anonymize.recognizers' in sys.modules else 0",
+    )
+    res = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300)
+    lines = [x for x in res.stderr.splitlines() if x.startswith("FREEZE ")]
+    assert lines, res.stderr[-2000:]
+    _, frozen, loaded = lines[-1].split()
+    return res, int(frozen), int(loaded)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"id": "long", "text": "word " * 20_001},
+        {"id": "nul", "text": "Jane Roe\x00 at 12 Main St"},
+        {"id": "level", "text": TEXT, "level": 9},
+    ],
+    ids=["over-long", "nul", "level"],
+)
+def test_anonymize_refuses_before_it_loads(tmp_path: Path, line: dict[str, object]) -> None:
+    import json
+
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    res, frozen, loaded = _entry(["anonymize", str(path), "--format", "json"])
+    assert res.returncode == 1, res.stderr[-2000:]
+    assert '"error"' in res.stdout, res.stdout
+    assert (frozen, loaded) == (0, 0)  # refused before any model was loaded or the heap frozen
+
+
+@pytest.mark.parametrize("command", ["risk", "guard"])
+def test_a_refused_action_loads_no_model(command: str) -> None:
+    res, frozen, loaded = _entry([command, "--graph", str(GRAPHS), "--text", TEXT, "--purpose", "dpv:NoSuchPurpose"])
+    assert res.returncode == 2 and "NoSuchPurpose" in res.stderr, res.stderr[-2000:]
+    assert (frozen, loaded) == (0, 0)

@@ -243,7 +243,7 @@ class RiskEngine:
         """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None.
         The text is detected once: the decision's categories and the rewrite read the same entities. The action
         is checked first: a refused one loads no model and runs no detection."""
-        self._check(ctx)
+        self.check(ctx)
         found = entities(ctx.text, mode=self.ner_mode) if ctx.text else None
         decision = self._decide(ctx, found.entities if found else None)
         return guard_text(
@@ -256,7 +256,7 @@ class RiskEngine:
             detected=found,
         )
 
-    def _check(self, ctx: ActionContext) -> None:
+    def check(self, ctx: ActionContext) -> None:
         """Raises InputError for what ``decide`` would refuse (likelihood, data, purpose, recipient, basis and
         operation terms) before anything is detected."""
         if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
@@ -277,7 +277,7 @@ class RiskEngine:
     def _decide(self, ctx: ActionContext, found: Sequence[Entity] | None) -> Decision:
         """``decide``; ``found``: the text's entities (``detect.entities``) when the caller detected already."""
         t, pr = self.t, self.t.params
-        self._check(ctx)
+        self.check(ctx)
         categories, read, reasons = self._categories(ctx, found)
         cats = sorted(categories)
         purposes = tuple(sorted({self._resolve("purpose", p) for p in ctx.purposes}))
