@@ -154,3 +154,45 @@ def test_a_refused_action_loads_no_model(command: str) -> None:
     res, frozen, loaded = _entry([command, "--graph", str(GRAPHS), "--text", TEXT, "--purpose", "dpv:NoSuchPurpose"])
     assert res.returncode == 2 and "NoSuchPurpose" in res.stderr, res.stderr[-2000:]
     assert (frozen, loaded) == (0, 0)
+
+
+def test_plane_demo_warms_up(tmp_path: Path) -> None:
+    res, frozen, loaded = _entry(["plane", "demo", "--db", str(tmp_path / "demo.db")])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert frozen > 0 and loaded == 1  # loaded, then frozen, before the scenarios detect
+
+
+def test_serve_warms_up_at_start(tmp_path: Path) -> None:
+    """The server loads the detector and freezes the heap before it prints its address (a what-if detects)."""
+    import signal
+    import urllib.request
+
+    from interactive import as_at_a_terminal
+
+    script = _ENTRY.replace(
+        "gc.get_freeze_count()",
+        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.recognizers']._nlp.cache_info().currsize",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, "serve", str(GRAPHS), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_at_a_terminal,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        url = line.split()[2] if "http://127.0.0.1:" in line else None
+        assert url, line
+        with urllib.request.urlopen(url + "health", timeout=30) as r:  # serving (Ctrl-C now stops the loop)
+            assert r.status == 200
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, stderr[-2000:]
+    lines = [x for x in stderr.splitlines() if x.startswith("FREEZE ")]
+    assert lines, stderr[-2000:]
+    _, frozen, loaded = lines[-1].split()
+    assert int(frozen) > 0 and int(loaded) == 1
