@@ -196,3 +196,16 @@ def test_serve_warms_up_at_start(tmp_path: Path) -> None:
     assert lines, stderr[-2000:]
     _, frozen, loaded = lines[-1].split()
     assert int(frozen) > 0 and int(loaded) == 1
+
+
+def test_the_risk_warm_up_builds_the_term_table_and_digest() -> None:
+    """After ``risk.detect.warm_up`` the first decision is warm: the term table and the detector digest are built
+    (in a fresh interpreter, so nothing was cached before)."""
+    code = (
+        "from pp_graph.anonymize import crf\nfrom pp_graph.risk import detect\n"
+        "assert detect._terms.cache_info().currsize == 0 and crf.detector_digest.cache_info().currsize == 0\n"
+        "detect.warm_up()\n"
+        "assert detect._terms.cache_info().currsize == 1, detect._terms.cache_info()\n"
+        "assert crf.detector_digest.cache_info().currsize == 1, crf.detector_digest.cache_info()\n"
+    )
+    assert _freeze_count(code) == 0  # and no freeze unless asked

@@ -1158,6 +1158,7 @@ def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
     implicitly: a program that owns its process and wants the tail latency low opts in (pp-graph's CLI does).
     Raises ConfigError for an unknown mode, NERUnavailable / ModelUnavailable when its models are missing."""
     recognize("Jane Roe, 12 Main St", mode=mode)  # a name and an address: every stage of the mode runs once
+    detector_digest(mode)  # records name it: hashed now, not in the first decision
     if freeze_heap:
         _freeze_heap()
 

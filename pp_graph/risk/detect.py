@@ -219,6 +219,15 @@ def _entities(text: str, ner_chars: int, mode: str, digest: str | None) -> Detec
     return Detected(tuple(recognize_long(text, ner_chars=ner_chars, mode=mode)), mode, digest)
 
 
+def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
+    """``pp_graph.anonymize.warm_up`` (the models of NER ``mode`` loaded, the heap frozen only when asked) and the
+    term table ``detect`` reads, so the first decision after it is warm. Raises as the anonymizer's does."""
+    from pp_graph.anonymize.recognizers import warm_up as load
+
+    _terms()
+    load(mode, freeze_heap=freeze_heap)
+
+
 def detector_digest(mode: str | None = None) -> str | None:
     """The digest of the models ``detect`` runs in NER ``mode`` (None: the default; for it, the CRF file and the
     spaCy pipeline it reads), for records."""
