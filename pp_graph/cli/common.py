@@ -112,11 +112,11 @@ def own_process() -> None:
 
 
 def detection_warm_up(mode: str | None) -> Callable[[], None]:
-    """A function that, on its first call, loads the detection models of NER ``mode`` and, when the CLI owns the
-    process (``own_process``) and has not yet, freezes the heap (``pp_graph.risk.detect.warm_up(...,
-    freeze_heap=True)``: the anonymizer's models and the risk detector's tables) for the lower tail latency. Call it just before a detection: a run that detects nothing
-    loads nothing, and a load that failed raises again at the next call (each batch line gets the error, as the
-    detection itself would give)."""
+    """A function that, on its first call, loads the detection models of NER ``mode`` and the risk detector's
+    tables and, when the CLI owns the process (``own_process``) and has not yet, freezes the heap
+    (``pp_graph.risk.detect.warm_up(..., freeze_heap=True)``) for the lower tail latency. Call it just before a
+    detection: a run that detects nothing loads nothing, and a load that failed raises again at the next call
+    (each batch line gets the error, as the detection itself would give)."""
     done = False
 
     def warm() -> None:
