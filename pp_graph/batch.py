@@ -388,6 +388,7 @@ def _run_dask(run: _Run, todo: list[tuple[Path, str]], scheduler: str | None) ->
         on_done=run.on_done,
         learned=run.learned,
         labels=run.label,
+        max_bytes=run.max_bytes,
     )
 
 

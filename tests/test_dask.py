@@ -9,8 +9,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -170,3 +171,30 @@ def test_a_worker_killed_mid_batch_loses_nothing(scheduler: str, tmp_path: Path)
     for r in local.files:
         assert (tmp_path / "out" / str(r.output)).read_bytes() == (tmp_path / "local" / str(r.output)).read_bytes()
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]  # no half-written file
+
+
+def _grows_after_planning(tmp: Path) -> tuple[Path, Callable[[Any], None]]:
+    """Inputs under a 600-byte limit, one over it; when the batch reports that one (after planning, before the
+    run), tinyshop grows past the limit: the size the runner reads must be checked again, as in-process."""
+    src = tmp / "in"
+    shutil.copytree(FIXTURES / "policies", src)
+    (src / "big.example.md").write_text("# Big\n\n" + "We collect your e-mail address. " * 40, encoding="utf-8")
+    grown = src / "tinyshop.example.md"
+
+    def on_done(r: Any) -> None:
+        if r.source.startswith("big.example") and grown.stat().st_size <= 600:
+            grown.write_text(grown.read_text(encoding="utf-8") + "\nWe keep logs. " * 40, encoding="utf-8")
+
+    return src, on_done
+
+
+def test_dask_applies_the_size_limit_as_in_process(scheduler: str, tmp_path: Path) -> None:
+    statuses = {}
+    for executor in ("process", "dask"):
+        src, on_done = _grows_after_planning(tmp_path / executor)
+        rep = convert_batch(
+            [src], tmp_path / executor / "out", executor=executor, scheduler=scheduler, max_bytes=600, on_done=on_done
+        )
+        statuses[executor] = [(r.source, r.status, "over the size limit" in (r.error or "")) for r in rep.files]
+    assert statuses["dask"] == statuses["process"]
+    assert [s[1:] for s in statuses["dask"]] == [("failed", True), ("converted", False), ("failed", True)]

@@ -725,3 +725,62 @@ def test_the_guard_detects_once_and_the_rewrite_uses_those_detections(
     rec = g.record()["anonymization"]
     assert rec["ner_mode"] == "count-hybrid" and rec["detector"] == counted.decide(ctx).to_dict()["detector"]
     assert CANARY_NAME not in json.dumps(g.record()) and CANARY_NAME not in (g.text or "")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"likelihood": 1.5}, {"data": ("pd:NoSuchCategory",)}, {"purposes": ("dpv:NoSuchPurpose",)}],
+    ids=["likelihood", "data", "purpose"],
+)
+def test_a_refused_guard_runs_no_ner(engine: RiskEngine, counting_mode: list[int], bad: dict[str, Any]) -> None:
+    counted = RiskEngine(engine.store, ner_mode="count-hybrid")
+    ctx = ActionContext(text=f"Mail {CANARY_NAME} at 12 Main St about the refused {sorted(bad)} guard.", **bad)
+    with pytest.raises(InputError):
+        counted.guard(ctx)
+    assert counting_mode == []  # validated before detection: a refused action loads and runs nothing
+
+
+def test_the_guard_cache_is_keyed_on_the_ner_mode(engine: RiskEngine) -> None:
+    text = f"Send {CANARY_NAME} the mode-keyed cache note today."
+    ctx = act("ads.example", (), ("dpv:Marketing",), ("advertising",), text=text, likelihood=0.5)
+    hybrid = engine.guard(ctx).record()
+    none = RiskEngine(engine.store, ner_mode="none").guard(ctx).record()
+    assert PD + "Name" in {c["iri"] for c in hybrid["categories"]}
+    assert PD + "Name" not in {c["iri"] for c in none["categories"]}  # not the hybrid answer from the cache
+    assert none["detection"]["mode"] == "none" and hybrid["detection"]["mode"] == "hybrid"
+
+
+def test_the_entities_cache_is_keyed_on_the_ner_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pp_graph.risk import detect as d
+
+    text = ("We keep the logs for a while. " * 430) + f"Write to {CANARY_NAME} about it."
+    assert d.CACHE_MAX_CHARS >= len(text) > 12_000
+    full = d.entities(text)
+    assert any(e.type == "PERSON" for e in full.entities)
+    monkeypatch.setattr(d, "NER_MAX_CHARS", 2000)
+    part = d.entities(text)
+    assert d.coverage(text)["ner"] == "partial"
+    assert not any(e.type == "PERSON" for e in part.entities)  # not the full read from the cache
+
+
+def test_guard_text_takes_provenance_with_the_entities() -> None:
+    from pp_graph.anonymize.guard import guard_text
+    from pp_graph.anonymize.recognizers import Detected
+    from pp_graph.risk.detect import entities
+
+    class Transform:
+        decision, level = "transform", "L3"
+
+        def to_dict(self) -> dict[str, Any]:
+            return {"decision": self.decision}
+
+    text = "Mail Jane Roe at jane@roe.org"
+    with pytest.raises(TypeError):
+        guard_text(Transform(), text, entities=[])  # type: ignore[call-arg]  # no bare list with a borrowed name
+    found = entities(text, mode="hybrid")
+    assert isinstance(found, Detected) and found.mode == "hybrid" and found.detector
+    g = guard_text(Transform(), text, detected=found)
+    assert g.anonymized is not None and "jane@roe.org" not in (g.text or "")
+    assert (g.anonymized.ner_mode, g.anonymized.detector) == ("hybrid", found.detector)
+    own = guard_text(Transform(), text, detected=Detected((), "none", None))  # the caller's claim, recorded as made
+    assert own.anonymized is not None and (own.anonymized.ner_mode, own.anonymized.detector) == ("none", None)

@@ -10,7 +10,7 @@ import sys
 import types
 from typing import Any
 
-from pp_graph.anonymize.core import MAX_CHARS, Anonymized, Rewriter, anonymize
+from pp_graph.anonymize.core import MAX_CHARS, Anonymized, Rewriter, anonymize, check_input
 from pp_graph.anonymize.guesser import Guess, Guesser, OfflineGuesser, OpenAIGuesser, Verdict, verify
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level
 from pp_graph.anonymize.recognizers import TYPES, Entity, recognize, warm_up
@@ -30,6 +30,7 @@ __all__ = [
     "Verdict",
     "anonymize",
     "apply_level",
+    "check_input",
     "recognize",
     "verify",
     "warm_up",

@@ -61,6 +61,17 @@ class Anonymized:
         }
 
 
+def check_input(text: object, level: int = 3, *, escalate: bool = False, max_level: int = 5) -> str:
+    """The text (NUL-free, non-empty, at most ``MAX_CHARS``) and levels ``anonymize`` accepts; raises InputError
+    naming the problem otherwise. A caller checks first to load no model for a text that will be refused."""
+    text = _check_text(text)
+    if isinstance(level, bool) or level not in LEVELS or max_level not in LEVELS:
+        raise InputError("level", f"level {level} / max_level {max_level}: each must be one of 1–5")
+    if escalate and max_level < level:
+        raise InputError("max_level", f"{max_level} is below the starting level {level}")
+    return text
+
+
 def _check_text(text: object) -> str:
     if not isinstance(text, str):
         raise InputError("text", f"expected a string, got {type(text).__name__}")
@@ -127,11 +138,7 @@ def anonymize(
     escalates (it is counted in ``unnecessary_escalations``). From L3 on, ``residual`` (``sweep.py``) masks what
     the detector left that looks identifying (``NO_SWEEP``: detected entities only). Raises InputError on bad
     text or levels."""
-    text = _check_text(text)
-    if level not in LEVELS or max_level not in LEVELS:
-        raise InputError("level", f"level {level} / max_level {max_level}: each must be one of 1–5")
-    if escalate and max_level < level:
-        raise InputError("max_level", f"{max_level} is below the starting level {level}")
+    text = check_input(text, level, escalate=escalate, max_level=max_level)
     ents = list(entities) if entities is not None else recognize(text, ner=ner, mode=mode)
     g = guesser or OfflineGuesser()
     cur = level

@@ -7,13 +7,12 @@ escalation up to ``max_level``; deny → no text. The record is the decision rec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guesser
-from pp_graph.anonymize.recognizers import Entity, detector_digest, mode_name
+from pp_graph.anonymize.recognizers import Detected
 
 
 class _Decision(Protocol):
@@ -61,10 +60,11 @@ def guard_text(
     guesser: Guesser | None = None,
     rewriter: Rewriter | None = None,
     mode: str | None = None,
-    entities: Sequence[Entity] | None = None,
+    detected: Detected | None = None,
 ) -> Guarded:
     """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's), or
-    rewrites ``entities`` when given: the ones the decision judged, found in ``mode`` (the record names it)."""
+    rewrites ``detected`` when given: the entities the decision judged, whose mode and detector digest travel
+    with them (``pp_graph.risk.detect.entities``) and go into the record."""
     if decision.decision == "allow":
         return Guarded(decision, text, None)
     if decision.decision == "deny" or text is None or not text.strip():
@@ -75,11 +75,11 @@ def guard_text(
         start,
         escalate=True,
         max_level=max_level,
-        entities=entities,
+        entities=detected.entities if detected is not None else None,
         guesser=guesser,
         rewriter=rewriter,
         mode=mode,
     )
-    if entities is not None:  # found in ``mode``, as anonymize would have found them: its record says so
-        a = replace(a, detector=detector_digest(mode), ner_mode=mode_name(mode))
+    if detected is not None:  # the record names the detection the entities came from
+        a = replace(a, detector=detected.detector, ner_mode=detected.mode)
     return Guarded(decision, a.text, a)

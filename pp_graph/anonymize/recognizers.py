@@ -63,6 +63,16 @@ class Entity:
         return {"type": self.type, "start": self.start, "end": self.end, "recognizer": self.recognizer}
 
 
+@dataclass(frozen=True, slots=True)
+class Detected:
+    """The entities one detection found, with its provenance: the NER mode's name and the digest of the models it
+    ran. A rewrite of them records these (``guard_text``), so a record names the detector that judged the text."""
+
+    entities: tuple[Entity, ...]
+    mode: str
+    detector: str | None
+
+
 Finder = Callable[[str], Iterable[tuple[int, int]]]
 
 
@@ -1148,6 +1158,7 @@ def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
     implicitly: a program that owns its process and wants the tail latency low opts in (pp-graph's CLI does).
     Raises ConfigError for an unknown mode, NERUnavailable / ModelUnavailable when its models are missing."""
     recognize("Jane Roe, 12 Main St", mode=mode)  # a name and an address: every stage of the mode runs once
+    detector_digest(mode)  # records name it: hashed now, not in the first decision
     if freeze_heap:
         _freeze_heap()
 

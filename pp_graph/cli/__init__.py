@@ -34,6 +34,16 @@ def main() -> None:
     """Turn privacy policies into a validated, DPV-grounded knowledge graph (Pr2Graph)."""
 
 
+def run(args: list[str] | None = None) -> None:
+    """The console entry point (the pp-graph script, ``python -m pp_graph.cli``): the process is the CLI's, so
+    detecting commands may freeze the heap after loading (see ``common.own_process``); ``main`` called in-process
+    by a host (CliRunner) does not."""
+    from pp_graph.cli.common import own_process
+
+    own_process()
+    main(args)
+
+
 for _name in COMMAND_MODULES:
     for _cmd in importlib.import_module(f"pp_graph.cli.{_name}").commands:
         main.add_command(_cmd)

@@ -1,5 +1,5 @@
 """`python -m pp_graph.cli`: the same as the pp-graph command."""
 
-from pp_graph.cli import main
+from pp_graph.cli import run
 
-main()
+run()

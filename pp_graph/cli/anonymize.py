@@ -194,6 +194,7 @@ def anonymize(
     {"line": N, "error": …} (an error row in table/csv), the others are processed, and the exit code is 1.
     """
     from pp_graph.anonymize import anonymize as run
+    from pp_graph.anonymize import check_input
 
     guesser, rewriter = _models(backend, llm_model, llm_base_url, llm_api_key_env)
     warm = detection_warm_up(ner_mode)
@@ -204,8 +205,8 @@ def anonymize(
             from pp_graph.errors import InputError
 
             raise InputError("level", "must be an integer 1–5")
-        if isinstance(obj.get("text"), str) and obj["text"].strip():  # a bad text is refused before any load
-            warm()
+        check_input(obj.get("text"), lv, escalate=adaptive, max_level=max_level if adaptive else 5)
+        warm()  # after the checks: a refused text loads no model
         a = run(
             obj.get("text"),  # type: ignore[arg-type]
             lv,
@@ -262,6 +263,7 @@ def _guard(**kw: Any) -> None:
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:
         ctx = ActionContext.from_dict(obj)
+        engine.check(ctx)  # a refused action loads no model
         if ctx.text:
             warm()
         g = engine.guard(ctx, max_level=kw["max_level"], guesser=guesser, rewriter=rewriter)

@@ -101,19 +101,32 @@ def ner_mode_option(drives: str) -> Callable[[F], F]:
     )
 
 
+# The heap freeze acts on the whole process: only the console entry point (``pp_graph.cli.run``), which owns its
+# process, opts in, and once. A host calling the CLI in-process (CliRunner, ``main([...])``) keeps its collector.
+_PROCESS = {"owned": False, "frozen": False}
+
+
+def own_process() -> None:
+    """Called by the console entry point: this process is the CLI's, so a detecting command may freeze the heap."""
+    _PROCESS["owned"] = True
+
+
 def detection_warm_up(mode: str | None) -> Callable[[], None]:
-    """A function that, on its first call, loads the detection models of NER ``mode`` and freezes the heap
-    (``pp_graph.anonymize.warm_up(..., freeze_heap=True)``): a CLI run owns its process, so it opts in to the
-    lower tail latency. Call it just before a detection: a run that detects nothing loads nothing, and a load that
-    failed raises again at the next call (each batch line gets the error, as the detection itself would give)."""
+    """A function that, on its first call, loads the detection models of NER ``mode`` and the risk detector's
+    tables and, when the CLI owns the process (``own_process``) and has not yet, freezes the heap
+    (``pp_graph.risk.detect.warm_up(..., freeze_heap=True)``) for the lower tail latency. Call it just before a
+    detection: a run that detects nothing loads nothing, and a load that failed raises again at the next call
+    (each batch line gets the error, as the detection itself would give)."""
     done = False
 
     def warm() -> None:
         nonlocal done
         if not done:
-            from pp_graph.anonymize import warm_up
+            from pp_graph.risk.detect import warm_up
 
-            warm_up(mode, freeze_heap=True)
+            freeze = _PROCESS["owned"] and not _PROCESS["frozen"]
+            warm_up(mode, freeze_heap=freeze)
+            _PROCESS["frozen"] = _PROCESS["frozen"] or freeze
             done = True
 
     return warm

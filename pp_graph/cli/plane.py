@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.cli.common import detection_warm_up, emit, format_option, handle_errors
 
 _DB = click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 _KEY = click.option(
@@ -52,6 +52,7 @@ def demo(db: Path, key_file: Path | None) -> None:
     else:
         keys = create_key_file(path)
         click.echo(f"(created key file {path}; keep it outside the database's backups)", err=True)
+    detection_warm_up(None)()  # the scenarios detect in the default NER mode, as the plane does
     try:
         lines = run_demo(db, keys)
     except ScenarioFailed as e:

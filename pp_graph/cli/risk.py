@@ -67,6 +67,7 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
             obj = json.loads(line)
             ident = obj.get("id") if isinstance(obj, dict) else None
             ctx = ActionContext.from_dict(obj)
+            engine.check(ctx)  # a refused action loads no model
             if ctx.text:
                 warm()
             record = engine.decide(ctx).to_dict()
@@ -191,6 +192,7 @@ def risk(
         text=text,
         likelihood=likelihood,
     )
+    engine.check(ctx)  # a refused action loads no model
     if ctx.text:
         detection_warm_up(engine.ner_mode)()
     click.echo(json.dumps(engine.decide(ctx).to_dict(), indent=1, ensure_ascii=False))

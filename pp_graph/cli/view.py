@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import err, handle_errors
+from pp_graph.cli.common import detection_warm_up, err, handle_errors
 
 _paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 
@@ -55,10 +55,12 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     from pp_graph.serve.app import create_app
 
     corpus = Corpus.open(paths)
+    app = create_app(corpus)
     try:
-        server = make_server("127.0.0.1", port, create_app(corpus), threaded=True)
+        server = make_server("127.0.0.1", port, app, threaded=True)
     except OSError as e:
         raise ConfigError(f"--port {port}: cannot listen on 127.0.0.1 ({e.strerror or e}); try --port 0") from e
+    detection_warm_up(app.config["engine"].ner_mode)()  # at start-up: a what-if with a text detects (the guard)
     url = f"http://127.0.0.1:{server.server_port}/"
     click.echo(f"pp-graph UI: {url}  ({len(corpus.sites)} sites; Ctrl-C stops)", err=False)
     if open_browser:

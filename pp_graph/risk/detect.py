@@ -22,7 +22,7 @@ from pp_graph.risk.tables import longest_first, term_table
 from pp_graph.vocab.dpv import PD
 
 if TYPE_CHECKING:  # (the anonymizer is imported where it runs: it loads models)
-    from pp_graph.anonymize.recognizers import Entity
+    from pp_graph.anonymize.recognizers import Detected, Entity
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,18 +203,29 @@ def detect(
     return list(find(text, ner, NER_MAX_CHARS, _mode_name(mode), detector_digest(mode) if ner else None))
 
 
-def entities(text: str, *, mode: str | None = None) -> tuple[Entity, ...]:
+def entities(text: str, *, mode: str | None = None) -> Detected:
     """Every entity the anonymizer finds in ``text`` as ``detect`` reads it (chunked, NER in the first
-    ``NER_MAX_CHARS``), all types: for a caller that hands one detection on to the rewrite as well (the guard).
-    ``detect(text, entities=entities(text, mode=m))`` is ``detect(text, mode=m)``; cached as ``detect`` is."""
+    ``NER_MAX_CHARS``), all types, with the mode and detector digest that found them: for a caller that hands one
+    detection on to the rewrite as well (the guard). ``detect(text, entities=entities(text, mode=m).entities)`` is
+    ``detect(text, mode=m)``; cached as ``detect`` is (the NER bound in the key too)."""
     find = _entities_cached if len(text) <= CACHE_MAX_CHARS else _entities
-    return find(text, _mode_name(mode), detector_digest(mode))
+    return find(text, NER_MAX_CHARS, _mode_name(mode), detector_digest(mode))
 
 
-def _entities(text: str, mode: str, digest: str | None) -> tuple[Entity, ...]:
+def _entities(text: str, ner_chars: int, mode: str, digest: str | None) -> Detected:
     from pp_graph.anonymize.chunks import recognize_long
+    from pp_graph.anonymize.recognizers import Detected
 
-    return tuple(recognize_long(text, ner_chars=NER_MAX_CHARS, mode=mode))
+    return Detected(tuple(recognize_long(text, ner_chars=ner_chars, mode=mode)), mode, digest)
+
+
+def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
+    """``pp_graph.anonymize.warm_up`` (the models of NER ``mode`` loaded, the heap frozen only when asked) and the
+    term table ``detect`` reads, so the first decision after it is warm. Raises as the anonymizer's does."""
+    from pp_graph.anonymize.recognizers import warm_up as load
+
+    _terms()
+    load(mode, freeze_heap=freeze_heap)
 
 
 def detector_digest(mode: str | None = None) -> str | None:

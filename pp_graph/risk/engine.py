@@ -241,9 +241,11 @@ class RiskEngine:
         rewriter: Rewriter | None = None,
     ) -> Guarded:
         """allow → the original text, transform → the rewrite from ℓ0 with verified escalation, deny → None.
-        The text is detected once: the decision's categories and the rewrite read the same entities."""
+        The text is detected once: the decision's categories and the rewrite read the same entities. The action
+        is checked first: a refused one loads no model and runs no detection."""
+        self.check(ctx)
         found = entities(ctx.text, mode=self.ner_mode) if ctx.text else None
-        decision = self._decide(ctx, found)
+        decision = self._decide(ctx, found.entities if found else None)
         return guard_text(
             decision,
             ctx.text,
@@ -251,8 +253,21 @@ class RiskEngine:
             guesser=guesser,
             rewriter=rewriter,
             mode=self.ner_mode,
-            entities=found,
+            detected=found,
         )
+
+    def check(self, ctx: ActionContext) -> None:
+        """Raises InputError for what ``decide`` would refuse (likelihood, data, purpose, recipient, basis and
+        operation terms) before anything is detected."""
+        if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
+            raise InputError("likelihood", f"{ctx.likelihood} is outside [0, 1]")
+        for kind, terms in (("data", ctx.data), ("purpose", ctx.purposes), ("recipient", ctx.recipients)):
+            for term in terms:
+                self._resolve(kind, term)
+        if ctx.basis:
+            self._resolve("basis", ctx.basis)
+        if ctx.operation:
+            self._resolve("operation", ctx.operation)
 
     # -- the decision --
 
@@ -262,8 +277,7 @@ class RiskEngine:
     def _decide(self, ctx: ActionContext, found: Sequence[Entity] | None) -> Decision:
         """``decide``; ``found``: the text's entities (``detect.entities``) when the caller detected already."""
         t, pr = self.t, self.t.params
-        if ctx.likelihood is not None and not 0.0 <= ctx.likelihood <= 1.0:
-            raise InputError("likelihood", f"{ctx.likelihood} is outside [0, 1]")
+        self.check(ctx)
         categories, read, reasons = self._categories(ctx, found)
         cats = sorted(categories)
         purposes = tuple(sorted({self._resolve("purpose", p) for p in ctx.purposes}))

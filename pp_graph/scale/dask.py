@@ -30,6 +30,7 @@ def convert_remote(
     options: dict[str, Any],
     learned: str | None = None,
     label: str = "",
+    max_bytes: int | None = None,
 ) -> tuple[Any, dict[str, bytes]]:
     """On a worker: convert one policy given as bytes; (its FileResult, output file name → bytes)."""
     from pp_graph import batch
@@ -42,8 +43,9 @@ def convert_remote(
         src.write_bytes(data)
         out = Path(tmp) / "out"
         out.mkdir()
-        # The size limit was checked by the client; the label is the file's name as the client gave it.
-        result = batch._convert_one(str(src), label, site, str(out), fmt, digest, settings, None, valid_from)
+        # The size limit is checked again on the bytes sent (the file may have grown since the client planned), as
+        # the in-process runner does; the label is the file's name as the client gave it.
+        result = batch._convert_one(str(src), label, site, str(out), fmt, digest, settings, max_bytes, valid_from)
         files = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file() and not f.name.startswith(".")}
     return result, files
 
@@ -62,6 +64,7 @@ def run_on_dask(
     on_done: Callable[[Any], None] | None,
     learned: str | None = None,
     labels: dict[Path, str] | None = None,
+    max_bytes: int | None = None,
 ) -> list[Any]:
     """Every (file, digest) of ``todo`` as a task on the cluster at ``scheduler``; results as they finish."""
     try:
@@ -93,7 +96,8 @@ def run_on_dask(
                     options,
                     learned,  # a model folder: every worker must see it at this path
                     (labels or {}).get(f, f.name),
-                    key=f"pp-graph-convert-{digest[:16]}-{settings}-{fmt}",
+                    max_bytes,
+                    key=f"pp-graph-convert-{digest[:16]}-{settings}-{fmt}-{max_bytes}",
                     retries=2,
                 )
             )
