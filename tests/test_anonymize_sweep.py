@@ -113,3 +113,87 @@ def test_placeholders_already_in_the_text_are_left_alone() -> None:
 def test_bad_thresholds_are_a_clear_error() -> None:
     with pytest.raises(ConfigError, match="min_digits 0"):
         SweepSettings(min_digits=0)
+
+
+# ---- review fixes (issue 13) ----
+
+
+def test_records_name_the_sweep_that_ran() -> None:
+    from pp_graph.anonymize.sweep import sweep_digest
+
+    text = "my name is sandra and my pin is 771."
+    ents: list[Entity] = []
+    a = anonymize(text, 3, entities=ents).to_dict()["sweep"]
+    b = anonymize(text, 3, entities=ents, residual=NO_SWEEP).to_dict()["sweep"]
+    c = anonymize(text, 3, entities=ents, residual=DEFAULT_SWEEP.replace(min_digits=4)).to_dict()["sweep"]
+    assert a == sweep_digest(DEFAULT_SWEEP) and a.startswith("sha256:") and len(a) == 71
+    assert b is None and c is not None and c != a
+    assert anonymize(text, 2, entities=ents).to_dict()["sweep"] is None  # no sweep below L3
+    assert sweep_digest(DEFAULT_SWEEP.replace(rules=tuple(reversed(DEFAULT_SWEEP.rules)))) != a  # order counts
+
+
+def test_guard_record_names_the_sweep() -> None:
+    from dataclasses import dataclass
+
+    from pp_graph.anonymize.guard import guard_text
+
+    @dataclass
+    class D:
+        decision: str = "transform"
+        level: str = "L3"
+
+        def to_dict(self) -> dict[str, object]:
+            return {"decision": self.decision, "level": self.level}
+
+    text = "my name is sandra and my pin is 771."
+    on = guard_text(D(), text, max_level=3, entities=[]).record()["anonymization"]["sweep"]
+    off = guard_text(D(), text, max_level=3, entities=[], residual=NO_SWEEP).record()["anonymization"]["sweep"]
+    assert on is not None and off is None
+
+
+def test_bracketed_numbers_are_masked() -> None:
+    text = "Ref [44112210] and pin[7712], account (44112210)."
+    out = apply_level(text, [], 3)[0]
+    assert "44112210" not in out and "7712" not in out, out
+    assert "[44112210]" not in rewrite_l4(text)
+
+
+def rewrite_l4(text: str) -> str:
+    return apply_level(text, [], 4, residual=NO_SWEEP)[0]
+
+
+@pytest.mark.parametrize(
+    "text,ents",
+    [
+        ("Ask [NAME_1] about Zorblat today.", []),
+        ("Ask [PERSON_1] about it, Jane Roe said.", [Entity("PERSON", 25, 33, "t")]),
+    ],
+)
+def test_placeholders_in_the_text_do_not_collide(text: str, ents: list[Entity]) -> None:
+    import re
+
+    out, reps = apply_level(text, ents, 3)
+    tags = re.findall(r"\[[A-Z_]+_\d+\]", out)
+    assert len(tags) == len(set(tags)) == 2, out
+    assert all(r.replacement not in text for r in reps), out
+
+
+def test_numbers_do_not_join_across_commas_or_lines() -> None:
+    text = "Room 4411, 2210 and later 4411 again."
+    out = apply_level(text, [], 3)[0]
+    assert out == "Room [NUMBER_1], [NUMBER_2] and later [NUMBER_1] again.", out
+    found = _masked("Rooms 12\n34 Main St", SweepSettings(rules=("number",)))
+    assert found == ["12", "34"], found
+
+
+@pytest.mark.parametrize("text,word", [("@kateWinslet wrote", "Winslet"), ("I sold it on eBay.", "Bay")])
+def test_spans_never_start_mid_word(text: str, word: str) -> None:
+    found = sweep(text, [], DEFAULT_SWEEP)
+    at = text.index(word)
+    assert not any(e.start == at for e in found), [text[e.start : e.end] for e in found]
+
+
+def test_decomposed_accents_stay_in_the_word() -> None:
+    text = "We met Zoe\u0308 Bronte\u0308 there."
+    found = _masked(text, DEFAULT_SWEEP)
+    assert found == ["Zoe\u0308 Bronte\u0308"], found

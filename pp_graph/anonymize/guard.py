@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guesser
 from pp_graph.anonymize.recognizers import Entity, detector_digest, mode_name
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
 
 
 class _Decision(Protocol):
@@ -45,6 +46,7 @@ class Guarded:
                 "unnecessary_escalations": a.unnecessary_escalations,
                 "detector": a.detector,
                 "ner_mode": a.ner_mode,
+                "sweep": a.sweep,
             }
         )
         return rec
@@ -62,9 +64,11 @@ def guard_text(
     rewriter: Rewriter | None = None,
     mode: str | None = None,
     entities: Sequence[Entity] | None = None,
+    residual: SweepSettings = DEFAULT_SWEEP,
 ) -> Guarded:
     """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's), or
-    rewrites ``entities`` when given: the ones the decision judged, found in ``mode`` (the record names it)."""
+    rewrites ``entities`` when given: the ones the decision judged, found in ``mode`` (the record names it).
+    From L3 on the ``residual`` sweep runs too (the record's ``sweep`` digest names it)."""
     if decision.decision == "allow":
         return Guarded(decision, text, None)
     if decision.decision == "deny" or text is None or not text.strip():
@@ -79,6 +83,7 @@ def guard_text(
         guesser=guesser,
         rewriter=rewriter,
         mode=mode,
+        residual=residual,
     )
     if entities is not None:  # found in ``mode``, as anonymize would have found them: its record says so
         a = replace(a, detector=detector_digest(mode), ner_mode=mode_name(mode))

@@ -38,10 +38,13 @@ The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmar
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
+from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -52,6 +55,8 @@ from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.resources import DATA
 
 EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
+# The data files the rules read (the digest covers them): the word lists of ``gazetteer``.
+DATA_FILES = (gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE)
 
 
 @dataclass(frozen=True)
@@ -122,12 +127,15 @@ def _upper_class() -> str:
 
 
 _UPPER = _upper_class()
-_CAP = rf"{_UPPER}[\w'’-]*"
-_WORD = re.compile(_CAP)
+# Combining marks (a decomposed "Zoë") belong to their word; a word never starts inside another ("eBay").
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_LEFT = rf"(?<![\w'’{_MARKS}-])"
+_CAP = rf"{_UPPER}[\w'’{_MARKS}-]*"
+_WORD = re.compile(_LEFT + _CAP)
 # Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
 _PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
 # Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
-_RUN = re.compile(rf"{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
+_RUN = re.compile(rf"{_LEFT}{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
 _OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")  # [PERSON_1], [NUMBER], [DETAILS]
 
@@ -195,7 +203,9 @@ def _initials(text: str, st: SweepSettings) -> Iterator[Span]:
         yield m.start(), m.start() + 1, "initial"
 
 
-_NUMBER = re.compile(r"(?<![\w\[])\d(?:[\d,./:-]|\s(?=\d))*\d(?![\w\]])|(?<![\w\[])\d(?![\w\]])")
+# digits joined by "-./:", a thousands comma ("1,000") or one space or tab; never across ", " or a line break;
+# a bracketed number is masked too ("[44112210]": placeholders are taken before any rule runs)
+_NUMBER = re.compile(r"(?<!\w)\d(?:[\d./:-]|,(?=\d)|[ \t](?=\d))*\d(?!\w)|(?<!\w)\d(?!\w)")
 
 
 @sweep_rule("number", "NUMBER")
@@ -205,7 +215,7 @@ def _numbers(text: str, st: SweepSettings) -> Iterator[Span]:
             yield m.start(), m.end(), "digits"
 
 
-_CODE = re.compile(r"(?<![\w\[])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w\]])")
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w-])")
 
 
 @sweep_rule("code", "CODE")
@@ -220,6 +230,15 @@ _POSTCODE_AFTER = re.compile(r"(?:,?[ \t]*[^\W\d_]{1,4}\.?[ \t]+|[ \t]+)\d{4,}\b
 WHOLE_RUN = "capitalised run at a sentence start"  # evidence of a candidate taken only when all of it is free
 
 
+def _before_postcode(text: str, m: re.Match[str], words: list[str]) -> bool:
+    """A place before a postcode ("GRASSE, PA 39551", "Grasse 06130"); a lone English word before a bare
+    number ("Ref 4411", "Room 12") is not one."""
+    first = _bare(words[0])
+    if gazetteer.is_stop_word(first) or not _POSTCODE_AFTER.match(text, m.end()):
+        return False
+    return len(words) > 1 or text.startswith(",", m.end()) or not is_english(first)
+
+
 @sweep_rule("capitalised-run", "NAME")
 def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _RUN.finditer(text):
@@ -227,7 +246,7 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
         start = m.start()
         if _sentence_initial(text, start):
             first = words[0]
-            if not gazetteer.is_stop_word(_bare(first)) and _POSTCODE_AFTER.match(text, m.end()):
+            if _before_postcode(text, m, words):
                 yield start, start + len(_bare(m.group(0))), "place before a postcode"  # "GRASSE, PA 39551"
             elif st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
                 yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
@@ -318,7 +337,7 @@ def is_english(word: str) -> bool:
     return w in words or any(w.endswith(a) and w[: len(w) - len(a)] + b in words for a, b in _SUFFIXES)
 
 
-_ALPHA_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{3,}(?![\w'’-])")
+_ALPHA_WORD = re.compile(rf"{_LEFT}[^\W\d_](?:[^\W\d_]|[{_MARKS}]){{2,}}(?![\w'’{_MARKS}-])")
 
 
 @sweep_rule("unknown-word", "NAME")
@@ -336,6 +355,41 @@ def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
             continue
         if not is_english(w):
             yield m.start(), m.end(), f"{where}, not an English word"
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as e:
+        raise DataFileError(f"{path.name}: cannot read it for the sweep's digest ({e})") from None
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+@cache
+def sweep_digest(settings: SweepSettings = DEFAULT_SWEEP) -> str | None:
+    """What the sweep's output depends on, as 'sha256:<hex>': the settings (rules in order, thresholds), this
+    module's source, the data files it reads and the versions of the packages whose lists it reads (names, the
+    spaCy pipeline's lemma tables). None when no rule runs (``NO_SWEEP``). Records carry it."""
+    if not settings.rules:
+        return None
+    for name in settings.rules:
+        rule(name)  # an unknown rule is an error here too
+    from pp_graph.anonymize.recognizers import NER_PACKAGE
+
+    body = {
+        "settings": asdict(settings),
+        "source": _file_digest(Path(__file__)),
+        "data": {p.name: _file_digest(p) for p in DATA_FILES},
+        "packages": {p: _version(p) for p in ("names", "spacy", NER_PACKAGE)},
+    }
+    blob = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
 
 
 def rule(name: str) -> SweepRule:
@@ -358,7 +412,7 @@ def _free_pieces(taken: bytearray, s: int, e: int) -> Iterator[tuple[int, int]]:
         i = j
 
 
-_EDGE = re.compile(r"[\W_]*(.*?)[\W_]*$", re.S)
+_EDGE = re.compile(rf"[\W_]*(.*?)(?:(?![{_MARKS}])[\W_])*$", re.S)  # a final combining mark stays
 
 
 def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAULT_SWEEP) -> list[Entity]:
