@@ -162,6 +162,7 @@ def _l2(e: Entity, value: str) -> tuple[str, str]:
     return _GENERIC[e.type], "generic"
 
 
+_NAME_TYPES = frozenset({"PERSON", "NAME"})  # a lone token of a fuller name keeps the name's n
 _OWN_PLACEHOLDER = re.compile(r"\[([A-Z_]+?)_(\d+)\]")
 
 
@@ -179,13 +180,13 @@ def _placeholders(text: str, entities: Sequence[Entity]) -> dict[int, str]:
         norm = re.sub(r"\W+", " ", text[e.start : e.end]).strip().lower()
         key = (e.type, norm)
         tag = seen.get(key)
-        if tag is None and e.type == "PERSON":
+        if tag is None and e.type in _NAME_TYPES:
             toks = set(norm.split())
             tag = next((t for ts, t in names if toks and (toks <= ts or ts <= toks)), None)
         if tag is None:
             counters[e.type] = counters.get(e.type, 0) + 1
             tag = f"[{e.type}_{counters[e.type]}]"
-            if e.type == "PERSON":
+            if e.type in _NAME_TYPES:
                 names.append((set(norm.split()), tag))
         seen[key] = tag
         out[i] = tag

@@ -239,6 +239,15 @@ def _before_postcode(text: str, m: re.Match[str], words: list[str]) -> bool:
     return len(words) > 1 or text.startswith(",", m.end()) or not is_english(first)
 
 
+def _opens_run(words: list[str]) -> bool:
+    """Whether a sentence's first word joins the capitalised run it opens: not a function word, and not an
+    English word that cannot be a noun ("Later Zorblat said", "Ask Maria de la Cruz": not the first word)."""
+    first = _bare(words[0])
+    if len(words) < 2 or gazetteer.is_stop_word(first):
+        return False
+    return not is_english(first) or is_noun(first)
+
+
 @sweep_rule("capitalised-run", "NAME")
 def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _RUN.finditer(text):
@@ -248,7 +257,7 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
             first = words[0]
             if _before_postcode(text, m, words):
                 yield start, start + len(_bare(m.group(0))), "place before a postcode"  # "GRASSE, PA 39551"
-            elif st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
+            elif st.sentence_initial and _opens_run(words):
                 yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
             start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
             words = words[1:]
@@ -267,11 +276,28 @@ _PARTICLE_SET = frozenset(_PARTICLES.split("|"))
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-zß-ÿā-ž][a-zß-ÿā-ž'’-]+")
 
 
+def lower_case_text(text: str) -> bool:
+    """A text written all in lower case: no capital letter, and most of its letters of a cased script (so a
+    Chinese or Arabic text, which has no capitals at all, is not one)."""
+    cased = letters = 0
+    for c in text:
+        if c.isalpha():
+            letters += 1
+            if c.lower() != c.upper():
+                if c.isupper() or c.istitle():
+                    return False
+                cased += 1
+    return cased >= 3 and cased * 2 >= letters
+
+
+_LATIN = re.compile(rf"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff{_MARKS}'’-]+")
+
+
 @sweep_rule("lowercase-name", "NAME")
 def _lowercase_names(text: str, st: SweepSettings) -> Iterator[Span]:
     """In a text with no capital letter at all (capitalisation carries no evidence there), a listed first name
     that is neither a function word nor a common English word, and a listed surname right after one."""
-    if any(c.isupper() for c in text):
+    if not lower_case_text(text):
         return
     prev_end = -2
     for m in _LOWER_WORD.finditer(text):
@@ -302,9 +328,10 @@ def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
 
 
 @cache
-def english_words() -> frozenset[str]:
-    """English lemmas (WordNet's nouns, verbs, adjectives and adverbs: 83,000) from the lookups that the spaCy
-    pipeline's package ships for its lemmatizer; read once (0.1 s), nothing downloads."""
+def _lemma_tables() -> tuple[frozenset[str], frozenset[str]]:
+    """(every English word, the nouns among them) from the lookups the spaCy pipeline's package ships for its
+    lemmatizer: WordNet's lemmas (nouns, verbs, adjectives, adverbs: 83,000) and the irregular forms of its
+    exception table, both the forms and their lemmas ("went", "children", "feet"); read once, nothing downloads."""
     from pp_graph.anonymize.recognizers import NER_PACKAGE
 
     spec = find_spec(NER_PACKAGE)
@@ -316,13 +343,32 @@ def english_words() -> frozenset[str]:
     try:
         from spacy.lookups import Lookups
 
-        index = Lookups().from_disk(found[0]).get_table("lemma_index")
-        words = frozenset(w for pos in ("noun", "verb", "adj", "adv") for w in index[pos])
-    except (ImportError, OSError, KeyError, ValueError) as e:
-        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma index ({e})") from None
+        lookups = Lookups().from_disk(found[0])
+        index, exc = lookups.get_table("lemma_index"), lookups.get_table("lemma_exc")
+        words = {w for pos in _POS for w in index[pos]}
+        nouns = frozenset(index["noun"]) | frozenset(exc["noun"])
+        for pos in _POS:
+            for form, lemmas in exc[pos].items():
+                words.add(form)
+                words.update(lemmas)
+    except (ImportError, OSError, KeyError, ValueError, TypeError, AttributeError) as e:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma tables ({e})") from None
     if len(words) < 50_000:
         raise gazetteer.GazetteerUnavailable(f"{found[0]}: the lemma index has {len(words)} words, fewer than 50,000")
-    return words
+    return frozenset(words), nouns
+
+
+_POS = ("noun", "verb", "adj", "adv")
+
+
+def english_words() -> frozenset[str]:
+    """English words: WordNet's lemmas and the irregular forms of the lemmatizer's exception table."""
+    return _lemma_tables()[0]
+
+
+def is_noun(word: str) -> bool:
+    """Whether ``word`` (any case) can be an English noun ("Blue", "Port"; not "Later", "Went")."""
+    return word.lower() in _lemma_tables()[1]
 
 
 _SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
@@ -344,9 +390,11 @@ _ALPHA_WORD = re.compile(rf"{_LEFT}[^\W\d_](?:[^\W\d_]|[{_MARKS}]){{2,}}(?![\w'�
 def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
     """A word that is not English where capitalisation says nothing: at a sentence start (capitalised), or
     anywhere in a text with no capital letter at all ("Mourik began writing", "my name is vitoria")."""
-    lower_text = not any(c.isupper() for c in text)
+    lower_text = lower_case_text(text)
     for m in _ALPHA_WORD.finditer(text):
         w = m.group(0)
+        if not _LATIN.fullmatch(w):
+            continue  # the English lists say nothing of other scripts' words ("Привет", "北京")
         if w[0].isupper() and not w.isupper() and _sentence_initial(text, m.start()):
             where = "sentence start"
         elif lower_text or (st.unknown_anywhere and w.islower()):
@@ -425,11 +473,12 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
         taken[ent.start : ent.end] = b"\x01" * (ent.end - ent.start)
     for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
         taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
-    out = []
+    detected = bytes(taken)  # what the caller holds: a whole run yields to it, not to other rules' spans
+    out: list[Entity] = []
     for name in settings.rules:
         r = rule(name)
         for s, e, evidence in r.find(text, settings):
-            if evidence == WHOLE_RUN and any(taken[s:e]):
+            if evidence == WHOLE_RUN and any(detected[s:e]):
                 continue  # "Mail Jane Roe": the opening word is not part of a detected name's run
             for a, b in _free_pieces(taken, s, e):
                 m = _EDGE.match(text, a, b)  # always matches (every part is optional)
@@ -437,8 +486,26 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
                     a, b = m.start(1), m.end(1)
                     taken[a:b] = b"\x01" * (b - a)
                     out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
+    out = _merge_names(text, out, taken)
     out.extend(_mentions(text, taken, out))
     out.sort(key=lambda x: (x.start, x.end))
+    return out
+
+
+_JOIN = re.compile(rf"(?:[ -]|(?: (?:{_PARTICLES}))+ )")
+
+
+def _merge_names(text: str, found: list[Entity], taken: bytearray) -> list[Entity]:
+    """Adjacent NAME spans of the sweep, one space, hyphen or name particles apart, become one span (one
+    placeholder for "Maria de la Cruz", not three); the first span's rule and evidence name it."""
+    out: list[Entity] = []
+    for e in sorted(found, key=lambda x: (x.start, x.end)):
+        last = out[-1] if out else None
+        if last is not None and last.type == e.type == "NAME" and _JOIN.fullmatch(text, last.end, e.start):
+            taken[last.end : e.start] = b"\x01" * (e.start - last.end)
+            out[-1] = Entity("NAME", last.start, e.end, last.recognizer)
+        else:
+            out.append(e)
     return out
 
 
