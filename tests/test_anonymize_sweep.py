@@ -4,6 +4,7 @@ values, a name the detector misses masked at L3, and L1/L2 untouched."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -244,3 +245,34 @@ def test_mask_examples_hold_with_every_rule(ex: object) -> None:
     for e in sweep(ex.text, [], DEFAULT_SWEEP):
         cover[e.start : e.end] = b"\x01" * (e.end - e.start)
     assert all(cover[at : at + len(ex.value)]), (ex.text, _masked(ex.text, DEFAULT_SWEEP))
+
+
+def test_a_sentence_start_before_a_detected_name_stays() -> None:
+    text = "Mail Jane Roe today."
+    ents = [Entity("PERSON", 5, 13, "t")]
+    assert _masked(text, SweepSettings(rules=("capitalised-run",)), ents) == []
+
+
+def test_other_mentions_of_a_swept_name_are_masked() -> None:
+    text = "Zorblat called. We thank Zorblat now."
+    found = sweep(text, [], SweepSettings(rules=("unknown-word",)))
+    assert [(e.start, e.recognizer.rsplit(":", 1)[1]) for e in found] == [
+        (0, "sentence start, not an English word"),
+        (25, "another mention"),
+    ]
+
+
+def test_the_keep_list_is_validated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pp_graph.anonymize import sweep as sweep_mod
+    from pp_graph.errors import DataFileError
+
+    assert sweep_mod.keep_terms().fullmatch("privacy policy")
+    for body, problem in (("IPv6\nipv6\n", "repeats line 1"), ("a<b\n", "is not a term"), ("IPv6\n", "fewer than")):
+        bad = tmp_path / "sweep-keep.txt"
+        bad.write_text(body, encoding="utf-8")
+        monkeypatch.setattr(sweep_mod, "KEEP_FILE", bad)
+        sweep_mod.keep_terms.cache_clear()
+        with pytest.raises(DataFileError, match=problem):
+            sweep_mod.keep_terms()
+    monkeypatch.undo()
+    sweep_mod.keep_terms.cache_clear()

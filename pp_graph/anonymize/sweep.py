@@ -55,8 +55,9 @@ from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.resources import DATA
 
 EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
-# The data files the rules read (the digest covers them): the word lists of ``gazetteer``.
-DATA_FILES = (gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE)
+KEEP_FILE = DATA / "anonymize" / "sweep-keep.txt"
+# The data files the rules read (the digest covers them): the word lists of ``gazetteer`` and the keep list.
+DATA_FILES = (gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE, KEEP_FILE)
 
 
 @dataclass(frozen=True)
@@ -208,9 +209,14 @@ def _initials(text: str, st: SweepSettings) -> Iterator[Span]:
 _NUMBER = re.compile(r"(?<!\w)\d(?:[\d./:-]|,(?=\d)|[ \t](?=\d))*\d(?!\w)|(?<!\w)\d(?!\w)")
 
 
+_PERCENT = re.compile(r"[ \t]?(?:%|per ?cent\b)")
+
+
 @sweep_rule("number", "NUMBER")
 def _numbers(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _NUMBER.finditer(text):
+        if _PERCENT.match(text, m.end()):
+            continue  # a share ("100%", "5 percent"), not an identifier
         if sum(c.isdigit() for c in m.group(0)) >= st.min_digits:
             yield m.start(), m.end(), "digits"
 
@@ -261,11 +267,6 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
                 yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
             start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
             words = words[1:]
-        while words and (gazetteer.is_stop_word(_bare(words[0])) or words[0] in _PARTICLE_SET):
-            start += len(words[0]) + 1
-            words = words[1:]
-        while words and (gazetteer.is_stop_word(_bare(words[-1])) or words[-1] in _PARTICLE_SET):
-            words = words[:-1]
         if words and len(_bare(" ".join(words))) > 1:
             yield start, start + len(_bare(" ".join(words))), "capitalised run"
 
@@ -405,6 +406,35 @@ def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
             yield m.start(), m.end(), f"{where}, not an English word"
 
 
+_KEEP_LINE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./+-]*[A-Za-z0-9.]|[A-Za-z]")
+_MIN_KEEP = 50
+
+
+@cache
+def keep_terms() -> re.Pattern[str]:
+    """The terms of ``data/anonymize/sweep-keep.txt`` (defined terms, role labels, technical tokens, units) as one
+    case-insensitive whole-word pattern; a malformed line, a repeated term or a short list is an error naming
+    the file (and line)."""
+    try:
+        lines = KEEP_FILE.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataFileError(f"{KEEP_FILE.name}: cannot read the keep list ({e})") from None
+    terms: dict[str, int] = {}
+    for n, line in enumerate(lines, 1):
+        term = line.split("#", 1)[0].strip()
+        if not term:
+            continue
+        if not _KEEP_LINE.fullmatch(term) or "  " in term:
+            raise DataFileError(f"{KEEP_FILE.name}:{n}: {term!r} is not a term (words, digits, ' ./+-')")
+        if term.lower() in terms:
+            raise DataFileError(f"{KEEP_FILE.name}:{n}: {term!r} repeats line {terms[term.lower()]}")
+        terms[term.lower()] = n
+    if len(terms) < _MIN_KEEP:
+        raise DataFileError(f"{KEEP_FILE.name}: {len(terms)} terms, fewer than {_MIN_KEEP}")
+    alts = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![\w'’-])(?:{alts})(?![\w'’-]|\.\w)")
+
+
 def _file_digest(path: Path) -> str:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -474,6 +504,8 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
     for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
         taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
     detected = bytes(taken)  # what the caller holds: a whole run yields to it, not to other rules' spans
+    for k in keep_terms().finditer(text):  # never masked, but no evidence against a run around them either
+        taken[k.start() : k.end()] = b"\x01" * (k.end() - k.start())
     out: list[Entity] = []
     for name in settings.rules:
         r = rule(name)
@@ -484,6 +516,10 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
                 m = _EDGE.match(text, a, b)  # always matches (every part is optional)
                 if m is not None and m.end(1) > m.start(1):
                     a, b = m.start(1), m.end(1)
+                    if r.type == "NAME":
+                        a, b = _trim_function_words(text, a, b)
+                        if a >= b:
+                            continue
                     taken[a:b] = b"\x01" * (b - a)
                     out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
     out = _merge_names(text, out, taken)
@@ -493,6 +529,24 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
 
 
 _JOIN = re.compile(rf"(?:[ -]|(?: (?:{_PARTICLES}))+ )")
+
+
+_EDGE_WORD = re.compile(r"[^\s-]+")
+
+
+def _trim_function_words(text: str, a: int, b: int) -> tuple[int, int]:
+    """[a, b) without function words or particles at either end (a free piece "We Collect" of "Information We
+    Collect", whose "Information" is kept, is "Collect")."""
+    words = [(m.start(), m.end()) for m in _EDGE_WORD.finditer(text, a, b)]
+    while words and _filler(text[words[0][0] : words[0][1]]):
+        words.pop(0)
+    while words and _filler(text[words[-1][0] : words[-1][1]]):
+        words.pop()
+    return (words[0][0], words[-1][1]) if words else (b, b)
+
+
+def _filler(word: str) -> bool:
+    return gazetteer.is_stop_word(_bare(word)) or word in _PARTICLE_SET
 
 
 def _merge_names(text: str, found: list[Entity], taken: bytearray) -> list[Entity]:
