@@ -276,3 +276,24 @@ def test_the_keep_list_is_validated(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             sweep_mod.keep_terms()
     monkeypatch.undo()
     sweep_mod.keep_terms.cache_clear()
+
+
+def test_the_particle_list_is_validated_and_in_the_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pp_graph.anonymize import gazetteer
+    from pp_graph.anonymize import sweep as sweep_mod
+
+    assert {"de", "la", "van"} <= sweep_mod.particles()
+    assert {sweep_mod.KEEP_FILE, sweep_mod.PARTICLES_FILE} <= set(sweep_mod.DATA_FILES)
+    bad = tmp_path / "name-particles.txt"
+    bad.write_text("de\nLa Cruz\n", encoding="utf-8")
+    monkeypatch.setattr(sweep_mod, "PARTICLES_FILE", bad)
+    sweep_mod.particles.cache_clear()
+    with pytest.raises(gazetteer.GazetteerUnavailable, match="not one lower-case word"):
+        sweep_mod.particles()
+    monkeypatch.undo()
+    sweep_mod.particles.cache_clear()
+
+
+def test_role_labels_of_a_dialogue_are_not_speaker_names() -> None:
+    text = 'Customer: "My card is blocked."\nAgent: "Let me check."\nZuzana: "Thanks."'
+    assert _masked(text, DEFAULT_SWEEP) == ["Zuzana"]

@@ -33,7 +33,7 @@ def test_the_key_covers_training_split_and_checksum_code_and_library_versions(mo
 def test_a_malformed_cache_is_a_clear_error(tmp_path: Path, body: str) -> None:
     cache = tmp_path / "cache.json"
     cache.write_text(body, encoding="utf-8")
-    with pytest.raises(cv_anonymize.CacheError, match="cache.json"):
+    with pytest.raises(cv_anonymize.CacheError, match=r"cache\.json"):
         cv_anonymize.read_cache(cache)
 
 

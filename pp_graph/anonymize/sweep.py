@@ -57,7 +57,10 @@ from pp_graph.resources import DATA
 EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
 KEEP_FILE = DATA / "anonymize" / "sweep-keep.txt"
 # The data files the rules read (the digest covers them): the word lists of ``gazetteer`` and the keep list.
-DATA_FILES = (gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE, KEEP_FILE)
+DATA_FILES = (
+    *(gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE),
+    *(DATA / "anonymize" / "sweep-keep.txt", DATA / "anonymize" / "name-particles.txt"),
+)
 
 
 @dataclass(frozen=True)
@@ -134,9 +137,27 @@ _LEFT = rf"(?<![\w'’{_MARKS}-])"
 _CAP = rf"{_UPPER}[\w'’{_MARKS}-]*"
 _WORD = re.compile(_LEFT + _CAP)
 # Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
-_PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
-# Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
-_RUN = re.compile(rf"{_LEFT}{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
+PARTICLES_FILE = DATA / "anonymize" / "name-particles.txt"
+
+
+@cache
+def particles() -> frozenset[str]:
+    """The name particles of ``data/anonymize/name-particles.txt`` (validated like the other word lists)."""
+    return gazetteer._word_list(PARTICLES_FILE, "name-particle", 10)
+
+
+@cache
+def _run_rx() -> re.Pattern[str]:
+    """Capitalised words joined by one space or hyphen, or by particles; a line break ends the run."""
+    return re.compile(rf"{_LEFT}{_CAP}(?:{_join_rx().pattern}{_CAP})*")
+
+
+@cache
+def _join_rx() -> re.Pattern[str]:
+    alts = "|".join(sorted(particles(), key=len, reverse=True))
+    return re.compile(rf"(?:[ -]|(?: (?:{alts}))+ )")
+
+
 _OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")  # [PERSON_1], [NUMBER], [DETAILS]
 
@@ -256,7 +277,7 @@ def _opens_run(words: list[str]) -> bool:
 
 @sweep_rule("capitalised-run", "NAME")
 def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
-    for m in _RUN.finditer(text):
+    for m in _run_rx().finditer(text):
         words = m.group(0).split(" ")
         start = m.start()
         if _sentence_initial(text, start):
@@ -269,9 +290,6 @@ def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
             words = words[1:]
         if words and len(_bare(" ".join(words))) > 1:
             yield start, start + len(_bare(" ".join(words))), "capitalised run"
-
-
-_PARTICLE_SET = frozenset(_PARTICLES.split("|"))
 
 
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-zß-ÿā-ž][a-zß-ÿā-ž'’-]+")
@@ -528,9 +546,6 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
     return out
 
 
-_JOIN = re.compile(rf"(?:[ -]|(?: (?:{_PARTICLES}))+ )")
-
-
 _EDGE_WORD = re.compile(r"[^\s-]+")
 
 
@@ -546,7 +561,7 @@ def _trim_function_words(text: str, a: int, b: int) -> tuple[int, int]:
 
 
 def _filler(word: str) -> bool:
-    return gazetteer.is_stop_word(_bare(word)) or word in _PARTICLE_SET
+    return gazetteer.is_stop_word(_bare(word)) or word in particles()
 
 
 def _merge_names(text: str, found: list[Entity], taken: bytearray) -> list[Entity]:
@@ -555,7 +570,7 @@ def _merge_names(text: str, found: list[Entity], taken: bytearray) -> list[Entit
     out: list[Entity] = []
     for e in sorted(found, key=lambda x: (x.start, x.end)):
         last = out[-1] if out else None
-        if last is not None and last.type == e.type == "NAME" and _JOIN.fullmatch(text, last.end, e.start):
+        if last is not None and last.type == e.type == "NAME" and _join_rx().fullmatch(text, last.end, e.start):
             taken[last.end : e.start] = b"\x01" * (e.start - last.end)
             out[-1] = Entity("NAME", last.start, e.end, last.recognizer)
         else:
