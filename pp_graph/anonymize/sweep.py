@@ -523,7 +523,8 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
         taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
     detected = bytes(taken)  # what the caller holds: a whole run yields to it, not to other rules' spans
     for k in keep_terms().finditer(text):  # never masked, but no evidence against a run around them either
-        taken[k.start() : k.end()] = b"\x01" * (k.end() - k.start())
+        if not _inside_run(text, k.start(), k.end()):
+            taken[k.start() : k.end()] = b"\x01" * (k.end() - k.start())
     out: list[Entity] = []
     for name in settings.rules:
         r = rule(name)
@@ -547,6 +548,16 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
 
 
 _EDGE_WORD = re.compile(r"[^\s-]+")
+
+
+_CAP_BEFORE = re.compile(rf"{_CAP}[ -]$")
+_CAP_AFTER = re.compile(rf"[ -]{_UPPER}")
+
+
+def _inside_run(text: str, s: int, e: int) -> bool:
+    """Whether [s, e) has a capitalised word right before and right after it: a kept term inside a longer name
+    ("Civil Rights Act") is part of that name, not a defined term."""
+    return _CAP_BEFORE.search(text, max(0, s - 40), s) is not None and _CAP_AFTER.match(text, e) is not None
 
 
 def _trim_function_words(text: str, a: int, b: int) -> tuple[int, int]:
