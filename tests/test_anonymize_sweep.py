@@ -297,3 +297,9 @@ def test_the_particle_list_is_validated_and_in_the_digest(tmp_path: Path, monkey
 def test_role_labels_of_a_dialogue_are_not_speaker_names() -> None:
     text = 'Customer: "My card is blocked."\nAgent: "Let me check."\nZuzana: "Thanks."'
     assert _masked(text, DEFAULT_SWEEP) == ["Zuzana"]
+
+
+def test_a_free_piece_is_trimmed_of_punctuation() -> None:
+    text = "Order 4411-2210 arrived."
+    ents = [Entity("ZIP_CODE", 6, 10, "t")]
+    assert _masked(text, SweepSettings(rules=("number",)), ents) == ["2210"]

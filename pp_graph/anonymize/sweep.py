@@ -270,8 +270,8 @@ def _opens_run(words: list[str]) -> bool:
     """Whether a sentence's first word joins the capitalised run it opens: not a function word, and not an
     English word that cannot be a noun ("Later Zorblat said", "Ask Maria de la Cruz": not the first word)."""
     first = _bare(words[0])
-    if len(words) < 2 or gazetteer.is_stop_word(first):
-        return False
+    if len(words) < 2 or gazetteer.is_stop_word(first) or gazetteer.is_common_word_name(first):
+        return False  # "Rich Zorblat …": the listed-name rule decides whether a common-word name is a name
     return not is_english(first) or is_noun(first)
 
 
