@@ -28,8 +28,12 @@ first to claim a span keeps it):
   nothing: opening a sentence ("Mourik began writing"), or anywhere in a text with no capital letter; with
   ``unknown_anywhere`` also every lower-case word of other texts.
 
-A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
-masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is
+A candidate that overlaps a detected entity keeps only its free stretches, without function words at either end;
+adjacent name spans (one space, hyphen or name particles apart) merge into one; terms of
+``data/anonymize/sweep-keep.txt`` (defined terms, role labels, technical tokens, units) and percentages are never
+masked; ``unknown-word`` reads Latin-script words only, and a text is "lower-case" only when most of its letters
+are of a cased script. Other mentions of a swept name are masked too. ``sweep_digest(settings)`` names what the
+output depends on; records carry it. Each masked span records its rule and evidence (``Entity.recognizer`` is
 ``sweep:<rule>:<evidence>``; the replacement record has ``recognizer`` and ``evidence``), never the value.
 Detection figures stay those of the detector alone: the sweep is part of the levels, not of ``recognize``.
 The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmark's dev half
