@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -68,10 +69,24 @@ def fold_detections(dev: list[_pii.Sample], mode: str) -> Detections:
 DETECTOR_FILES = ("recognizers.py", "crf.py", "gazetteer.py", "structure.py", "chunks.py", "categories.py")
 
 
+# Code outside the detector that changes the fold detections: the training and split scripts, the checksums
+# the pattern recognisers validate with.
+OTHER_FILES = (HERE / "train_ner_crf.py", HERE / "_pii.py", HERE.parent / "pp_graph" / "checksums.py")
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
 def _cache_key(mode: str) -> str:
-    """Everything that changes the fold detections: the data, the mode, the model's settings, the detector code."""
+    """Everything that changes the fold detections: the data, the mode, the model's settings, the detector code,
+    the training script and the versions of the libraries that train and run the models."""
     src = HERE.parent / "pp_graph" / "anonymize"
     code = {p: crf.file_digest(src / p) for p in DETECTOR_FILES}
+    code.update({p.name: crf.file_digest(p) for p in OTHER_FILES})
     parts = {
         "data": crf.file_digest(_pii.DATASET),
         "mode": mode,
@@ -81,16 +96,51 @@ def _cache_key(mode: str) -> str:
         "lists": crf.word_lists_digest(),
         "lexicons": crf.lexicons(),
         "ner": crf.ner_pipeline(),
+        "libraries": {p: _version(p) for p in ("python-crfsuite", "spacy")},
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+class CacheError(Exception):
+    """The cache file is not one this script wrote."""
+
+
+def read_cache(path: Path) -> tuple[str, Detections]:
+    """(key, detections) of a cache file; any other shape is a CacheError naming the file and the problem."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise CacheError(f"{path}: not a readable JSON cache ({e})") from None
+    if (
+        not isinstance(saved, dict)
+        or not isinstance(saved.get("key"), str)
+        or not isinstance(saved.get("entities"), dict)
+    ):
+        raise CacheError(f"{path}: expected {{'key': str, 'entities': {{text: [...]}}}}")
+    out: Detections = {}
+    for text, es in saved["entities"].items():
+        if not isinstance(es, list) or not all(_entity_row(e) for e in es):
+            raise CacheError(f"{path}: the entities of a text are not [type, start, end, recognizer] rows")
+        out[text] = [Entity(*e) for e in es]
+    return saved["key"], out
+
+
+def _entity_row(e: object) -> bool:
+    return (
+        isinstance(e, list)
+        and len(e) == 4
+        and isinstance(e[0], str)
+        and all(type(x) is int for x in e[1:3])
+        and isinstance(e[3], str)
+    )
 
 
 def cached_detections(dev: list[_pii.Sample], mode: str, cache: Path | None) -> Detections:
     key = _cache_key(mode)
     if cache is not None and cache.is_file():
-        saved = json.loads(cache.read_text(encoding="utf-8"))
-        if saved.get("key") == key:
-            return {t: [Entity(*e) for e in es] for t, es in saved["entities"].items()}
+        saved = read_cache(cache)
+        if saved[0] == key:
+            return saved[1]
         print(f"{cache}: made by other code, data or settings: detecting again")
     ents = fold_detections(dev, mode)
     if cache is not None:
@@ -211,7 +261,11 @@ def main() -> int:
         print(f"cv_anonymize: {e}", file=sys.stderr)
         return 2
     dev, _ = _pii.split(_pii.load())  # the held-out half is not used
-    ents = cached_detections(dev, a.mode, a.cache)
+    try:
+        ents = cached_detections(dev, a.mode, a.cache)
+    except CacheError as e:
+        print(f"cv_anonymize: {e}; delete it or pass another --cache", file=sys.stderr)
+        return 2
     recall = _pii.token_prf(dev, lambda x: [(e.type, e.start, e.end) for e in ents[x]])
     print(f"Dev CV ({len(dev)} sentences, 2 template folds, mode {a.mode!r}); detection token recall:")
     print(", ".join(f"{t} {v['R']:.2f}" for t, v in recall.items()) + "\n")

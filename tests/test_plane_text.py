@@ -274,3 +274,32 @@ def test_the_policy_digest_rests_on_the_detector_digest_not_only_the_mode_name(t
 def test_the_ledger_refuses_a_value_in_the_detector_keys(field: dict[str, str]) -> None:
     with pytest.raises(LedgerError, match=next(iter(field))):
         check_record({"event": "context", "fields": [{"name": "x", **field}]})
+
+
+def test_the_rewrite_and_the_ledger_name_the_sweep(tmp_path: Path) -> None:
+    from pp_graph.anonymize.sweep import DEFAULT_SWEEP, NO_SWEEP, sweep_digest
+
+    text = "my name is zqxwvina and my pin is 771."
+    on = AnonymizerText(mode="none")(text, "L3", fake_token)
+    off = AnonymizerText(mode="none", residual=NO_SWEEP)(text, "L3", fake_token)
+    other = AnonymizerText(mode="none", residual=DEFAULT_SWEEP.replace(min_digits=4))(text, "L3", fake_token)
+    assert on.sweep == sweep_digest(DEFAULT_SWEEP) and off.sweep is None and other.sweep not in (None, on.sweep)
+    contracts = Contracts.load(demo_mod.DEMO / "contracts")
+    fields = []
+    for name, residual in (("d.db", DEFAULT_SWEEP), ("e.db", NO_SWEEP)):
+        tt = AnonymizerText(mode="none", residual=residual)
+        plane = DataPlane(tmp_path / name, contracts=contracts, keys=KEYS, transform_text=tt)
+        fields.append(_ledger_fields(plane, CANARY)[0])
+        assert plane.ledger.verify().ok
+        plane.close()
+    assert fields[0]["sweep"] == sweep_digest(DEFAULT_SWEEP) and "sweep" not in fields[1]
+    check_record({"event": "context", "fields": [{"name": "x", "sweep": sweep_digest(DEFAULT_SWEEP)}]})
+    with pytest.raises(LedgerError, match="sweep"):
+        check_record({"event": "context", "fields": [{"name": "x", "sweep": "Zqxwv Plortnik"}]})
+
+
+def test_the_texts_own_placeholders_stay_as_they_are() -> None:
+    text = "Ask [NAME_1] about Zorblat today."
+    rw = AnonymizerText(mode="none")(text, "L3", fake_token)
+    assert "[NAME_1]" in rw.text and "Zorblat" not in rw.text, rw.text
+    assert [text[s.start : s.end] for s in rw.spans] == ["Zorblat"]

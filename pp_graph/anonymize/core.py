@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from pp_graph.anonymize.guesser import Guesser, OfflineGuesser, Verdict, judge
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level, mask_entities
 from pp_graph.anonymize.recognizers import Entity, recognize
-from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings, sweep_digest
 from pp_graph.errors import InputError, PPGraphError
 
 MAX_CHARS = 100_000  # one text; longer inputs are refused with a clear error (split them first)
@@ -46,6 +46,7 @@ class Anonymized:
     unnecessary_escalations: int = 0  # escalations an unverified guess would have caused
     detector: str | None = None  # digest of the models that found the entities (None: none ran)
     ner_mode: str | None = None  # the NER mode that found them ("none": patterns only; None: entities given)
+    sweep: str | None = None  # digest of the residual sweep that ran (``sweep_digest``; None: none ran, L1/L2)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class Anonymized:
             "unnecessary_escalations": self.unnecessary_escalations,
             "detector": self.detector,
             "ner_mode": self.ner_mode,
+            "sweep": self.sweep,
         }
 
 
@@ -152,6 +154,7 @@ def anonymize(
         run.update(supported_guesses=supported, unsupported_guesses=len(verdicts) - supported)
         result.guesses.extend(verdicts)
         result.text, result.level, result.entities = out, cur, reps
+        result.sweep = sweep_digest(residual) if cur >= 3 else None
         if escalate and supported and cur < max_level:
             run["why"] = f"{supported} supported guess(es) at L{cur}: escalate to L{cur + 1}"
             result.levels_run.append(run)

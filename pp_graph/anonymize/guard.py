@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guesser
 from pp_graph.anonymize.recognizers import Detected
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
 
 
 class _Decision(Protocol):
@@ -44,6 +45,7 @@ class Guarded:
                 "unnecessary_escalations": a.unnecessary_escalations,
                 "detector": a.detector,
                 "ner_mode": a.ner_mode,
+                "sweep": a.sweep,
             }
         )
         return rec
@@ -61,10 +63,12 @@ def guard_text(
     rewriter: Rewriter | None = None,
     mode: str | None = None,
     detected: Detected | None = None,
+    residual: SweepSettings = DEFAULT_SWEEP,
 ) -> Guarded:
     """The text that may leave under ``decision``; a rewrite detects in NER ``mode`` (the decision's), or
     rewrites ``detected`` when given: the entities the decision judged, whose mode and detector digest travel
-    with them (``pp_graph.risk.detect.entities``) and go into the record."""
+    with them (``pp_graph.risk.detect.entities``) and go into the record. From L3 on the ``residual`` sweep runs
+    too (the record's ``sweep`` digest names it)."""
     if decision.decision == "allow":
         return Guarded(decision, text, None)
     if decision.decision == "deny" or text is None or not text.strip():
@@ -79,6 +83,7 @@ def guard_text(
         guesser=guesser,
         rewriter=rewriter,
         mode=mode,
+        residual=residual,
     )
     if detected is not None:  # the record names the detection the entities came from
         a = replace(a, detector=detected.detector, ner_mode=detected.mode)

@@ -162,9 +162,17 @@ def _l2(e: Entity, value: str) -> tuple[str, str]:
     return _GENERIC[e.type], "generic"
 
 
+_NAME_TYPES = frozenset({"PERSON", "NAME"})  # a lone token of a fuller name keeps the name's n
+_OWN_PLACEHOLDER = re.compile(r"\[([A-Z_]+?)_(\d+)\]")
+
+
 def _placeholders(text: str, entities: Sequence[Entity]) -> dict[int, str]:
-    """[TYPE_n] per entity; the same value (case-insensitive; a lone name token of a fuller name) keeps its n."""
+    """[TYPE_n] per entity; the same value (case-insensitive; a lone name token of a fuller name) keeps its n.
+    Each type counts on from the highest n the text already holds, so a new placeholder never equals one of
+    the text's own ("Ask [NAME_1] about Zorblat" → Zorblat is [NAME_2])."""
     counters: dict[str, int] = {}
+    for m in _OWN_PLACEHOLDER.finditer(text):
+        counters[m.group(1)] = max(counters.get(m.group(1), 0), int(m.group(2)))
     seen: dict[tuple[str, str], str] = {}
     names: list[tuple[set[str], str]] = []
     out: dict[int, str] = {}
@@ -172,13 +180,13 @@ def _placeholders(text: str, entities: Sequence[Entity]) -> dict[int, str]:
         norm = re.sub(r"\W+", " ", text[e.start : e.end]).strip().lower()
         key = (e.type, norm)
         tag = seen.get(key)
-        if tag is None and e.type == "PERSON":
+        if tag is None and e.type in _NAME_TYPES:
             toks = set(norm.split())
             tag = next((t for ts, t in names if toks and (toks <= ts or ts <= toks)), None)
         if tag is None:
             counters[e.type] = counters.get(e.type, 0) + 1
             tag = f"[{e.type}_{counters[e.type]}]"
-            if e.type == "PERSON":
+            if e.type in _NAME_TYPES:
                 names.append((set(norm.split()), tag))
         seen[key] = tag
         out[i] = tag
@@ -271,7 +279,7 @@ def cues() -> tuple[Cue, ...]:
 
 
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+_\d+\]|\[[A-Z]+\]")
-_NUMBER = re.compile(r"(?<![\w\[])\d[\d,./:-]*(?![\w\]])")
+_NUMBER = re.compile(r"(?<!\w)\d[\d,./:-]*(?!\w)")  # bracketed too: placeholders are split off first
 # A capitalised word that is not at a sentence start: a proper noun the NER missed.
 _PROPER = re.compile(r"(?<=[\w,;:)\]] )(?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)(?:\s+[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’-]+)*")
 _KEEP_CAPS = frozenset({"I", "I'm", "I'll", "I've", "I'd", "OK", "Please", "Thanks", "Hi", "Hello", "Dear"})

@@ -28,8 +28,12 @@ first to claim a span keeps it):
   nothing: opening a sentence ("Mourik began writing"), or anywhere in a text with no capital letter; with
   ``unknown_anywhere`` also every lower-case word of other texts.
 
-A candidate that overlaps a detected entity keeps only its free stretches; other mentions of a swept name are
-masked too. Each masked span records its rule and evidence (``Entity.recognizer`` is
+A candidate that overlaps a detected entity keeps only its free stretches, without function words at either end;
+adjacent name spans (one space, hyphen or name particles apart) merge into one; terms of
+``data/anonymize/sweep-keep.txt`` (defined terms, role labels, technical tokens, units) and percentages are never
+masked; ``unknown-word`` reads Latin-script words only, and a text is "lower-case" only when most of its letters
+are of a cased script. Other mentions of a swept name are masked too. ``sweep_digest(settings)`` names what the
+output depends on; records carry it. Each masked span records its rule and evidence (``Entity.recognizer`` is
 ``sweep:<rule>:<evidence>``; the replacement record has ``recognizer`` and ``evidence``), never the value.
 Detection figures stay those of the detector alone: the sweep is part of the levels, not of ``recognize``.
 The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmark's dev half
@@ -38,10 +42,13 @@ The settings (``DEFAULT_SWEEP``) were chosen by cross-validation on the benchmar
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
+from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -52,6 +59,12 @@ from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.resources import DATA
 
 EXAMPLES_FILE = DATA / "anonymize" / "sweep-examples.tsv"
+KEEP_FILE = DATA / "anonymize" / "sweep-keep.txt"
+# The data files the rules read (the digest covers them): the word lists of ``gazetteer`` and the keep list.
+DATA_FILES = (
+    *(gazetteer.FUNCTION_WORDS_FILE, gazetteer.COMMON_WORD_NAMES_FILE),
+    *(DATA / "anonymize" / "sweep-keep.txt", DATA / "anonymize" / "name-particles.txt"),
+)
 
 
 @dataclass(frozen=True)
@@ -122,12 +135,33 @@ def _upper_class() -> str:
 
 
 _UPPER = _upper_class()
-_CAP = rf"{_UPPER}[\w'’-]*"
-_WORD = re.compile(_CAP)
+# Combining marks (a decomposed "Zoë") belong to their word; a word never starts inside another ("eBay").
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_LEFT = rf"(?<![\w'’{_MARKS}-])"
+_CAP = rf"{_UPPER}[\w'’{_MARKS}-]*"
+_WORD = re.compile(_LEFT + _CAP)
 # Name particles that join capitalised words into one run ("Willemine ten Pas", "Via Nuova del Campo").
-_PARTICLES = "van|von|de|der|den|del|della|di|da|das|dos|du|la|le|ten|ter|bin|ibn|al|y"
-# Capitalised words joined by one space or hyphen, or by particles; a line break ends the run.
-_RUN = re.compile(rf"{_CAP}(?:(?:[ -]|(?: (?:{_PARTICLES}))+ ){_CAP})*")
+PARTICLES_FILE = DATA / "anonymize" / "name-particles.txt"
+
+
+@cache
+def particles() -> frozenset[str]:
+    """The name particles of ``data/anonymize/name-particles.txt`` (validated like the other word lists)."""
+    return gazetteer._word_list(PARTICLES_FILE, "name-particle", 10)
+
+
+@cache
+def _run_rx() -> re.Pattern[str]:
+    """Capitalised words joined by one space or hyphen, or by particles; a line break ends the run."""
+    return re.compile(rf"{_LEFT}{_CAP}(?:{_join_rx().pattern}{_CAP})*")
+
+
+@cache
+def _join_rx() -> re.Pattern[str]:
+    alts = "|".join(sorted(particles(), key=len, reverse=True))
+    return re.compile(rf"(?:[ -]|(?: (?:{alts}))+ )")
+
+
 _OPENER = re.compile(r"(?:^|[.!?:;\n]|[\"“(]|\s-)\s*[\"“(]?$")
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+(?:_\d+)?\]")  # [PERSON_1], [NUMBER], [DETAILS]
 
@@ -195,17 +229,24 @@ def _initials(text: str, st: SweepSettings) -> Iterator[Span]:
         yield m.start(), m.start() + 1, "initial"
 
 
-_NUMBER = re.compile(r"(?<![\w\[])\d(?:[\d,./:-]|\s(?=\d))*\d(?![\w\]])|(?<![\w\[])\d(?![\w\]])")
+# digits joined by "-./:", a thousands comma ("1,000") or one space or tab; never across ", " or a line break;
+# a bracketed number is masked too ("[44112210]": placeholders are taken before any rule runs)
+_NUMBER = re.compile(r"(?<!\w)\d(?:[\d./:-]|,(?=\d)|[ \t](?=\d))*\d(?!\w)|(?<!\w)\d(?!\w)")
+
+
+_PERCENT = re.compile(r"[ \t]?(?:%|per ?cent\b)")
 
 
 @sweep_rule("number", "NUMBER")
 def _numbers(text: str, st: SweepSettings) -> Iterator[Span]:
     for m in _NUMBER.finditer(text):
+        if _PERCENT.match(text, m.end()):
+            continue  # a share ("100%", "5 percent"), not an identifier
         if sum(c.isdigit() for c in m.group(0)) >= st.min_digits:
             yield m.start(), m.end(), "digits"
 
 
-_CODE = re.compile(r"(?<![\w\[])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w\]])")
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w-])")
 
 
 @sweep_rule("code", "CODE")
@@ -220,39 +261,66 @@ _POSTCODE_AFTER = re.compile(r"(?:,?[ \t]*[^\W\d_]{1,4}\.?[ \t]+|[ \t]+)\d{4,}\b
 WHOLE_RUN = "capitalised run at a sentence start"  # evidence of a candidate taken only when all of it is free
 
 
+def _before_postcode(text: str, m: re.Match[str], words: list[str]) -> bool:
+    """A place before a postcode ("GRASSE, PA 39551", "Grasse 06130"); a lone English word before a bare
+    number ("Ref 4411", "Room 12") is not one."""
+    first = _bare(words[0])
+    if gazetteer.is_stop_word(first) or not _POSTCODE_AFTER.match(text, m.end()):
+        return False
+    return len(words) > 1 or text.startswith(",", m.end()) or not is_english(first)
+
+
+def _opens_run(words: list[str]) -> bool:
+    """Whether a sentence's first word joins the capitalised run it opens: not a function word, and not an
+    English word that cannot be a noun ("Later Zorblat said", "Ask Maria de la Cruz": not the first word)."""
+    first = _bare(words[0])
+    if len(words) < 2 or gazetteer.is_stop_word(first) or gazetteer.is_common_word_name(first):
+        return False  # "Rich Zorblat …": the listed-name rule decides whether a common-word name is a name
+    return not is_english(first) or is_noun(first)
+
+
 @sweep_rule("capitalised-run", "NAME")
 def _capitalised_runs(text: str, st: SweepSettings) -> Iterator[Span]:
-    for m in _RUN.finditer(text):
+    for m in _run_rx().finditer(text):
         words = m.group(0).split(" ")
         start = m.start()
         if _sentence_initial(text, start):
             first = words[0]
-            if not gazetteer.is_stop_word(_bare(first)) and _POSTCODE_AFTER.match(text, m.end()):
+            if _before_postcode(text, m, words):
                 yield start, start + len(_bare(m.group(0))), "place before a postcode"  # "GRASSE, PA 39551"
-            elif st.sentence_initial and len(words) > 1 and not gazetteer.is_stop_word(_bare(first)):
+            elif st.sentence_initial and _opens_run(words):
                 yield start, start + len(_bare(m.group(0))), WHOLE_RUN  # only where nothing of it is taken
             start += len(first) + 1  # else a sentence's first word is capitalised anyway: the rest of the run
             words = words[1:]
-        while words and (gazetteer.is_stop_word(_bare(words[0])) or words[0] in _PARTICLE_SET):
-            start += len(words[0]) + 1
-            words = words[1:]
-        while words and (gazetteer.is_stop_word(_bare(words[-1])) or words[-1] in _PARTICLE_SET):
-            words = words[:-1]
         if words and len(_bare(" ".join(words))) > 1:
             yield start, start + len(_bare(" ".join(words))), "capitalised run"
 
 
-_PARTICLE_SET = frozenset(_PARTICLES.split("|"))
-
-
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-zß-ÿā-ž][a-zß-ÿā-ž'’-]+")
+
+
+def lower_case_text(text: str) -> bool:
+    """A text written all in lower case: no capital letter, and most of its letters of a cased script (so a
+    Chinese or Arabic text, which has no capitals at all, is not one)."""
+    cased = letters = 0
+    for c in text:
+        if c.isalpha():
+            letters += 1
+            if c.lower() != c.upper():
+                if c.isupper() or c.istitle():
+                    return False
+                cased += 1
+    return cased >= 3 and cased * 2 >= letters
+
+
+_LATIN = re.compile(rf"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff{_MARKS}'’-]+")
 
 
 @sweep_rule("lowercase-name", "NAME")
 def _lowercase_names(text: str, st: SweepSettings) -> Iterator[Span]:
     """In a text with no capital letter at all (capitalisation carries no evidence there), a listed first name
     that is neither a function word nor a common English word, and a listed surname right after one."""
-    if any(c.isupper() for c in text):
+    if not lower_case_text(text):
         return
     prev_end = -2
     for m in _LOWER_WORD.finditer(text):
@@ -283,9 +351,10 @@ def _block_lines(text: str, st: SweepSettings) -> Iterator[Span]:
 
 
 @cache
-def english_words() -> frozenset[str]:
-    """English lemmas (WordNet's nouns, verbs, adjectives and adverbs: 83,000) from the lookups that the spaCy
-    pipeline's package ships for its lemmatizer; read once (0.1 s), nothing downloads."""
+def _lemma_tables() -> tuple[frozenset[str], frozenset[str]]:
+    """(every English word, the nouns among them) from the lookups the spaCy pipeline's package ships for its
+    lemmatizer: WordNet's lemmas (nouns, verbs, adjectives, adverbs: 83,000) and the irregular forms of its
+    exception table, both the forms and their lemmas ("went", "children", "feet"); read once, nothing downloads."""
     from pp_graph.anonymize.recognizers import NER_PACKAGE
 
     spec = find_spec(NER_PACKAGE)
@@ -297,13 +366,32 @@ def english_words() -> frozenset[str]:
     try:
         from spacy.lookups import Lookups
 
-        index = Lookups().from_disk(found[0]).get_table("lemma_index")
-        words = frozenset(w for pos in ("noun", "verb", "adj", "adv") for w in index[pos])
-    except (ImportError, OSError, KeyError, ValueError) as e:
-        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma index ({e})") from None
+        lookups = Lookups().from_disk(found[0])
+        index, exc = lookups.get_table("lemma_index"), lookups.get_table("lemma_exc")
+        words = {w for pos in _POS for w in index[pos]}
+        nouns = frozenset(index["noun"]) | frozenset(exc["noun"])
+        for pos in _POS:
+            for form, lemmas in exc[pos].items():
+                words.add(form)
+                words.update(lemmas)
+    except (ImportError, OSError, KeyError, ValueError, TypeError, AttributeError) as e:
+        raise gazetteer.GazetteerUnavailable(f"{found[0]}: cannot read the English lemma tables ({e})") from None
     if len(words) < 50_000:
         raise gazetteer.GazetteerUnavailable(f"{found[0]}: the lemma index has {len(words)} words, fewer than 50,000")
-    return words
+    return frozenset(words), nouns
+
+
+_POS = ("noun", "verb", "adj", "adv")
+
+
+def english_words() -> frozenset[str]:
+    """English words: WordNet's lemmas and the irregular forms of the lemmatizer's exception table."""
+    return _lemma_tables()[0]
+
+
+def is_noun(word: str) -> bool:
+    """Whether ``word`` (any case) can be an English noun ("Blue", "Port"; not "Later", "Went")."""
+    return word.lower() in _lemma_tables()[1]
 
 
 _SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
@@ -318,16 +406,18 @@ def is_english(word: str) -> bool:
     return w in words or any(w.endswith(a) and w[: len(w) - len(a)] + b in words for a, b in _SUFFIXES)
 
 
-_ALPHA_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]{3,}(?![\w'’-])")
+_ALPHA_WORD = re.compile(rf"{_LEFT}[^\W\d_](?:[^\W\d_]|[{_MARKS}]){{2,}}(?![\w'’{_MARKS}-])")
 
 
 @sweep_rule("unknown-word", "NAME")
 def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
     """A word that is not English where capitalisation says nothing: at a sentence start (capitalised), or
     anywhere in a text with no capital letter at all ("Mourik began writing", "my name is vitoria")."""
-    lower_text = not any(c.isupper() for c in text)
+    lower_text = lower_case_text(text)
     for m in _ALPHA_WORD.finditer(text):
         w = m.group(0)
+        if not _LATIN.fullmatch(w):
+            continue  # the English lists say nothing of other scripts' words ("Привет", "北京")
         if w[0].isupper() and not w.isupper() and _sentence_initial(text, m.start()):
             where = "sentence start"
         elif lower_text or (st.unknown_anywhere and w.islower()):
@@ -336,6 +426,70 @@ def _unknown_words(text: str, st: SweepSettings) -> Iterator[Span]:
             continue
         if not is_english(w):
             yield m.start(), m.end(), f"{where}, not an English word"
+
+
+_KEEP_LINE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ./+-]*[A-Za-z0-9.]|[A-Za-z]")
+_MIN_KEEP = 50
+
+
+@cache
+def keep_terms() -> re.Pattern[str]:
+    """The terms of ``data/anonymize/sweep-keep.txt`` (defined terms, role labels, technical tokens, units) as one
+    case-insensitive whole-word pattern; a malformed line, a repeated term or a short list is an error naming
+    the file (and line)."""
+    try:
+        lines = KEEP_FILE.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataFileError(f"{KEEP_FILE.name}: cannot read the keep list ({e})") from None
+    terms: dict[str, int] = {}
+    for n, line in enumerate(lines, 1):
+        term = line.split("#", 1)[0].strip()
+        if not term:
+            continue
+        if not _KEEP_LINE.fullmatch(term) or "  " in term:
+            raise DataFileError(f"{KEEP_FILE.name}:{n}: {term!r} is not a term (words, digits, ' ./+-')")
+        if term.lower() in terms:
+            raise DataFileError(f"{KEEP_FILE.name}:{n}: {term!r} repeats line {terms[term.lower()]}")
+        terms[term.lower()] = n
+    if len(terms) < _MIN_KEEP:
+        raise DataFileError(f"{KEEP_FILE.name}: {len(terms)} terms, fewer than {_MIN_KEEP}")
+    alts = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![\w'’-])(?:{alts})(?![\w'’-]|\.\w)")
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as e:
+        raise DataFileError(f"{path.name}: cannot read it for the sweep's digest ({e})") from None
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+@cache
+def sweep_digest(settings: SweepSettings = DEFAULT_SWEEP) -> str | None:
+    """What the sweep's output depends on, as 'sha256:<hex>': the settings (rules in order, thresholds), this
+    module's source, the data files it reads and the versions of the packages whose lists it reads (names, the
+    spaCy pipeline's lemma tables). None when no rule runs (``NO_SWEEP``). Records carry it."""
+    if not settings.rules:
+        return None
+    for name in settings.rules:
+        rule(name)  # an unknown rule is an error here too
+    from pp_graph.anonymize.recognizers import NER_PACKAGE
+
+    body = {
+        "settings": asdict(settings),
+        "source": _file_digest(Path(__file__)),
+        "data": {p.name: _file_digest(p) for p in DATA_FILES},
+        "packages": {p: _version(p) for p in ("names", "spacy", NER_PACKAGE)},
+    }
+    blob = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return "sha256:" + hashlib.sha256(blob).hexdigest()
 
 
 def rule(name: str) -> SweepRule:
@@ -358,7 +512,7 @@ def _free_pieces(taken: bytearray, s: int, e: int) -> Iterator[tuple[int, int]]:
         i = j
 
 
-_EDGE = re.compile(r"[\W_]*(.*?)[\W_]*$", re.S)
+_EDGE = re.compile(rf"[\W_]*(.*?)(?:(?![{_MARKS}])[\W_])*$", re.S)  # a final combining mark stays
 
 
 def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAULT_SWEEP) -> list[Entity]:
@@ -371,20 +525,71 @@ def sweep(text: str, entities: Sequence[Entity], settings: SweepSettings = DEFAU
         taken[ent.start : ent.end] = b"\x01" * (ent.end - ent.start)
     for p in _PLACEHOLDER.finditer(text):  # never inside a placeholder the caller already wrote
         taken[p.start() : p.end()] = b"\x01" * (p.end() - p.start())
-    out = []
+    detected = bytes(taken)  # what the caller holds: a whole run yields to it, not to other rules' spans
+    for k in keep_terms().finditer(text):  # never masked, but no evidence against a run around them either
+        if not _inside_run(text, k.start(), k.end()):
+            taken[k.start() : k.end()] = b"\x01" * (k.end() - k.start())
+    out: list[Entity] = []
     for name in settings.rules:
         r = rule(name)
         for s, e, evidence in r.find(text, settings):
-            if evidence == WHOLE_RUN and any(taken[s:e]):
+            if evidence == WHOLE_RUN and any(detected[s:e]):
                 continue  # "Mail Jane Roe": the opening word is not part of a detected name's run
             for a, b in _free_pieces(taken, s, e):
                 m = _EDGE.match(text, a, b)  # always matches (every part is optional)
                 if m is not None and m.end(1) > m.start(1):
                     a, b = m.start(1), m.end(1)
+                    if r.type == "NAME":
+                        a, b = _trim_function_words(text, a, b)
+                        if a >= b:
+                            continue
                     taken[a:b] = b"\x01" * (b - a)
                     out.append(Entity(r.type, a, b, f"sweep:{name}:{evidence}"))
+    out = _merge_names(text, out, taken)
     out.extend(_mentions(text, taken, out))
     out.sort(key=lambda x: (x.start, x.end))
+    return out
+
+
+_EDGE_WORD = re.compile(r"[^\s-]+")
+
+
+_CAP_BEFORE = re.compile(rf"{_CAP}[ -]$")
+_CAP_AFTER = re.compile(rf"[ -]{_UPPER}")
+
+
+def _inside_run(text: str, s: int, e: int) -> bool:
+    """Whether [s, e) has a capitalised word right before and right after it: a kept term inside a longer name
+    ("Civil Rights Act") is part of that name, not a defined term."""
+    return _CAP_BEFORE.search(text, max(0, s - 40), s) is not None and _CAP_AFTER.match(text, e) is not None
+
+
+def _trim_function_words(text: str, a: int, b: int) -> tuple[int, int]:
+    """[a, b) without function words or particles at either end (a free piece "We Collect" of "Information We
+    Collect", whose "Information" is kept, is "Collect")."""
+    words = [(m.start(), m.end()) for m in _EDGE_WORD.finditer(text, a, b)]
+    while words and _filler(text[words[0][0] : words[0][1]]):
+        words.pop(0)
+    while words and _filler(text[words[-1][0] : words[-1][1]]):
+        words.pop()
+    return (words[0][0], words[-1][1]) if words else (b, b)
+
+
+def _filler(word: str) -> bool:
+    return gazetteer.is_stop_word(_bare(word)) or word in particles()
+
+
+def _merge_names(text: str, found: list[Entity], taken: bytearray) -> list[Entity]:
+    """Adjacent NAME spans of the sweep, one space, hyphen or name particles apart, become one span (one
+    placeholder for "Maria de la Cruz", not three); the first span's rule and evidence name it."""
+    out: list[Entity] = []
+    for e in sorted(found, key=lambda x: (x.start, x.end)):
+        last = out[-1] if out else None
+        if last is not None and last.type == e.type == "NAME" and _join_rx().fullmatch(text, last.end, e.start):
+            taken[last.end : e.start] = b"\x01" * (e.start - last.end)
+            out[-1] = Entity("NAME", last.start, e.end, last.recognizer)
+        else:
+            out.append(e)
     return out
 
 

@@ -29,13 +29,14 @@ RECORD_KEYS = frozenset(
     {"event", "boundary", "name", "purpose", "principal", "sites", "subject", "fields", "policy", "time", "result"}
 )
 FIELD_KEYS = frozenset(
-    {"name", "class", "category", "action", "reasons", "expires", "retention", "spans", "ner_mode", "detector"}
+    {"name", "class", "category", "action", "reasons", "expires", "retention", "spans", "ner_mode", "detector", "sweep"}
 )
 # A replaced span of free text: "pd:Category TYPE start-end" — a shape with no room for the value itself.
 SPAN = re.compile(r"[\w-]+:\w+ [\w:]+ \d+-\d+")
 # What judged free text: a registered NER mode's name and the digest of its models, in the shapes the
-# anonymizer's registry enforces (ASCII name, 64 hex digits: no room for a value either).
-SHAPES = {"ner_mode": MODE_NAME, "detector": DIGEST}
+# anonymizer's registry enforces (ASCII name, 64 hex digits: no room for a value either), and the digest of
+# the anonymizer's residual sweep settings (``sweep_digest``).
+SHAPES = {"ner_mode": MODE_NAME, "detector": DIGEST, "sweep": DIGEST}
 GENESIS = bytes(32)
 _CACHED_LEVEL = 8  # nodes of ≥ 256 leaves: at most n/256 of them, so the cache stays small
 CHECKPOINT_KEYS = ("size", "root", "chain", "time", "key")
@@ -95,7 +96,7 @@ class Report:
 
 
 def _check_detector(f: Mapping[str, Any]) -> None:
-    """``ner_mode`` a registered mode's name, ``detector`` a 'sha256:' and 64 hex digits: nothing else fits."""
+    """``ner_mode`` a registered mode's name, ``detector`` and ``sweep`` a 'sha256:' and 64 hex digits."""
     for key, shape in SHAPES.items():
         if key in f and not (type(f[key]) is str and shape.fullmatch(f[key])):
             raise LedgerError(f"ledger field {key!r} must be a mode name or 'sha256:' digest, nothing else")

@@ -87,6 +87,7 @@ class FieldDecision:
     spans: tuple[TextSpan, ...] = ()  # free text: what was replaced (categories and input offsets, no values)
     ner_mode: str | None = None  # free text: the NER mode that judged it (None: not scanned, or not said)
     detector: str | None = None  # … and the digest of the models it ran
+    sweep: str | None = None  # … and of the anonymizer's residual sweep (None: none ran, or not said)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -102,6 +103,8 @@ class FieldDecision:
             d["ner_mode"] = self.ner_mode
         if self.detector is not None:
             d["detector"] = self.detector
+        if self.sweep is not None:
+            d["sweep"] = self.sweep
         return d
 
 
@@ -148,6 +151,7 @@ class _Work:
     level: int = 0  # the level free text was last rewritten at (0: not rewritten)
     ner_mode: str | None = None  # the NER mode and detector digest that last judged the free text
     detector: str | None = None
+    sweep: str | None = None
 
     def set(self, action: str, reason: str, value: Any = None) -> None:
         self.action, self.value = action, value
@@ -187,7 +191,8 @@ class Projector:
         values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
         decisions = [
             FieldDecision(
-                w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans, w.ner_mode, w.detector
+                *(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans),
+                *(w.ner_mode, w.detector, w.sweep),
             )
             for w in work
         ]
@@ -237,7 +242,7 @@ class Projector:
         scope = w.f.subject or "-"
         res = self.transform_text(str(w.f.value), level, lambda s: self.tokens.token(scope, s))
         rw = res if isinstance(res, TextRewrite) else TextRewrite(res[0], list(res[1]))
-        w.ner_mode, w.detector = rw.ner_mode, rw.detector  # what judged the text, found something or not
+        w.ner_mode, w.detector, w.sweep = rw.ner_mode, rw.detector, rw.sweep  # what judged it, found or not
         if rw.categories:
             w.set(TRANSFORM, f"free text: detected {', '.join(rw.categories)}; {rw.how}", rw.text)
             w.categories = tuple(sorted(set(w.categories) | set(rw.categories)))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
 from pp_graph.errors import PlaneError
 
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+_\d+\]")
@@ -47,6 +48,7 @@ class TextRewrite:
     level: int = 0  # the level the text was rewritten at (0: the transformer has no levels)
     ner_mode: str | None = None  # the NER mode that judged the text (None: the transformer does not say)
     detector: str | None = None  # the digest of the models that mode ran (None: none ran, or not said)
+    sweep: str | None = None  # the digest of the anonymizer's residual sweep (None: none ran, or not said)
 
 
 def parse_level(level: str | int) -> int:
@@ -63,6 +65,7 @@ class AnonymizerText:
 
     floor: int = 3
     mode: str | None = None
+    residual: SweepSettings = DEFAULT_SWEEP  # the residual sweep from L3 on (NO_SWEEP: detected entities only)
 
     def __post_init__(self) -> None:
         from pp_graph.anonymize.recognizers import mode_name
@@ -73,12 +76,13 @@ class AnonymizerText:
         from pp_graph.anonymize.chunks import ner_coverage, recognize_long
         from pp_graph.anonymize.levels import apply_level
         from pp_graph.anonymize.recognizers import Occupied, detector_digest, mode_name
+        from pp_graph.anonymize.sweep import sweep_digest
         from pp_graph.risk import detect as risk_detect
 
         lv = max(parse_level(level), self.floor)
         bound = risk_detect.NER_MAX_CHARS  # the same bound as risk detection: NER cost grows with the text
         entities = recognize_long(text, ner_chars=bound, mode=self.mode)
-        out, reps = apply_level(text, entities, lv)
+        out, reps = apply_level(text, entities, lv, residual=self.residual)
         found = risk_detect.detect(text, entities=entities)  # sorted, non-overlapping; NER not run again
         starts = [d.start for d in found]
         spans = [
@@ -101,7 +105,10 @@ class AnonymizerText:
         if read < len(text):
             how += f" (names by NER in the first {read:,} of {len(text):,} characters)"
         cats = sorted({s.category for s in spans})
-        return TextRewrite(out, cats, tuple(spans), how, lv, mode_name(self.mode), detector_digest(self.mode))
+        detector = detector_digest(self.mode)
+        return TextRewrite(
+            out, cats, tuple(spans), how, lv, mode_name(self.mode), detector, sweep_digest(self.residual)
+        )
 
 
 def _overlap(spans: Sequence[Any], starts: list[int], s: int, e: int) -> Any:
