@@ -138,6 +138,7 @@ def test_guard_record_names_the_sweep() -> None:
     from dataclasses import dataclass
 
     from pp_graph.anonymize.guard import guard_text
+    from pp_graph.anonymize.recognizers import Detected
 
     @dataclass
     class D:
@@ -148,8 +149,9 @@ def test_guard_record_names_the_sweep() -> None:
             return {"decision": self.decision, "level": self.level}
 
     text = "my name is sandra and my pin is 771."
-    on = guard_text(D(), text, max_level=3, entities=[]).record()["anonymization"]["sweep"]
-    off = guard_text(D(), text, max_level=3, entities=[], residual=NO_SWEEP).record()["anonymization"]["sweep"]
+    none = Detected((), "none", None)
+    on = guard_text(D(), text, max_level=3, detected=none).record()["anonymization"]["sweep"]
+    off = guard_text(D(), text, max_level=3, detected=none, residual=NO_SWEEP).record()["anonymization"]["sweep"]
     assert on is not None and off is None
 
 
