@@ -511,6 +511,9 @@ def _drain(queue: Any, on_step: Progress | None) -> None:
             return
 
 
+_STOP_GRACE = 3.0  # seconds a signalled worker has to clean up before it is killed
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the workers now (a no-op after a normal finish)."""
     procs = list(getattr(pool, "_processes", {}).values())  # no public way to end running workers
@@ -518,5 +521,13 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for proc in procs:
         if proc.is_alive():
             proc.terminate()  # SIGTERM: the worker removes its half-written temp file and exits
+    # A worker can outlive that signal (the first one turns its task into an exception it then blocks sending
+    # back); one left alive makes the interpreter's exit hang on the pool's manager thread, so it is killed.
+    end = time.monotonic() + _STOP_GRACE
+    for proc in procs:
+        proc.join(max(0.0, end - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1.0)
     for proc in procs:
         proc.join(timeout=10)

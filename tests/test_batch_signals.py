@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -73,3 +74,42 @@ def test_killed_batch_leaves_no_workers_and_resumes(tmp_path: Path, sig: str) ->
     report = json.loads(again.stdout)
     assert again.returncode == 0, again.stderr
     assert report["unchanged"] >= len(done) and report["unchanged"] + report["converted"] == 6
+
+
+def _ignore_term_and_wait(ready: Path) -> None:
+    """A worker that outlives SIGTERM, as one does that is sending its result back after the first signal."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ready.write_text(str(os.getpid()))
+    time.sleep(120)
+
+
+def test_stopping_the_pool_ends_a_worker_that_survives_sigterm(tmp_path: Path) -> None:
+    """_stop must not leave a live worker behind: the interpreter's exit would join the pool's manager thread and
+    hang on it (seen once at the end of a full test run: a worker stuck after the first signal)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pp_graph.batch import _stop
+
+    ready = tmp_path / "ready"
+    pool = ProcessPoolExecutor(max_workers=1)
+    pool.submit(_ignore_term_and_wait, ready)
+    end = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    pid = int(ready.read_text())
+    try:
+        _stop(pool)
+        gone = False
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not gone:
+            try:
+                os.kill(pid, 0)
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                gone = done == pid
+            except (ProcessLookupError, ChildProcessError):
+                gone = True
+            time.sleep(0.05)
+        assert gone, "the worker that ignored SIGTERM is still running after _stop"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
