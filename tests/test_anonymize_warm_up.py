@@ -167,30 +167,17 @@ def test_serve_warms_up_at_start(tmp_path: Path) -> None:
     import signal
     import urllib.request
 
-    from interactive import as_at_a_terminal
+    from interactive import serving
 
     script = _ENTRY.replace(
         "gc.get_freeze_count()",
         "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.recognizers']._nlp.cache_info().currsize",
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script, "serve", str(GRAPHS), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=as_at_a_terminal,
-    )
-    try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        url = line.split()[2] if "http://127.0.0.1:" in line else None
-        assert url, line
+    with serving([sys.executable, "-c", script, "serve", str(GRAPHS), "--port", "0"]) as (proc, url):
         with urllib.request.urlopen(url + "health", timeout=30) as r:  # serving (Ctrl-C now stops the loop)
             assert r.status == 200
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 0, stderr[-2000:]
     lines = [x for x in stderr.splitlines() if x.startswith("FREEZE ")]
     assert lines, stderr[-2000:]

@@ -222,30 +222,16 @@ def test_versions_of_a_site_are_listed_and_browsable(tmp_path: Path) -> None:
 
 def test_serve_command_prints_its_address_and_stops_on_ctrl_c(fixture_graphs: Path) -> None:
     import signal
-    import subprocess
     import sys
     import urllib.request
 
-    from interactive import as_at_a_terminal
+    from interactive import serving
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pp_graph.cli", "serve", str(fixture_graphs), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=as_at_a_terminal,
-    )
-    try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert url, line
-        with urllib.request.urlopen(url.group(0) + "health", timeout=30) as r:
+    with serving([sys.executable, "-m", "pp_graph.cli", "serve", str(fixture_graphs), "--port", "0"]) as (proc, url):
+        with urllib.request.urlopen(url + "health", timeout=30) as r:
             assert json.loads(r.read()) == {"sites": 3, "policies": 3}
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
 
 
 def test_whatif_shows_the_text_that_would_leave(client) -> None:  # type: ignore[no-untyped-def]
