@@ -10,10 +10,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pp_graph.cli import main
+from pp_graph.resources import ONTOLOGIES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = FIXTURES / "graphs" / "mini.trig"
-PD = Path(__file__).resolve().parents[1] / "ontologies" / "vendor" / "dpv" / "pd.ttl"
+PD = ONTOLOGIES / "vendor" / "dpv" / "pd.ttl"
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -15,6 +15,7 @@ from pp_graph.export import EXPORTERS, export_paths, export_store, get_exporter
 from pp_graph.export.odrl import DURATION, validate_odrl
 from pp_graph.export.psdtou import DTOU
 from pp_graph.graph.namespaces import DPV, ODRL, PD
+from pp_graph.resources import QUERIES
 from pp_graph.store.embedded import EmbeddedStore, open_store
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -106,7 +107,7 @@ def test_odrl_structure(mini: EmbeddedStore) -> None:
 def test_dpv_actions_exist_in_dpv() -> None:
     from pp_graph.vocab.dpv import PROCESSING, vocabulary
 
-    text = (Path(__file__).resolve().parents[1] / "queries" / "export-practices.rq").read_text()
+    text = (QUERIES / "export-practices.rq").read_text()
     import re
 
     for local in set(re.findall(r"dpv:([A-Za-z]+)\)", text)):

@@ -17,7 +17,7 @@ from pp_graph.extract.pipeline import extract
 from pp_graph.graph.namespaces import PPG
 from pp_graph.load.sources import policy_from_text
 from pp_graph.model import AttributeKind
-from pp_graph.resources import PR2GRAPH_ONTOLOGY
+from pp_graph.resources import PR2GRAPH_ONTOLOGY, QUERIES
 from pp_graph.validate.literals import well_formed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +29,7 @@ def used_terms() -> set[str]:
     found: set[str] = set()
     for f in (ROOT / "pp_graph").rglob("*.py"):
         found |= set(re.findall(r"urn:pp-graph:ontology#([\w-]+)", f.read_text(encoding="utf-8")))
-    for f in (ROOT / "queries").rglob("*.rq"):
+    for f in QUERIES.rglob("*.rq"):
         text = f.read_text(encoding="utf-8")
         assert "PREFIX ppg: <urn:pp-graph:ontology#>" in text or "ppg:" not in text, f.name
         found |= set(re.findall(r"\bppg:([\w-]+)", text))

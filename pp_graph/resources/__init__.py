@@ -1,6 +1,7 @@
-"""Where the project's data files live: ontologies/, data/, prompts/, queries/.
+"""Where the project's data files live: ontologies/, data/, prompts/, queries/ inside this package.
 
-They sit beside the package (editable install); PP_GRAPH_HOME points elsewhere when needed.
+They ship in the wheel beside this module, so a regular install finds them; PP_GRAPH_HOME points elsewhere when a
+user keeps edited copies (the same four folders under one directory).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-HOME = Path(os.environ.get("PP_GRAPH_HOME", Path(__file__).resolve().parent.parent))
+HOME = Path(os.environ.get("PP_GRAPH_HOME", Path(__file__).resolve().parent))
 ONTOLOGIES = HOME / "ontologies"
 DATA = HOME / "data"
 PROMPTS = HOME / "prompts"
