@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "view",
     "versions",
     "mcp",
+    "coverage",
 ]
 
 
