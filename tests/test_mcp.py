@@ -274,6 +274,7 @@ def test_streamable_http(graph: Path) -> None:
                     "tools": await client.list_tools(),
                     "deny": await client.call_tool("check_egress", CALLS[2][2]),
                     "bad": await client.call_tool("check_egress", {"site": ["github.com"]}),
+                    "oversize": await client.call_tool("anonymize", {"text": "c" * (MAX_TEXT + 1)}),
                     "after": await client.call_tool("policy_facts", {"site": "github.com", "limit": 1}),
                 }
 
@@ -284,4 +285,5 @@ def test_streamable_http(graph: Path) -> None:
     assert {t.name for t in out["tools"].tools} == TOOLS
     assert out["deny"].structured_content["decision"] == "deny"
     assert out["bad"].is_error and "site" in _text(out["bad"])
+    assert out["oversize"].is_error and f"over the limit of {MAX_TEXT:,}" in _text(out["oversize"])
     assert not out["after"].is_error and len(out["after"].structured_content["practices"]) == 1
