@@ -115,7 +115,8 @@ class PolicyService:
             out["anonymization"] = None if anon is None else {"start_level": anon.start_level, "level": anon.level}
         if self.ledger is not None:
             purposes_iri = [compact(x["iri"]) for x in rec["purposes"]]
-            self.ledger.egress(out, purposes_iri, rec["operation"], [r["kind"] for r in rec["recipients"]])
+            operation = compact(rec["operation"]) if rec["operation"] else None
+            self.ledger.egress(out, purposes_iri, operation, [r["kind"] for r in rec["recipients"]])
         return out
 
     def anonymize(self, text: str, level: int = 3, adaptive: bool = False) -> dict[str, Any]:
