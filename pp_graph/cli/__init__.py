@@ -25,6 +25,8 @@ COMMAND_MODULES = [
     "audit",
     "view",
     "versions",
+    "mcp",
+    "coverage",
 ]
 
 
