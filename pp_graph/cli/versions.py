@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.cli.common import emit, format_option, handle_errors, printable
 
 _FORMATS = click.Choice(["table", "json", "csv", "markdown"])
 
@@ -49,7 +49,7 @@ def _print(diff: Any, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(diff.to_dict(), indent=1, ensure_ascii=False))
     elif fmt == "markdown":
-        click.echo(_markdown(diff))
+        click.echo(printable(_markdown(diff)))
     else:
         rows = [_row(c) for c in diff.added + diff.removed + diff.changed]
         if fmt == "table":
