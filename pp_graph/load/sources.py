@@ -141,11 +141,38 @@ def decode_text(raw: bytes, src: str) -> str:
     if not raw.strip():
         raise InputError(src, "is empty")
     if b"\x00" in raw[:8192]:
+        codec = bomless_codec(raw[:8192])
+        if codec:
+            # Not decoded on a guess: the NUL pattern is strong evidence, but the caller should confirm it.
+            raise InputError(
+                src,
+                f"looks like {codec.upper()} without a byte-order mark; re-encode it as UTF-8 "
+                f"(e.g. iconv -f {codec.upper()} -t UTF-8) or save it with a byte-order mark",
+            )
         raise InputError(src, "looks binary (contains NUL bytes); expected a text, markdown or HTML policy")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(src, f"is not valid UTF-8 (byte {e.start}); re-encode it as UTF-8") from e
+
+
+def bomless_codec(head: bytes) -> str | None:
+    """'utf-16-le' / 'utf-16-be' / 'utf-32-le' / 'utf-32-be' when the NUL bytes of ``head`` fall where that
+    encoding puts them for text in the first 256 code points (and the bytes decode), else None."""
+    for codec, width in (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2)):
+        n = len(head) // width * width
+        if n < 2 * width:
+            continue
+        units = [head[i : i + width] for i in range(0, n, width)]
+        text_byte = 0 if codec.endswith("le") else width - 1  # where the character's own byte sits
+        zero_rest = sum(all(b == 0 for j, b in enumerate(u) if j != text_byte) for u in units)
+        if zero_rest >= 0.7 * len(units) and sum(u[text_byte] != 0 for u in units) >= 0.7 * len(units):
+            try:
+                head[:n].decode(codec)
+            except UnicodeDecodeError:
+                continue
+            return codec
+    return None
 
 
 def html_to_text(html: str) -> str:
