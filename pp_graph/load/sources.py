@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -48,6 +49,9 @@ def check_site(site: str, source: str, *, from_option: bool = False) -> str:
 
 def skip_reason(path: Path) -> str | None:
     """Why a file found in a folder is not a policy, or None when it is one."""
+    link = link_problem(path)
+    if link:
+        return link
     if path.name.startswith("._"):
         return "AppleDouble metadata file (._*), not a policy"
     if path.name.startswith("."):
@@ -57,21 +61,50 @@ def skip_reason(path: Path) -> str | None:
     return None
 
 
+def link_problem(path: Path) -> str | None:
+    """Why a symbolic link found in a folder is not read (a loop, a missing target, a folder), or None."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "symbolic link loop (following it never reaches a file)"
+        return f"broken symbolic link ({e.strerror or 'target missing'})"
+    if path.is_dir():
+        target = path.resolve()
+        if target == path.parent.resolve() or target in path.parent.resolve().parents:
+            return "symbolic link loop (the link points to a folder that contains it)"
+        return "symbolic link to a folder: not followed (name the folder itself to convert it)"
+    return None
+
+
 def discover(inputs: Iterable[Path]) -> list[Path]:
-    """Policy files under the given files/folders, sorted, supported suffixes only."""
+    """Policy files under the given files/folders, sorted, supported suffixes only; symbolic links that cannot be
+    read as files (loops, missing targets, links to folders) are listed too, for ``skip_reason`` to name."""
     found: list[Path] = []
     for p in inputs:
         if p.is_dir():
             found.extend(
                 f
                 for f in sorted(p.rglob("*"))
-                if f.is_file() and f.suffix.lower() in SUFFIXES and not _in_hidden_folder(f, p)
+                if not _in_hidden_folder(f, p)
+                and ((f.is_file() and f.suffix.lower() in SUFFIXES) or _unreadable_link(f))
             )
         elif p.is_file():
             found.append(p)
+        elif p.is_symlink():
+            raise InputError(str(p), link_problem(p) or "symbolic link that cannot be read")
         else:
             raise InputError(str(p), "no such file or folder")
     return found
+
+
+def _unreadable_link(f: Path) -> bool:
+    """A link ``discover`` lists for its reason: a policy-named one that is not a file, or one to a folder."""
+    if not f.is_symlink():
+        return False
+    return f.is_dir() or (not f.is_file() and f.suffix.lower() in SUFFIXES)
 
 
 def _in_hidden_folder(f: Path, root: Path) -> bool:
