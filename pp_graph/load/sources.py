@@ -174,13 +174,13 @@ def decode_text(raw: bytes, src: str) -> str:
     if not raw.strip():
         raise InputError(src, "is empty")
     if b"\x00" in raw[:8192]:
-        codec = bomless_codec(raw[:8192])
-        if codec:
+        found = bomless_codec(raw[:8192])
+        if found:
             # Not decoded on a guess: the NUL pattern is strong evidence, but the caller should confirm it.
             raise InputError(
                 src,
-                f"looks like {codec.upper()} without a byte-order mark; re-encode it as UTF-8 "
-                f"(e.g. iconv -f {codec.upper()} -t UTF-8) or save it with a byte-order mark",
+                f"looks like {found.upper()} without a byte-order mark; re-encode it as UTF-8 "
+                f"(e.g. iconv -f {found.upper()} -t UTF-8) or save it with a byte-order mark",
             )
         raise InputError(src, "looks binary (contains NUL bytes); expected a text, markdown or HTML policy")
     try:
