@@ -131,3 +131,10 @@ def test_the_what_if_page_denies_a_malformed_site_and_shows_no_credentials(fixtu
     for site in ("http://evil.com\\.tinyshop.example/", "evil.com;.tinyshop.example"):
         page = client.post("/whatif", data={**form, "site": site}).get_data(as_text=True)
         assert 'class="decision d-deny"' in page and "site refused" in page
+
+
+def test_credentials_in_a_site_url_never_reach_the_guard_record(github_graph: Path) -> None:
+    site = f"https://user:{CANARY}@github.com/x"
+    res = CliRunner().invoke(main, ["guard", "--graph", str(github_graph), "--site", site, *ACTION, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert CANARY not in res.output and '"github.com"' in res.output
