@@ -26,6 +26,7 @@ from pp_graph.load.sources import (
     check_site,
     discover,
     display_name,
+    link_problem,
     load_policy,
     policy_files,
     site_from_name,
@@ -345,11 +346,13 @@ def _discover(inputs: list[Path], site: str | None) -> tuple[list[Path], list[Pa
     if not site:
         files, skipped = policy_files(inputs)
         return files, skipped, site
-    files = discover(inputs)
+    found = discover(inputs)
+    files = [f for f in found if link_problem(f) is None]
+    links = [f for f in found if link_problem(f) is not None]  # loops and missing targets: listed as skipped
     # One site for several files only when each is a dated version of it (<date>.md): each keeps its own name.
     if len(files) != 1 and not (files and all(stamp_of(f) for f in files)):
         raise InputError(str(inputs[0]), f"--site names one site but {len(files)} files were given")
-    return files, [], check_site(site, str(inputs[0]), from_option=True)  # outputs are named by the normalised site
+    return files, links, check_site(site, str(inputs[0]), from_option=True)  # outputs are named by the normalised site
 
 
 @dataclass(frozen=True)

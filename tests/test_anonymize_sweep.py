@@ -82,7 +82,7 @@ def test_l1_and_l2_are_unchanged_by_the_sweep() -> None:
 
 
 def test_records_hold_no_raw_value() -> None:
-    canary = "my name is sandra, my reference is qx7781z and my pin 77123."
+    canary = "my name is sandra, my reference is qx7781z and my locker 77123."
     found = {canary[e.start : e.end] for e in recognize(canary)}
     assert "sandra" not in found and "77123" not in found  # only the sweep finds these two
     for lv in (3, 4, 5):

@@ -1,7 +1,9 @@
-"""Fetching and tracking policies, against a local HTTP server on 127.0.0.1 (no test reaches the internet)."""
+"""Fetching and tracking policies, against a local HTTP server on 127.0.0.1 (no test reaches the internet): so
+these fetches pass allow_private / --allow-private, which test_fetch_private.py shows is needed."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -91,7 +93,7 @@ def server() -> Iterator[str]:
 
 
 def test_html_keeps_the_main_content_only(server: str) -> None:
-    got = fetch_policy(f"{server}/old-privacy")  # a redirect, followed
+    got = fetch_policy(f"{server}/old-privacy", allow_private=True)  # a redirect, followed
     assert got.final_url.endswith("/privacy") and got.source_type == "text/html"
     assert "We collect your email address" in got.text and "7 years" in got.text
     assert "Careers" not in got.text and "Cart" not in got.text
@@ -99,37 +101,38 @@ def test_html_keeps_the_main_content_only(server: str) -> None:
 
 
 def test_pdf_policies_are_read(server: str) -> None:
-    got = fetch_policy(f"{server}/policy.pdf")
+    got = fetch_policy(f"{server}/policy.pdf", allow_private=True)
     assert got.source_type == "application/pdf" and "We collect your email address" in got.text
 
 
 def test_robots_size_status_and_scheme_give_clear_errors(server: str) -> None:
     with pytest.raises(InputError, match=r"robots\.txt disallows"):
-        fetch_policy(f"{server}/secret/privacy")
+        fetch_policy(f"{server}/secret/privacy", allow_private=True)
     with pytest.raises(InputError, match="over the limit"):
-        fetch_policy(f"{server}/big", max_bytes=1000)
+        fetch_policy(f"{server}/big", max_bytes=1000, allow_private=True)
     with pytest.raises(InputError, match="HTTP 404"):
-        fetch_policy(f"{server}/nosuch")
+        fetch_policy(f"{server}/nosuch", allow_private=True)
     with pytest.raises(InputError, match="not an http"):
-        fetch_policy("ftp://127.0.0.1/x")
+        fetch_policy("ftp://127.0.0.1/x", allow_private=True)
     with pytest.raises(InputError, match="cannot be fetched"):
-        fetch_policy("http://127.0.0.1:9/privacy", timeout=2)  # nothing listens on the discard port
+        fetch_policy("http://127.0.0.1:9/privacy", timeout=2, allow_private=True)  # nothing listens on the discard port
 
 
 def test_track_keeps_a_version_only_when_the_text_changed(server: str, tmp_path: Path) -> None:
     sites = tmp_path / "sites.toml"
     sites.write_text(f'[sites."tinyshop.example"]\nurl = "{server}/privacy"\n', encoding="utf-8")
     out = tmp_path / "versions"
-    (first,) = track(sites, out)
+    fetch = functools.partial(fetch_policy, allow_private=True)
+    (first,) = track(sites, out, fetch)
     assert first.status == "new" and first.file and (out / first.file).is_file()
-    (again,) = track(sites, out)
+    (again,) = track(sites, out, fetch)
     assert again.status == "unchanged" and again.file == first.file
     changed = POLICY_HTML.replace("7 years", "10 years")
     Site.pages["/privacy"] = (200, "text/html", changed.encode())
     import time
 
     time.sleep(1.1)  # versions are stamped to the second
-    (third,) = track(sites, out)
+    (third,) = track(sites, out, fetch)
     assert third.status == "changed" and third.file != first.file
     assert "10 years" in (out / str(third.file)).read_text(encoding="utf-8")
     assert len(list((out / "tinyshop.example").glob("*.md"))) == 2
@@ -141,7 +144,9 @@ def test_track_command_reports_failures_and_keeps_the_rest(server: str, tmp_path
         f'[sites."tinyshop.example"]\nurl = "{server}/privacy"\n[sites."gone.example"]\nurl = "{server}/nosuch"\n',
         encoding="utf-8",
     )
-    res = CliRunner().invoke(main, ["track", str(sites), "-o", str(tmp_path / "v"), "--format", "csv"])
+    res = CliRunner().invoke(
+        main, ["track", str(sites), "-o", str(tmp_path / "v"), "--format", "csv", "--allow-private"]
+    )
     assert res.exit_code == 1
     assert "gone.example,failed" in res.output and "tinyshop.example,new" in res.output
     conv = CliRunner().invoke(main, ["convert", str(tmp_path / "v"), "-o", str(tmp_path / "g")])
@@ -160,8 +165,10 @@ def test_sites_file_errors_name_the_key(tmp_path: Path) -> None:
 
 
 def test_convert_takes_a_url(server: str, tmp_path: Path) -> None:
-    res = CliRunner().invoke(main, ["convert", f"{server}/privacy", "--site", "tinyshop.example", "-o", str(tmp_path)])
+    res = CliRunner().invoke(
+        main, ["convert", f"{server}/privacy", "--site", "tinyshop.example", "-o", str(tmp_path), "--allow-private"]
+    )
     assert res.exit_code == 0, res.output
     assert (tmp_path / "tinyshop.example.trig").is_file()
-    bad = CliRunner().invoke(main, ["convert", f"{server}/nosuch", "-o", str(tmp_path)])
+    bad = CliRunner().invoke(main, ["convert", f"{server}/nosuch", "-o", str(tmp_path), "--allow-private"])
     assert bad.exit_code == 2 and "HTTP 404" in bad.output and "Traceback" not in bad.output

@@ -36,6 +36,7 @@ L1_TYPES = frozenset(
         "US_SSN",
         "US_DRIVER_LICENSE",
         "PASSPORT",
+        "SECRET",
         "IP_ADDRESS",
         "ZIP_CODE",
         "DATE_TIME",
@@ -60,6 +61,7 @@ _GENERIC = {
     "IP_ADDRESS": "an IP address",
     "US_DRIVER_LICENSE": "a driver's licence number",
     "PASSPORT": "a passport number",
+    "SECRET": "a password or PIN",
 }
 _MONTHS = [
     "January",

@@ -2,10 +2,11 @@
 
 Entity types follow the public synthetic PII benchmark (PERSON, STREET_ADDRESS, GPE, ORGANIZATION, CREDIT_CARD,
 DATE_TIME, TITLE, PHONE_NUMBER, AGE, NRP, EMAIL_ADDRESS, ZIP_CODE, DOMAIN_NAME, IBAN_CODE, US_SSN, IP_ADDRESS,
-US_DRIVER_LICENSE) plus PASSPORT. Pattern recognisers (checksums, context cues) run first; names, places,
-organisations and nationalities come from a spaCy pipeline shipped as a PyPI package (en_core_web_sm 3.8, MIT,
-loaded from site-packages: nothing is downloaded at run time). When spans overlap, the higher-priority
-recogniser wins, so a card number is never also a phone number.
+US_DRIVER_LICENSE) plus PASSPORT and SECRET (a password or PIN after its cue). Pattern recognisers (checksums,
+context cues) run first; names, places, organisations and nationalities come from a spaCy pipeline shipped as a
+PyPI package (en_core_web_sm 3.8, MIT, loaded from site-packages: nothing is downloaded at run time). When spans
+overlap, the higher-priority recogniser wins, so a card number is never also a phone number. Patterns read the
+text normalised (``normalize``: NFKC, no zero-width characters), with spans mapped back to the original.
 
 Add a recogniser with ``@recognizer(name, type, priority)`` over a function ``text -> iterable of (start, end)``.
 """
@@ -21,6 +22,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pp_graph.anonymize.credentials import PASSWORD, PIN, value_span
+from pp_graph.anonymize.emails import EMAIL, OBFUSCATED_EMAIL
+from pp_graph.anonymize.normalize import normalized
 from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.errors import ConfigError, PPGraphError
 
@@ -45,6 +49,7 @@ TYPES = (
     "IP_ADDRESS",
     "US_DRIVER_LICENSE",
     "PASSPORT",
+    "SECRET",
 )
 
 
@@ -132,7 +137,21 @@ def _card_ok(m: re.Match[str]) -> bool:
 
 # ---- structured identifiers (priority 10–40) ----
 
-regex("email", "EMAIL_ADDRESS", 10, r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])")
+
+def _secret_values(pattern: str) -> Finder:
+    """The secret after its cue ("password hunter2" → hunter2), not the cue (credentials.py)."""
+    rx = re.compile(pattern)
+
+    def find(text: str) -> Iterator[tuple[int, int]]:
+        return (value_span(m) for m in rx.finditer(text))
+
+    return find
+
+
+recognizer("password", "SECRET", 9)(_secret_values(PASSWORD))
+recognizer("pin", "SECRET", 9)(_secret_values(PIN))
+regex("email", "EMAIL_ADDRESS", 10, EMAIL)  # Unicode, IDN and quoted forms (emails.py)
+regex("email_obfuscated", "EMAIL_ADDRESS", 10, OBFUSCATED_EMAIL)  # john [at] example [dot] com
 regex("iban", "IBAN_CODE", 11, r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b", check=lambda m: iban_ok(m.group(0)))
 regex("url", "DOMAIN_NAME", 12, r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]")
 regex(
@@ -938,10 +957,14 @@ def rule_entities(text: str) -> list[Entity]:
     """The pattern recognisers and the address-block structure, overlaps resolved (no statistical model)."""
     from pp_graph.anonymize.structure import address_blocks
 
+    # Patterns read the normalised text (full-width forms, zero-width characters, combining accents); spans map
+    # back to the original, where overlaps are resolved.
+    norm = normalized(text)
     cands: list[tuple[int, int, Entity]] = []
     for r in sorted(REGISTRY.values(), key=lambda r: (r.priority, r.name)):
-        for s, e in r.find(text):
+        for s, e in r.find(norm.text):
             if e > s:
+                s, e = norm.span(s, e)
                 cands.append((r.priority, -(e - s), Entity(r.type, s, e, r.name)))
     taken = resolve(cands, [])
     streets = [(x.start, x.end) for x in taken if x.type == "STREET_ADDRESS"]

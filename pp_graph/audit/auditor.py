@@ -79,7 +79,7 @@ class Auditor:
                 "decision": d.decision,
                 "risk": d.risk,
                 "tier": d.tier,
-                "site": site,
+                "site": d.site,  # the parsed host: a URL's user information never reaches the record
                 "policy": (d.policy or {}).get("site") if d.policy else None,
                 "policy_match": d.likelihood.get("match"),
                 "evidence": d.evidence[:3],

@@ -7,6 +7,7 @@ import csv
 import functools
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -159,9 +160,9 @@ def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) 
     if not rows:
         return "(no rows)"
     cols = list(columns or rows[0].keys())
-    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    line = "  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))
+    cells = [[printable(_cell(r.get(c)), one_line=True) for c in cols] for r in rows]
+    widths = [max(len(printable(c, one_line=True)), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    line = "  ".join(printable(c, one_line=True).ljust(w) for c, w in zip(cols, widths, strict=True))
     sep = "  ".join("-" * w for w in widths)
     body = ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
     return "\n".join([line, sep, *body])
@@ -175,6 +176,24 @@ def _cell(v: Any) -> str:
     if isinstance(v, dict):
         return ", ".join(f"{k}={x}" for k, x in v.items())
     return str(v)
+
+
+# C0 and C1 control characters (ESC, CSI, BEL, …) and the bidirectional overrides that reorder what a terminal
+# shows. Policy text is untrusted: printed raw, "\x1b]0;…\x07" retitles the terminal and "\x1b[2J" clears it.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, *, one_line: bool = False) -> str:
+    """``text`` safe for a terminal: control characters shown escaped (``\\x1b``), never sent; ``one_line``:
+    line breaks and tabs become spaces too (a table cell)."""
+    if one_line:
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None) -> None:

@@ -40,7 +40,7 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     return opts
 
 
-def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Path]:
+def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path, allow_private: bool = False) -> list[Path]:
     """Files and folders as they are; each http(s) URL fetched into ``folder`` as ``<site>.md``."""
     from urllib.parse import urlsplit
 
@@ -52,7 +52,7 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path) -> list[Pat
         if not item.startswith(("http://", "https://")):
             out.append(Path(item))
             continue
-        got = fetch_policy(item)
+        got = fetch_policy(item, allow_private=allow_private)
         host = (urlsplit(got.final_url).hostname or "").removeprefix("www.")
         name = check_site(site or host, item)
         target = folder / f"{name}.md"
@@ -146,6 +146,11 @@ def _terminate_as_interrupt() -> Iterator[None]:
     help="offline backend: write ppg:rule on each practice and mention (the ids of the rules that made, changed "
     "or linked it; part of the settings digest).",
 )
+@click.option(
+    "--allow-private",
+    is_flag=True,
+    help="Fetch URLs from loopback and private addresses too (refused by default, also after a redirect).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
@@ -168,6 +173,7 @@ def convert(
     force: bool,
     max_size: float,
     rule_ids: bool,
+    allow_private: bool,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -192,7 +198,7 @@ def convert(
 
     fetched = tempfile.TemporaryDirectory(prefix="pp-graph-fetch-")
     try:
-        paths = _inputs(inputs, site, Path(fetched.name))
+        paths = _inputs(inputs, site, Path(fetched.name), allow_private)
         with _terminate_as_interrupt():
             report = convert_batch(
                 paths,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.cli.common import emit, format_option, handle_errors, printable
 
 
 @click.command("explain")
@@ -33,7 +33,8 @@ def explain_cmd(file: Path, line: int | None, offset: int | None, site: str | No
         click.echo(json.dumps(out, indent=1, ensure_ascii=False))
         return
     if fmt == "table":
-        click.echo(f"segment {ex.segment.index} [{ex.segment.start}:{ex.segment.end}]: {ex.segment.text[:100]}")
+        head = printable(ex.segment.text[:100], one_line=True)  # policy text: no control characters to the terminal
+        click.echo(f"segment {ex.segment.index} [{ex.segment.start}:{ex.segment.end}]: {head}")
         for t, n, w, r in ex.practices:
             click.echo(f"  kept: {t}{' (negated)' if n else ''} at {w!r} by {' > '.join(r)}")
         if not ex.practices:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import detection_warm_up, emit, format_option, handle_errors
+from pp_graph.cli.common import CLIError, detection_warm_up, emit, format_option, handle_errors
 
 _DB = click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 _KEY = click.option(
@@ -46,7 +46,11 @@ def demo(db: Path, key_file: Path | None) -> None:
     from pp_graph.plane.demo import ScenarioFailed, run_demo
     from pp_graph.plane.keys import create_key_file, load_keys
 
+    if not db.parent.is_dir():
+        raise CLIError(f"--db {db}: the folder {db.parent} does not exist; create it or name another database")
     path = key_file or db.with_name(db.name + ".key")
+    if not path.parent.is_dir():
+        raise CLIError(f"--key-file {path}: the folder {path.parent} does not exist")
     if path.exists():
         keys = load_keys(key_file=path)
     else:

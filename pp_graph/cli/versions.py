@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.cli.common import emit, format_option, handle_errors, printable
 
 _FORMATS = click.Choice(["table", "json", "csv", "markdown"])
 
@@ -49,7 +49,7 @@ def _print(diff: Any, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(diff.to_dict(), indent=1, ensure_ascii=False))
     elif fmt == "markdown":
-        click.echo(_markdown(diff))
+        click.echo(printable(_markdown(diff)))
     else:
         rows = [_row(c) for c in diff.added + diff.removed + diff.changed]
         if fmt == "table":
@@ -150,15 +150,23 @@ def history(site: str, graph: Path, fmt: str) -> None:
     help="The archive: <out>/<domain>/<YYYYMMDDTHHMMSSZ>.md, one file per version.",
 )
 @format_option()
+@click.option(
+    "--allow-private",
+    is_flag=True,
+    help="Fetch from loopback and private addresses too (refused by default, also after a redirect).",
+)
 @handle_errors
-def track(sites_file: Path, out: Path, fmt: str) -> None:
+def track(sites_file: Path, out: Path, fmt: str, allow_private: bool) -> None:
     """Fetch each site's policy (SITES_FILE: TOML) and keep a new dated version when its text changed.
 
     Exit 0 when every site was fetched, 1 when some failed (the others are kept).
     """
+    import functools
+
+    from pp_graph.load.fetch import fetch_policy
     from pp_graph.versions.track import track as run
 
-    results = run(sites_file, out)
+    results = run(sites_file, out, functools.partial(fetch_policy, allow_private=allow_private))
     emit([r.to_dict() for r in results], fmt, ["site", "status", "file", "error"])
     raise SystemExit(1 if any(r.status == "failed" for r in results) else 0)
 

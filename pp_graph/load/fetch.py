@@ -1,5 +1,11 @@
 """Fetch a policy over HTTP(S): robots.txt honoured, a user agent, timeouts, redirects and a size limit.
 
+Only public hosts are fetched: before the first request and after every redirect the host is resolved and every
+address it has is checked; loopback, private, link-local (cloud metadata), multicast, unspecified and reserved
+addresses are refused unless ``allow_private`` is given, whatever spelling names them (``0x7f000001``,
+``2130706433``, ``[::1]``, ``[::ffff:127.0.0.1]``). A fetch also has an overall deadline, so a server trickling
+bytes cannot hold it beyond ``deadline`` seconds (plus at most one read timeout).
+
 HTML pages keep their main content only (trafilatura drops navigation, footers and cookie banners; our own
 HTML loader is the fallback when it finds nothing); PDF policies are read with pypdf. The result is plain text
 or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
@@ -8,6 +14,9 @@ or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
 from __future__ import annotations
 
 import io
+import ipaddress
+import socket
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urljoin, urlsplit
@@ -22,6 +31,8 @@ USER_AGENT = f"pp-graph/{__version__} (privacy-policy research; honours robots.t
 MAX_BYTES = 10 * 1024 * 1024
 TIMEOUT = 20.0
 MAX_REDIRECTS = 5
+DEADLINE = 60.0  # seconds for the whole fetch: robots.txt, redirects and body
+ALLOW_PRIVATE_HINT = "pass --allow-private to fetch from your own machine or network"
 
 
 @dataclass(frozen=True)
@@ -35,12 +46,8 @@ class Fetched:
 
 
 def _client(timeout: float) -> httpx.Client:
-    return httpx.Client(
-        headers={"User-Agent": USER_AGENT},
-        timeout=timeout,
-        follow_redirects=True,
-        max_redirects=MAX_REDIRECTS,
-    )
+    # Redirects are followed by hand (``_get``), so that every hop's host is checked before it is asked.
+    return httpx.Client(headers={"User-Agent": USER_AGENT}, timeout=timeout, follow_redirects=False)
 
 
 def _check_url(url: str) -> None:
@@ -49,37 +56,103 @@ def _check_url(url: str) -> None:
         raise InputError(url, "not an http(s) URL")
 
 
-def _allowed(client: httpx.Client, url: str) -> bool:
+def internal_kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """What makes an address non-public (loopback, private, …), or None for a public one."""
+    mapped = getattr(ip, "ipv4_mapped", None) or getattr(ip, "sixtofour", None)
+    if mapped is not None:
+        return internal_kind(mapped)
+    for kind in ("loopback", "unspecified", "link_local", "multicast", "private", "reserved"):
+        if getattr(ip, f"is_{kind}"):
+            return kind.replace("_", "-")
+    return None if ip.is_global else "non-public"
+
+
+def check_host(url: str) -> None:
+    """InputError unless every address the URL's host resolves to is public."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        infos = socket.getaddrinfo(
+            host, parts.port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM
+        )
+    except (socket.gaierror, UnicodeError) as e:
+        raise InputError(url, f"cannot be fetched: host {host!r} does not resolve ({e})") from e
+    for info in infos:
+        ip = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+        kind = internal_kind(ip)
+        if kind is not None:
+            raise InputError(url, f"host {host!r} is {ip}, a {kind} address; refused ({ALLOW_PRIVATE_HINT})")
+
+
+@dataclass
+class _Budget:
+    """The fetch's overall deadline, shared by robots.txt, every redirect and the body."""
+
+    seconds: float
+    timeout: float
+    started: float
+
+    def left(self, url: str) -> float:
+        rest = self.seconds - (time.monotonic() - self.started)
+        if rest <= 0:
+            raise InputError(url, f"timed out: the fetch took longer than {self.seconds:g} s in all")
+        return min(self.timeout, rest)
+
+
+def _get(client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_private: bool) -> _Got:
+    """GET with redirects followed by hand: each hop's URL and host checked first, the deadline kept."""
+    first = url
+    for _ in range(MAX_REDIRECTS + 1):
+        _check_url(url)
+        if not allow_private:
+            check_host(url)
+        r, data = _body(client, url, budget, max_bytes)
+        if r.is_redirect and r.headers.get("location"):
+            url = urljoin(str(r.url), r.headers["location"])
+            continue
+        return _Got(r, data)
+    raise InputError(first, f"more than {MAX_REDIRECTS} redirects")
+
+
+@dataclass
+class _Got:
+    response: httpx.Response
+    data: bytes
+
+
+def _allowed(client: httpx.Client, url: str, budget: _Budget, allow_private: bool) -> bool:
     """robots.txt of the URL's origin; a missing one (404) allows everything, an unreachable one too."""
     robots_url = urljoin(url, "/robots.txt")
     try:
-        r = client.get(robots_url)
-    except httpx.HTTPError:
+        got = _get(client, robots_url, budget, 512 * 1024, allow_private)
+    except InputError:
+        budget.left(url)  # a deadline passed while asking for robots.txt ends the fetch
         return True
-    if r.status_code >= 400:
+    if got.response.status_code >= 400:
         return True
     rp = RobotFileParser()
-    rp.parse(r.text.splitlines())
+    rp.parse(got.data.decode("utf-8", errors="replace").splitlines())
     return rp.can_fetch(USER_AGENT, url)
 
 
-def _body(client: httpx.Client, url: str, max_bytes: int) -> tuple[httpx.Response, bytes]:
+def _body(client: httpx.Client, url: str, budget: _Budget, max_bytes: int) -> tuple[httpx.Response, bytes]:
     try:
-        with client.stream("GET", url) as r:
+        with client.stream("GET", url, timeout=budget.left(url)) as r:
+            if r.is_redirect:
+                return r, b""
             if r.status_code >= 400:
-                raise InputError(url, f"the server answered HTTP {r.status_code}")
+                return r, b""
             declared = int(r.headers.get("content-length") or 0)
             if declared > max_bytes:
                 raise InputError(url, f"is {declared:,} bytes, over the limit of {max_bytes:,}")
             chunks, size = [], 0
             for chunk in r.iter_bytes():
+                budget.left(url)  # a server trickling bytes meets the overall deadline
                 size += len(chunk)
                 if size > max_bytes:
                     raise InputError(url, f"is over the limit of {max_bytes:,} bytes")
                 chunks.append(chunk)
             return r, b"".join(chunks)
-    except httpx.TooManyRedirects as e:
-        raise InputError(url, f"more than {MAX_REDIRECTS} redirects") from e
     except httpx.TimeoutException as e:
         raise InputError(url, "timed out") from e
     except httpx.HTTPError as e:
@@ -129,18 +202,25 @@ def fetch_policy(
     max_bytes: int = MAX_BYTES,
     robots: bool = True,
     client: httpx.Client | None = None,
+    allow_private: bool = False,
+    deadline: float = DEADLINE,
 ) -> Fetched:
-    """Fetch one policy page; InputError naming the URL for every way it can fail."""
+    """Fetch one policy page; InputError naming the URL for every way it can fail. ``allow_private``: fetch from
+    loopback and private addresses too; ``deadline``: seconds for the whole fetch; ``timeout``: for one read."""
     _check_url(url)
+    budget = _Budget(deadline, timeout, time.monotonic())
     own = client is None
     c = client or _client(timeout)
     try:
-        if robots and not _allowed(c, url):
+        if robots and not _allowed(c, url, budget, allow_private):
             raise InputError(url, "robots.txt disallows fetching it for our user agent")
-        r, data = _body(c, url, max_bytes)
+        got = _get(c, url, budget, max_bytes, allow_private)
     finally:
         if own:
             c.close()
+    r, data = got.response, got.data
+    if r.status_code >= 400:
+        raise InputError(url, f"the server answered HTTP {r.status_code}")
     ctype = (r.headers.get("content-type") or "").split(";")[0].strip().lower()
     final = str(r.url)
     if ctype == "application/pdf" or data[:5] == b"%PDF-":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -48,6 +49,9 @@ def check_site(site: str, source: str, *, from_option: bool = False) -> str:
 
 def skip_reason(path: Path) -> str | None:
     """Why a file found in a folder is not a policy, or None when it is one."""
+    link = link_problem(path)
+    if link:
+        return link
     if path.name.startswith("._"):
         return "AppleDouble metadata file (._*), not a policy"
     if path.name.startswith("."):
@@ -57,21 +61,50 @@ def skip_reason(path: Path) -> str | None:
     return None
 
 
+def link_problem(path: Path) -> str | None:
+    """Why a symbolic link found in a folder is not read (a loop, a missing target, a folder), or None."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "symbolic link loop (following it never reaches a file)"
+        return f"broken symbolic link ({e.strerror or 'target missing'})"
+    if path.is_dir():
+        target = path.resolve()
+        if target == path.parent.resolve() or target in path.parent.resolve().parents:
+            return "symbolic link loop (the link points to a folder that contains it)"
+        return "symbolic link to a folder: not followed (name the folder itself to convert it)"
+    return None
+
+
 def discover(inputs: Iterable[Path]) -> list[Path]:
-    """Policy files under the given files/folders, sorted, supported suffixes only."""
+    """Policy files under the given files/folders, sorted, supported suffixes only; symbolic links that cannot be
+    read as files (loops, missing targets, links to folders) are listed too, for ``skip_reason`` to name."""
     found: list[Path] = []
     for p in inputs:
         if p.is_dir():
             found.extend(
                 f
                 for f in sorted(p.rglob("*"))
-                if f.is_file() and f.suffix.lower() in SUFFIXES and not _in_hidden_folder(f, p)
+                if not _in_hidden_folder(f, p)
+                and ((f.is_file() and f.suffix.lower() in SUFFIXES) or _unreadable_link(f))
             )
         elif p.is_file():
             found.append(p)
+        elif p.is_symlink():
+            raise InputError(str(p), link_problem(p) or "symbolic link that cannot be read")
         else:
             raise InputError(str(p), "no such file or folder")
     return found
+
+
+def _unreadable_link(f: Path) -> bool:
+    """A link ``discover`` lists for its reason: a policy-named one that is not a file, or one to a folder."""
+    if not f.is_symlink():
+        return False
+    return f.is_dir() or (not f.is_file() and f.suffix.lower() in SUFFIXES)
 
 
 def _in_hidden_folder(f: Path, root: Path) -> bool:
@@ -141,11 +174,38 @@ def decode_text(raw: bytes, src: str) -> str:
     if not raw.strip():
         raise InputError(src, "is empty")
     if b"\x00" in raw[:8192]:
+        found = bomless_codec(raw[:8192])
+        if found:
+            # Not decoded on a guess: the NUL pattern is strong evidence, but the caller should confirm it.
+            raise InputError(
+                src,
+                f"looks like {found.upper()} without a byte-order mark; re-encode it as UTF-8 "
+                f"(e.g. iconv -f {found.upper()} -t UTF-8) or save it with a byte-order mark",
+            )
         raise InputError(src, "looks binary (contains NUL bytes); expected a text, markdown or HTML policy")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(src, f"is not valid UTF-8 (byte {e.start}); re-encode it as UTF-8") from e
+
+
+def bomless_codec(head: bytes) -> str | None:
+    """'utf-16-le' / 'utf-16-be' / 'utf-32-le' / 'utf-32-be' when the NUL bytes of ``head`` fall where that
+    encoding puts them for text in the first 256 code points (and the bytes decode), else None."""
+    for codec, width in (("utf-32-le", 4), ("utf-32-be", 4), ("utf-16-le", 2), ("utf-16-be", 2)):
+        n = len(head) // width * width
+        if n < 2 * width:
+            continue
+        units = [head[i : i + width] for i in range(0, n, width)]
+        text_byte = 0 if codec.endswith("le") else width - 1  # where the character's own byte sits
+        zero_rest = sum(all(b == 0 for j, b in enumerate(u) if j != text_byte) for u in units)
+        if zero_rest >= 0.7 * len(units) and sum(u[text_byte] != 0 for u in units) >= 0.7 * len(units):
+            try:
+                head[:n].decode(codec)
+            except UnicodeDecodeError:
+                continue
+            return codec
+    return None
 
 
 def html_to_text(html: str) -> str:

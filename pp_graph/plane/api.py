@@ -29,6 +29,7 @@ from pp_graph.plane.ledger import Ledger, canonical, utc_now
 from pp_graph.plane.memory import Memory, MemoryRecord, RetentionTable, Scope, WriteResult
 from pp_graph.plane.projection import Projection, Projector, SiteVerdict, TextTransformer, Tokenizer
 from pp_graph.plane.text import AnonymizerText
+from pp_graph.sites import SiteError, parse_site
 from pp_graph.vocab.dpv import PURPOSE
 
 R = TypeVar("R")
@@ -117,7 +118,7 @@ class DataPlane:
         c = self.contracts[contract]
         if c.boundary != "tool":
             raise PlaneError(f"contract {c.name!r} is a {c.boundary} contract, not a tool contract")
-        sites = tuple(dict.fromkeys(s.lower() for s in (c.site, site) if s))
+        sites = tuple(dict.fromkeys(_site_key(s) for s in (c.site, site) if s))
         proj = self.projector.project(items, boundary="tool", purpose=c.purpose, contract=c, sites=sites)
         proj.seq = self._log("egress", proj, principal, items, c, sites)
         return proj
@@ -280,3 +281,15 @@ def _engine(paths: Sequence[str | Path], thresholds: str | None) -> Any:
     if not store.load(ps):
         raise PlaneError(no_graph_files(ps))
     return RiskEngine(store, thresholds=thresholds or "paper")
+
+
+INVALID_SITE = "(invalid site)"  # what the ledger records for a site that names no valid host (denied)
+
+
+def _site_key(site: str) -> str:
+    """The parsed host the ledger records (never the raw string: a URL may carry user information), or
+    INVALID_SITE, which the risk engine denies."""
+    try:
+        return parse_site(site)
+    except SiteError:
+        return INVALID_SITE

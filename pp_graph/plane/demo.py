@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import tempfile
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -212,18 +213,26 @@ def audit_tamper(r: Run) -> None:
         f"    ledger: {rep.size} entries, chain and Merkle tree verify: {rep.ok}",
         f"    checkpoint: size {cp['size']}, root {cp['root'][:16]}…, signed by {cp['key'][:16]}…",
     )
-    copy = r.plane.path.with_name(r.plane.path.stem + "-tampered.db")
     r.plane.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    shutil.copy(r.plane.path, copy)
-    db = sqlite3.connect(copy)
-    entry = db.execute("SELECT entry FROM ledger WHERE seq = 0").fetchone()[0]
-    forged = entry.replace(b'"deny"', b'"allow"')
-    _check(forged != entry, "entry 0 records a denial to forge")
-    db.execute("UPDATE ledger SET entry = ? WHERE seq = 0", (forged,))
-    db.commit()
-    db.close()
-    bad = Ledger(connect(copy), r.plane.keys).verify(since=cp)
-    copy.unlink()
+    # The tampered copy lives in a folder of its own, removed with its -wal and -shm files whatever happens:
+    # nothing is left beside the user's database.
+    with tempfile.TemporaryDirectory(prefix="pp-graph-demo-") as tmp:
+        copy = Path(tmp) / (r.plane.path.stem + "-tampered.db")
+        shutil.copy(r.plane.path, copy)
+        db = sqlite3.connect(copy)
+        try:
+            entry = db.execute("SELECT entry FROM ledger WHERE seq = 0").fetchone()[0]
+            forged = entry.replace(b'"deny"', b'"allow"')
+            _check(forged != entry, "entry 0 records a denial to forge")
+            db.execute("UPDATE ledger SET entry = ? WHERE seq = 0", (forged,))
+            db.commit()
+        finally:
+            db.close()
+        conn = connect(copy)
+        try:
+            bad = Ledger(conn, r.plane.keys).verify(since=cp)
+        finally:
+            conn.close()
     r.say(
         f"    a copy with entry 0's 'deny' turned into 'allow': ok={bad.ok}, first bad entry {bad.first_bad}: "
         f"{bad.problem}"
@@ -242,6 +251,8 @@ SCENARIOS: list[Callable[[Run], None]] = [
 
 def run_demo(db: Path, keys: PlaneKeys) -> list[str]:
     """Run the five scenarios on a fresh database at ``db``; returns the narration."""
+    if not db.parent.is_dir():
+        raise PlaneError(f"{db}: the folder {db.parent} does not exist")
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     clock = Clock()

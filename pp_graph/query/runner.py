@@ -182,15 +182,13 @@ def _practice_type(raw: str, where: str) -> str:
 
 
 def site_domain(raw: str, where: str = "site") -> str:
-    """'https://www.GitHub.com/x' → 'github.com' (scheme, www., path and port dropped; lower case)."""
-    s = raw.strip().lower()
-    if "://" in s:
-        s = s.split("://", 1)[1]
-    s = s.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].split("@")[-1].split(":", 1)[0].strip(".")
-    s = s.removeprefix("www.")
-    if not s or not re.fullmatch(r"[\w.-]+", s):
-        raise InputError(where, f"{raw!r} is not a site domain such as github.com")
-    return s
+    """'https://www.GitHub.com/x' → 'github.com' (parsed as HTTP clients parse it; see pp_graph.sites)."""
+    from pp_graph.sites import SiteError, parse_site
+
+    try:
+        return parse_site(raw, where)
+    except SiteError as e:
+        raise InputError(where, f"not a site domain such as github.com: {e.problem}") from e
 
 
 def _nearest(value: str, known: list[str]) -> str:

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from pp_graph.anonymize.credentials import PASSWORD, PIN
+from pp_graph.anonymize.emails import EMAIL, OBFUSCATED_EMAIL
+from pp_graph.anonymize.normalize import normalized
 from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.resources import DATA
 from pp_graph.risk.tables import longest_first, term_table
@@ -118,8 +121,8 @@ _RECOGNIZERS: tuple[tuple[str, str, Finder], ...] = (
             r"AIza[0-9A-Za-z_-]{35})"
         ),
     ),
-    ("password", "Password", _regex(r"(?i)\b(?:password|passwd|pwd|passphrase)\s*(?:is|[:=])\s*\S*[^\s.,;:!?\"')]")),
-    ("pin", "PINCode", _regex(r"(?i)\b(?:PIN(?: code)?|passcode)\s*(?:is|[:=])\s*\d{4,8}\b")),
+    ("password", "Password", _regex(PASSWORD)),  # with or without a colon (credentials.py)
+    ("pin", "PINCode", _regex(PIN)),
     (
         "api_key",
         "Authenticating",
@@ -132,14 +135,8 @@ _RECOGNIZERS: tuple[tuple[str, str, Finder], ...] = (
     ("payment_card", "PaymentCardNumber", _regex(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])", check=_card)),
     ("iban", "BankAccount", _regex(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b", check=_iban)),
     ("ssn", "OfficialID", _regex(r"\b(?!000|666|9\d\d)\d{3}[- ](?!00)\d{2}[- ](?!0000)\d{4}\b")),
-    (
-        "email",
-        "EmailAddress",
-        _regex(
-            r"(?<![\w.+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
-            r"(?![\w-])"
-        ),
-    ),
+    ("email", "EmailAddress", _regex(EMAIL)),  # Unicode, IDN and quoted forms (the anonymizer's pattern)
+    ("email_obfuscated", "EmailAddress", _regex(OBFUSCATED_EMAIL)),  # john [at] example [dot] com
     ("mac_address", "MACAddress", _regex(r"\b[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}\b")),
     ("ipv4", "IPAddress", _regex(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])", check=_ip)),
     ("ipv6", "IPAddress", _regex(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])", check=_ipv6)),
@@ -268,17 +265,21 @@ def _assemble(text: str, entities: Iterable[Entity]) -> tuple[Detection, ...]:
 
     occ = Occupied()
     out: list[Detection] = []
+    norm = normalized(text)  # patterns read NFKC without zero-width characters; spans map back to ``text``
 
     for name, local, find in _RECOGNIZERS:
-        for s, e in find(text):
-            if e > s and occ.free(s, e):
-                occ.take(s, e)
-                out.append(Detection(PD + local, s, e, name))
+        for s, e in find(norm.text):
+            if e > s:
+                s, e = norm.span(s, e)
+                if occ.free(s, e):
+                    occ.take(s, e)
+                    out.append(Detection(PD + local, s, e, name))
     rx, table = _terms()
-    for m in rx.finditer(text):
-        if occ.free(m.start(), m.end()):
-            occ.take(m.start(), m.end())
-            out.append(Detection(table[m.group(0).lower()], m.start(), m.end(), "term"))
+    for m in rx.finditer(norm.text):
+        s, e = norm.span(m.start(), m.end())
+        if occ.free(s, e):
+            occ.take(s, e)
+            out.append(Detection(table[m.group(0).lower()], s, e, "term"))
     for ent in entities:
         if occ.free(ent.start, ent.end):
             occ.take(ent.start, ent.end)

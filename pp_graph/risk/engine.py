@@ -25,6 +25,7 @@ from pp_graph.risk.detect import Detection, coverage, detect, detector_digest, e
 from pp_graph.risk.llm import LikelihoodError, LikelihoodModel
 from pp_graph.risk.signals import CategoryMatch, Profile, Store, candidate_domains, load_domain_profile
 from pp_graph.risk.tables import TIERS, RiskTables, default_tables
+from pp_graph.sites import SiteError, parse_site
 from pp_graph.vocab.dpv import PERSONAL_DATA, PROCESSING, PURPOSE, compact
 
 if TYPE_CHECKING:
@@ -287,8 +288,10 @@ class RiskEngine:
         weights, s_data, tier, rules = self._sensitivity(categories, reasons)
         tr, p, m_b = self._transmission(recipients, operation, purposes, basis)
 
-        # Likelihood L with evidence, and transparency M_T, from the site's policy graph.
-        prof = self.profile(ctx.site)
+        # Likelihood L with evidence, and transparency M_T, from the site's policy graph. Only the parsed host is
+        # looked up and recorded: a malformed site borrows no policy, and user information never reaches the record.
+        site, site_error = destination(ctx.site)
+        prof = self.profile(site)
         matches: list[CategoryMatch] = []
         if prof is not None:
             matches = [prof.match(c, purposes, recipients, t) for c in cats]
@@ -296,8 +299,10 @@ class RiskEngine:
         lk = self._likelihood(ctx, prof, matches, evidence, purposes, recipients, basis, reasons)
         if prof is None:
             credits: list[str] = []
-            why = f"no policy for site {ctx.site!r} in the graph" if ctx.site else "no site given"
-            if ctx.site and self.as_of:
+            why = f"no policy for site {site!r} in the graph" if site else "no site given"
+            if site_error:
+                why = f"site refused: {site_error}"
+            elif site and self.as_of:
                 why += f" in force on {self.as_of}"
             reasons.append(f"{why}: L = {lk['L']:.2f}, M_T = {t.transparency['base']:.2f}")
         else:
@@ -307,6 +312,7 @@ class RiskEngine:
         sc = amrsf.score(amrsf.Factors(s_data, tr, p, m_b, m_t, lk["L"]), t)
         th = t.thresholds[self.profile_name][tier]
         verdict = self._credentials_rule(amrsf.decide(sc.risk, th), cats, rules, reasons)
+        verdict = _site_rule(verdict, site_error, rules, reasons)
         z = amrsf.band_position(sc.risk, th)
         level = amrsf.initial_level(z)
         reasons.append(
@@ -342,7 +348,7 @@ class RiskEngine:
             evidence=evidence,
             policy=prof.describe() if prof else None,
             reasons=reasons,
-            site=ctx.site,
+            site=site,
             id=ctx.id,
             tables=t.digest,
             rules=rules,
@@ -508,6 +514,26 @@ class RiskEngine:
         else:
             reasons.append(f"model estimate {est:.2f} ≤ {L:.2f}: a model may only raise L")
         return out
+
+
+def destination(site: str | None) -> tuple[str | None, str | None]:
+    """(the site's host, None), or (None, why it is refused) for a site that names no one valid host."""
+    if not site:
+        return None, None
+    try:
+        return parse_site(site), None
+    except SiteError as e:
+        return None, e.problem
+
+
+def _site_rule(verdict: str, site_error: str | None, rules: list[dict[str, Any]], reasons: list[str]) -> str:
+    """A destination that is not a valid host name is denied whatever R says (fail closed): an HTTP client
+    could connect to a host other than the one whose policy was read."""
+    if site_error is None:
+        return verdict
+    rules.append({"rule": "invalid site → deny", "source": "site parser (WHATWG URL host)"})
+    reasons.append("the site names no valid host: deny by rule")
+    return amrsf.DENY
 
 
 def _components(sc: amrsf.Score, u: Any) -> dict[str, Any]:

@@ -1,0 +1,43 @@
+"""Policy text reaches the terminal without its control characters (issue 28 §4): escape sequences in a policy
+are shown escaped in every command's table output, never sent to the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pp_graph.cli import main
+from pp_graph.cli.common import printable, table
+
+HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
+
+
+def test_table_cells_and_headers_show_control_characters_escaped() -> None:
+    out = table([{f"col{HOSTILE}": f"We collect{HOSTILE} your e-mail\naddress."}])
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e")
+    assert "\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202e" in out
+    assert out.count("\n") == 2  # header, rule, one row: the cell's line break does not break the table
+
+
+def test_printable_keeps_line_breaks_unless_one_line() -> None:
+    assert printable("a\nb\x1bc") == "a\nb\\x1bc"
+    assert printable("a\r\nb\tc", one_line=True) == "a b c"
+    assert printable("Zoë, 東京, ä") == "Zoë, 東京, ä"  # text, not controls, is left alone
+
+
+def test_query_table_output_carries_no_escape_sequence(tmp_path: Path) -> None:
+    src = tmp_path / "tinyshop.example.md"
+    src.write_text(
+        f"# Privacy\n\nWe collect your email address{HOSTILE} to send receipts.\n"
+        "We share your name with service providers to process payments.\n",
+        encoding="utf-8",
+    )
+    res = CliRunner().invoke(main, ["convert", str(src), "-o", str(tmp_path / "g")])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(
+        main, ["query", "practices-of-site", str(tmp_path / "g"), "-p", "site=tinyshop.example", "--format", "table"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "\\x1b]0;pwned" in res.output  # the text is there, escaped
+    assert not any(c in res.output for c in "\x1b\x07\x9b\u202e")
