@@ -4,12 +4,14 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench eval install clean
+.PHONY: demo test test-slow lint bench eval install clean
 
-$(STAMP): pyproject.toml
+# .ci/constraints.txt pins every package's version (a green run is reproducible); the spaCy model comes first, by hash.
+$(STAMP): pyproject.toml .ci/constraints.txt .ci/model-hashes.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r .ci/model-hashes.txt
+	$(BIN)/pip install --quiet -c .ci/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -20,8 +22,12 @@ demo: $(STAMP)
 	$(BIN)/pp-graph validate outputs/demo
 	$(BIN)/pp-graph stats outputs/demo
 
+# The whole suite but the slow corpus-wide tests (those run in CI as `make test-slow`).
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m "not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -q -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check pp_graph tests benchmarks

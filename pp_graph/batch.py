@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import ConfigError, InputError, OutputError, PPGraphError
+from pp_graph.extras import need
 from pp_graph.graph.serialize import SUFFIX, serialize_policy
 from pp_graph.load.sources import (
     DEFAULT_MAX_BYTES,
@@ -134,11 +135,15 @@ def backend_key() -> tuple[str, str, str | None] | None:
 
 def _make_backend(backend: str, options: dict[str, Any], learned: str | None) -> None:
     global _BACKEND, _LEARNED, _BACKEND_KEY
-    from pp_graph.extract.learned.model import load_model
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
-    _LEARNED = load_model(Path(learned)) if learned else None
+    _LEARNED = None
+    if learned:
+        need("learned", "the learned layer (convert --model)")
+        from pp_graph.extract.learned.model import load_model
+
+        _LEARNED = load_model(Path(learned))
     _BACKEND_KEY = (backend, repr(sorted(options.items())), learned)
 
 

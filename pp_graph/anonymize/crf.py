@@ -23,6 +23,7 @@ from typing import Any
 # Re-exported: ``crf.ModelUnavailable`` keeps working now that the errors live in pp_graph.errors.
 from pp_graph.errors import ModelMismatch as ModelMismatch
 from pp_graph.errors import ModelUnavailable as ModelUnavailable
+from pp_graph.extras import import_optional
 from pp_graph.resources import DATA
 
 MODEL_DIR = DATA / "anonymize" / "ner-crf"
@@ -288,10 +289,7 @@ def detector_digest(model_dir: Path | None = None) -> str:
 def tagger(model_dir: Path) -> Any:
     """The loaded crfsuite tagger, after checking the file against the digest recorded in PROVENANCE.json and
     the installed spaCy pipeline against the one it was trained with."""
-    try:
-        import pycrfsuite
-    except ImportError as e:
-        raise ModelUnavailable(f"python-crfsuite is not installed ({e}); pip install pp-graph's dependencies") from None
+    pycrfsuite = import_optional("pycrfsuite", "anonymize", "the address sequence model")
     path = model_dir / MODEL_FILE
     prov = provenance(model_dir)
     if not path.is_file():

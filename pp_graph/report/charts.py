@@ -11,6 +11,8 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from pp_graph.extras import import_optional
+
 TYPE_COLOURS = {
     "first-party-collection-use": "#6ea8fe",
     "third-party-collection-use": "#ffb84d",
@@ -32,7 +34,7 @@ def _svg(fig: Any) -> str:
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    matplotlib = import_optional("matplotlib", "report", "the report's charts")
 
     matplotlib.use("Agg")  # no display: draw to files only
     plt: Any = importlib.import_module("matplotlib.pyplot")

@@ -47,6 +47,7 @@ from pp_graph.extract.llm.schemas import (
     relations_schema,
 )
 from pp_graph.extract.registry import Backend
+from pp_graph.extras import need
 from pp_graph.model import (
     AttributeKind,
     AttributeMention,
@@ -197,6 +198,8 @@ class LLMBackend(Backend):
         sleep: Callable[[float], Awaitable[None]] | None = None,
         **options: Any,
     ) -> None:
+        if transport is None:  # the default transport is the openai client
+            need("llm", "the LLM backend")
         self.settings: LLMSettings = load_settings(
             config,
             model=model,

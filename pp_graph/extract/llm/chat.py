@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pp_graph.errors import PPGraphError
+from pp_graph.extras import import_optional
 
 
 class ChatModel:
@@ -28,7 +29,7 @@ class ChatModel:
         max_retries: int = 1,
     ) -> None:
         """ConfigError (from ``openai_client_kwargs``) when there is neither a key nor a base URL."""
-        from openai import OpenAI
+        OpenAI = import_optional("openai", "llm", "the LLM backend").OpenAI
 
         from pp_graph.extract.llm.client import openai_client_kwargs  # lazy: the batch client's imports are heavy
 

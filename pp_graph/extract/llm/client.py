@@ -31,6 +31,7 @@ from pp_graph.extract.llm.errors import (
     Truncated,
 )
 from pp_graph.extract.llm.prices import Price, estimate_tokens, price_for
+from pp_graph.extras import import_optional
 
 RETRYABLE_STATUS = {408, 409, 429}
 
@@ -213,7 +214,7 @@ class OpenAITransport:
     """The real thing: ``openai.AsyncOpenAI`` against any OpenAI-compatible base URL."""
 
     def __init__(self, settings: LLMSettings) -> None:
-        from openai import AsyncOpenAI
+        AsyncOpenAI = import_optional("openai", "llm", "LLM extraction").AsyncOpenAI
 
         try:
             kwargs = openai_client_kwargs(settings.base_url, settings.api_key, settings.api_key_env)

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-import json_repair
+from pp_graph.extras import import_optional
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
@@ -38,7 +38,7 @@ def parse_json(content: str) -> Any | None:
     except ValueError:
         pass
     try:
-        value = json_repair.loads(body)
+        value = import_optional("json_repair", "llm", "LLM extraction").loads(body)
     except Exception:  # json_repair raises assorted errors on hopeless input
         return None
     return value if isinstance(value, dict | list) and value else None
