@@ -6,7 +6,8 @@ and is loaded on first use, so commands that never convert (query, risk, cacheâ€
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from pp_graph.version import __version__
+
 __all__ = ["Conversion", "PolicyReport", "__version__", "anonymize", "convert", "convert_text"]
 
 if TYPE_CHECKING:

@@ -98,10 +98,10 @@ class BatchReport:
 
 def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
     """What, besides the input, decides the output: backend, its options, lexicons/prompts, format."""
-    from pp_graph import __version__
     from pp_graph.extract.offline import backend as offline
     from pp_graph.extract.offline.lexicon import digest_files
     from pp_graph.extract.offline.version import dpv_digest
+    from pp_graph.version import __version__
 
     # Budget and cache settings change how a graph is obtained, not what it says: a run stopped by
     # --budget must resume without converting the finished policies again.

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pp_graph.anonymize import crf, recognizers
+from pp_graph.anonymize import crf, ner, recognizers
 from pp_graph.anonymize.recognizers import NER_PACKAGE, recognize
 from pp_graph.anonymize.structure import mentions
 
@@ -45,18 +45,18 @@ def test_spacy_entities_match_the_full_pipeline_on_blis() -> None:
     spacy = pytest.importorskip("spacy")
     full = spacy.load(NER_PACKAGE, exclude=["parser", "lemmatizer", "attribute_ruler", "tagger", "senter"])
     assert "tok2vec" in full.pipe_names  # the reference keeps the shared tok2vec and thinc's default ops
-    fast = recognizers._nlp()
+    fast = ner.pipeline()
     assert fast.pipe_names == ["ner"]
     for text in SAMPLE + LONG:
-        assert _ents(recognizers._spacy_doc(text)) == _ents(full(text)), text
+        assert _ents(ner.spacy_doc(text)) == _ents(full(text)), text
 
 
 def test_the_ner_does_not_listen_to_the_left_out_tok2vec() -> None:
     from spacy.pipeline.tok2vec import Tok2VecListener
 
-    ner = recognizers._nlp().get_pipe("ner")
-    assert not any(isinstance(node, Tok2VecListener) for node in ner.model.walk())
-    assert all(node.ops.name == "numpy" and not node.ops.use_blis for node in ner.model.walk())
+    pipe = ner.pipeline().get_pipe("ner")
+    assert not any(isinstance(node, Tok2VecListener) for node in pipe.model.walk())
+    assert all(node.ops.name == "numpy" and not node.ops.use_blis for node in pipe.model.walk())
 
 
 def _blas_threads() -> list[int]:
@@ -68,7 +68,7 @@ def _blas_threads() -> list[int]:
 def test_the_callers_blas_threads_are_restored() -> None:
     from threadpoolctl import ThreadpoolController
 
-    recognizers._nlp()
+    ner.pipeline()
     blas = ThreadpoolController().select(user_api="blas")
     if not blas.lib_controllers:
         pytest.skip("no BLAS library loaded")
@@ -77,7 +77,7 @@ def test_the_callers_blas_threads_are_restored() -> None:
         recognize(LONG[1])
         assert _blas_threads() == before
         # calls overlapping in two threads: one BLAS thread until the last leaves, then the caller's setting
-        one = recognizers._ONE_BLAS_THREAD
+        one = ner.ONE_BLAS_THREAD
         one.__enter__()
         one.__enter__()
         assert set(_blas_threads()) == {1}
@@ -86,7 +86,7 @@ def test_the_callers_blas_threads_are_restored() -> None:
         one.__exit__(None, None, None)
         assert _blas_threads() == before
         with pytest.raises(ValueError):  # spaCy refuses a non-text inside the limiter: the setting still comes back
-            recognizers._spacy_doc(b"Jane Roe")  # type: ignore[arg-type]
+            ner.spacy_doc(b"Jane Roe")  # type: ignore[arg-type]
         assert _blas_threads() == before
 
 

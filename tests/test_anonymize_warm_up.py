@@ -25,10 +25,10 @@ def _freeze_count(code: str) -> int:
 
 def test_library_detection_does_not_freeze_the_heap() -> None:
     code = (
-        "from pp_graph.anonymize import anonymize, recognizers, warm_up\n"
+        "from pp_graph.anonymize import anonymize, ner, recognizers, warm_up\n"
         "from pp_graph.risk.detect import detect\n"
         "warm_up('spacy')  # loads, freezes nothing\n"
-        "assert recognizers._nlp.cache_info().currsize == 1\n"
+        "assert ner.pipeline.cache_info().currsize == 1\n"
         f"anonymize({TEXT!r}, 3, escalate=True)\n"
         f"assert detect({TEXT!r})\n"
     )
@@ -77,9 +77,9 @@ _ENTRY = (
 def test_a_cli_command_without_text_loads_no_model() -> None:
     code = (
         "from pp_graph.cli import main\n"
-        "from pp_graph.anonymize import recognizers\n"
+        "from pp_graph.anonymize import ner, recognizers\n"
         f"main(['risk', '--graph', {str(GRAPHS)!r}, '--data', 'pd:EmailAddress'], standalone_mode=False)\n"
-        "assert recognizers._nlp.cache_info().currsize == 0\n"
+        "assert ner.pipeline.cache_info().currsize == 0\n"
     )
     assert _freeze_count(code) == 0
 
@@ -119,8 +119,8 @@ def _entry(args: list[str]) -> tuple[subprocess.CompletedProcess[str], int, int]
     """The CLI as the process's entry point; its result, the freeze count and the spaCy pipelines loaded at exit."""
     script = _ENTRY.replace(
         "gc.get_freeze_count()",
-        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.recognizers']._nlp"
-        ".cache_info().currsize if 'pp_graph.anonymize.recognizers' in sys.modules else 0",
+        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.ner'].pipeline"
+        ".cache_info().currsize if 'pp_graph.anonymize.ner' in sys.modules else 0",
     )
     res = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300)
     lines = [x for x in res.stderr.splitlines() if x.startswith("FREEZE ")]
@@ -171,7 +171,7 @@ def test_serve_warms_up_at_start(tmp_path: Path) -> None:
 
     script = _ENTRY.replace(
         "gc.get_freeze_count()",
-        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.recognizers']._nlp.cache_info().currsize",
+        "gc.get_freeze_count(), sys.modules['pp_graph.anonymize.ner'].pipeline.cache_info().currsize",
     )
     with serving([sys.executable, "-c", script, "serve", str(GRAPHS), "--port", "0"]) as (proc, url):
         with urllib.request.urlopen(url + "health", timeout=30) as r:  # serving (Ctrl-C now stops the loop)

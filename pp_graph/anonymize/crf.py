@@ -220,7 +220,7 @@ def _installed_version(package: str) -> str:
 
 def ner_pipeline() -> dict[str, str]:
     """The installed spaCy pipeline whose labels the model reads as features: {"name", "version"}."""
-    from pp_graph.anonymize.recognizers import NER_PACKAGE
+    from pp_graph.anonymize.ner import NER_PACKAGE
 
     return {"name": NER_PACKAGE, "version": _installed_version(NER_PACKAGE)}
 

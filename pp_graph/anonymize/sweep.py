@@ -355,7 +355,7 @@ def _lemma_tables() -> tuple[frozenset[str], frozenset[str]]:
     """(every English word, the nouns among them) from the lookups the spaCy pipeline's package ships for its
     lemmatizer: WordNet's lemmas (nouns, verbs, adjectives, adverbs: 83,000) and the irregular forms of its
     exception table, both the forms and their lemmas ("went", "children", "feet"); read once, nothing downloads."""
-    from pp_graph.anonymize.recognizers import NER_PACKAGE
+    from pp_graph.anonymize.ner import NER_PACKAGE
 
     spec = find_spec(NER_PACKAGE)
     found = sorted(Path(spec.origin).parent.glob("*/lemmatizer/lookups")) if spec and spec.origin else []
@@ -481,7 +481,7 @@ def sweep_digest(settings: SweepSettings = DEFAULT_SWEEP) -> str | None:
     for name in settings.rules:
         rule(name)  # an unknown rule is an error here too
     from pp_graph.anonymize.crf import lexicons
-    from pp_graph.anonymize.recognizers import NER_PACKAGE
+    from pp_graph.anonymize.ner import NER_PACKAGE
 
     body = {
         "settings": asdict(settings),

@@ -10,7 +10,7 @@ import importlib
 
 import click
 
-from pp_graph import __version__
+from pp_graph.version import __version__
 
 COMMAND_MODULES = [
     "convert",

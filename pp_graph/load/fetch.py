@@ -24,8 +24,8 @@ from urllib.robotparser import RobotFileParser
 
 import httpx2 as httpx  # the HTTP client the openai package already brings
 
-from pp_graph import __version__
 from pp_graph.errors import InputError
+from pp_graph.version import __version__
 
 USER_AGENT = f"pp-graph/{__version__} (privacy-policy research; honours robots.txt)"
 MAX_BYTES = 10 * 1024 * 1024

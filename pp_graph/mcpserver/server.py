@@ -16,9 +16,9 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Field
 
-from pp_graph import __version__
 from pp_graph.errors import InputError, PPGraphError
 from pp_graph.mcpserver.service import MAX_ROWS, MAX_TEXT, PolicyService
+from pp_graph.version import __version__
 
 T = TypeVar("T")
 log = logging.getLogger("pp_graph.mcp")

@@ -11,10 +11,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pp_graph import __version__
 from pp_graph.errors import InputError
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, type_counts
 from pp_graph.report import charts
+from pp_graph.version import __version__
 from pp_graph.vocab.dpv import compact
 
 HERE = Path(__file__).parent

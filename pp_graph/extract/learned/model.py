@@ -178,7 +178,7 @@ class LearnedModel:
         """Write the model folder; returns the manifest (with the model digest every InferredClass carries)."""
         import sklearn
 
-        from pp_graph import __version__
+        from pp_graph.version import __version__
 
         out_dir.mkdir(parents=True, exist_ok=True)
         state = {}
