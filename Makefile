@@ -43,4 +43,4 @@ docs: $(STAMP)
 	$(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) outputs/demo .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) outputs/demo site .pytest_cache .mypy_cache .ruff_cache

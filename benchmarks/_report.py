@@ -17,15 +17,18 @@ import platform
 import shlex
 import subprocess
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "generated" / "figures.md"
 KINDS = {"bench": "Benchmarks (`make bench`)", "eval": "Evaluation (`make eval`)"}
 MAX_LINES = 200  # per script: the figures, not a log
+ERROR_LINES = 10  # of standard error, for a script that failed
 HEADER = """# Measured figures
 
 This page is written by `make bench` and `make eval` (`benchmarks/_report.py`): each section holds the figures the
@@ -41,6 +44,7 @@ class Run:
     returncode: int
     seconds: float
     lines: list[str]
+    errors: list[str] = field(default_factory=list)  # the end of standard error, shown when the script failed
 
 
 def machine() -> dict[str, str]:
@@ -80,20 +84,31 @@ def commit() -> str:
     return f"{head} (with uncommitted changes)" if dirty else head
 
 
+def _tee(stream: IO[str], echo: IO[str], keep: list[str]) -> None:
+    for line in stream:
+        echo.write(line)
+        echo.flush()
+        keep.append(line.rstrip("\n").split("\r")[-1].rstrip())
+
+
 def run_script(command: str) -> Run:
-    """Run one script with this interpreter; echo its output live and keep its standard output."""
+    """Run one script with this interpreter; echo its output live, keep its standard output and the end of its
+    standard error."""
     argv = shlex.split(command)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *argv], cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env)
-    assert proc.stdout is not None
-    lines = []
-    for line in proc.stdout:
-        sys.stdout.write(line)
-        sys.stdout.flush()
-        lines.append(line.rstrip("\n").split("\r")[-1].rstrip())
+    proc = subprocess.Popen(
+        [sys.executable, *argv], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    lines: list[str] = []
+    errors: list[str] = []
+    err = threading.Thread(target=_tee, args=(proc.stderr, sys.stderr, errors), daemon=True)
+    err.start()
+    _tee(proc.stdout, sys.stdout, lines)
     code = proc.wait()
-    return Run(command, code, time.perf_counter() - start, lines)
+    err.join()
+    return Run(command, code, time.perf_counter() - start, lines, [e for e in errors if e][-ERROR_LINES:])
 
 
 def section(kind: str, runs: list[Run], when: datetime, rev: str, box: dict[str, str]) -> str:
@@ -116,6 +131,8 @@ def section(kind: str, runs: list[Run], when: datetime, rev: str, box: dict[str,
         out += ["```text", *(shown or ["(no output)"]), "```"]
         if len(r.lines) > MAX_LINES:
             out.append(f"({len(r.lines) - MAX_LINES} more lines left out)")
+        if r.returncode != 0 and r.errors:
+            out += ["", "Standard error, last lines:", "", "```text", *r.errors, "```"]
     out += [f"<!-- /section:{kind} -->", ""]
     return "\n".join(out)
 

@@ -17,10 +17,13 @@ def test_a_run_keeps_standard_output_and_the_exit_code(tmp_path: Path) -> None:
     ok = tmp_path / "ok.py"
     ok.write_text("import sys\nprint('throughput: 42 policies/min')\nprint('noise', file=sys.stderr)\n")
     bad = tmp_path / "bad.py"
-    bad.write_text("print('target (p99 < 1 ms): NOT met')\nraise SystemExit(1)\n")
+    bad.write_text("import sys\nprint('target (p99 < 1 ms): NOT met')\nsys.exit('corpus not found')\n")
     runs = [_report.run_script(str(ok)), _report.run_script(str(bad))]
     assert runs[0].returncode == 0 and runs[0].lines == ["throughput: 42 policies/min"]
     assert runs[1].returncode == 1 and runs[1].lines == ["target (p99 < 1 ms): NOT met"]
+    assert runs[0].errors == ["noise"] and runs[1].errors == ["corpus not found"]
+    page = _report.section("bench", runs, WHEN, "abc", _report.machine())
+    assert page.count("Standard error, last lines:") == 1 and "corpus not found" in page  # only for the failed one
 
 
 def test_the_page_names_date_commit_machine_and_figures(tmp_path: Path) -> None:
