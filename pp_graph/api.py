@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 @dataclass
 class PolicyReport:
+    """What one conversion found (``<site>.report.json``): segments, practices by type, classes, mentions, triples,
+    what the checks rejected per stage, time, backend figures, and the ids of the rules behind each practice and
+    mention (offsets and classes, never the text)."""
+
     source: str
     site: str
     segments: int = 0
@@ -49,6 +53,9 @@ class PolicyReport:
 
 @dataclass
 class Conversion:
+    """One converted policy: its named graph's IRI, its triples in a fixed order, the typed extraction and the
+    report."""
+
     graph: URIRef  # the policy's named graph
     triples: dict[Triple, None]  # its triples, in a fixed order
     extraction: PolicyExtraction

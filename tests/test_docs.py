@@ -31,3 +31,18 @@ def test_front_door_is_lazy_and_callable() -> None:
         "import pp_graph.api, pp_graph; assert callable(pp_graph.convert) and callable(pp_graph.convert_text)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_readme_links_resolve() -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+    local = [t for t in targets if "://" not in t]
+    assert local, "the README links to no documentation page"
+    missing = [t for t in local if not (root / t).is_file()]
+    assert not missing, f"README links to missing files: {missing}"
+
+
+def test_readme_stays_short() -> None:
+    assert len(README.encode("utf-8")) <= 12 * 1024, "the README is a front door; move details to docs/"
