@@ -20,9 +20,9 @@ from functools import cache
 
 from pp_graph.errors import ConfigError
 from pp_graph.extract.offline.facts import (
-    _LineNotes,
-    _negated,
-    _SegState,
+    LineNotes,
+    SegmentState,
+    is_negated,
     sentences,
     subject_at,
 )
@@ -32,38 +32,38 @@ from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import (
     ParagraphPass,
     SentenceReader,
-    _list_like,
-    _title_like,
+    list_like,
     run_paragraph_rules,
+    title_like,
 )
 from pp_graph.extract.offline.patterns import (
-    _ATTR_ROLE,
-    _AUDIENCE,
-    _CHOICE_LINE,
-    _DATA_PROTECTION_LAW,
-    _HEADING_CUES,
-    _IDENTIFIES,
-    _KEEP_STATE,
-    _KEEP_VERB,
-    _LEGAL_REGIME,
-    _LIST_ITEM,
-    _LIST_TYPES,
-    _MARKED_TITLE,
-    _NOT_DATA_PROTECTION,
-    _NOT_OWN_USE_HEAD,
-    _NUMBERS,
-    _OFF_TOPIC,
-    _PERIOD,
-    _PERIOD_MORE,
-    _PLACE,
-    _PLACE_CONTEXT,
-    _PRACTICE_OF,
-    _PROTECT_PEOPLE,
-    _PSEUDO_REACH,
-    _SCOPE,
-    _SECURE_HEAD_WORD,
-    _UNIT,
-    _USER_CHOICE,
+    ATTR_ROLE,
+    AUDIENCE,
+    CHOICE_LINE,
+    DATA_PROTECTION_LAW,
+    HEADING_CUES,
+    IDENTIFIES,
+    KEEP_STATE,
+    KEEP_VERB,
+    LEGAL_REGIME,
+    LIST_ITEM,
+    LIST_TYPES,
+    MARKED_TITLE,
+    NOT_DATA_PROTECTION,
+    NOT_OWN_USE_HEAD,
+    NUMBERS,
+    OFF_TOPIC,
+    PERIOD,
+    PERIOD_MORE,
+    PLACE,
+    PLACE_CONTEXT,
+    PRACTICE_OF,
+    PROTECT_PEOPLE,
+    PSEUDO_REACH,
+    SCOPE,
+    SECURE_HEAD_WORD,
+    UNIT,
+    USER_CHOICE,
 )
 from pp_graph.extract.offline.rules import Trace, phases, register
 from pp_graph.extract.offline.trigger import sentence_practices
@@ -249,8 +249,8 @@ def load_lexicons() -> Lexicons:
 
     trig_rows = read_tsv(LEXICON_DIR / "triggers.tsv", 3)
     for phrase, kind, needs in trig_rows:
-        if kind not in _PRACTICE_OF:
-            raise DataFileError(f"triggers.tsv: {phrase!r}: practice {kind!r} is not one of {sorted(_PRACTICE_OF)}")
+        if kind not in PRACTICE_OF:
+            raise DataFileError(f"triggers.tsv: {phrase!r}: practice {kind!r} is not one of {sorted(PRACTICE_OF)}")
         if needs not in _REQUIRES:
             raise DataFileError(f"triggers.tsv: {phrase!r}: requires {needs!r} is not one of {sorted(_REQUIRES)}")
     triggers = Lexicon("triggers", (entry(p, k, n) for p, k, n in trig_rows))
@@ -298,7 +298,7 @@ class OfflineBackend(Backend):
         self.mention_rules = mention_rules()
         # write ppg:rule in the graph (convert --rule-ids); an option, so it is part of the batch settings digest
         self.rule_ids = _flag("rule_ids", rule_ids)
-        self._cache: dict[int, _SegState] = {}
+        self._cache: dict[int, SegmentState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
 
@@ -310,7 +310,7 @@ class OfflineBackend(Backend):
 
     # -- shared analysis, computed once per segment and reused by the stages --
 
-    def _state(self, policy: Policy, seg: Segment) -> _SegState:
+    def _state(self, policy: Policy, seg: Segment) -> SegmentState:
         # The stages of one policy share each segment's analysis; a new policy starts afresh. The site is part of
         # the key: the same text read for another site names another first party.
         key = (policy.site, policy.digest)
@@ -321,7 +321,7 @@ class OfflineBackend(Backend):
             st = self._cache[seg.index] = self._analyse(policy, seg)
         return st
 
-    def _analyse(self, policy: Policy, seg: Segment) -> _SegState:
+    def _analyse(self, policy: Policy, seg: Segment) -> SegmentState:
         text, off = seg.text, seg.start
         parties: list[PartyMention] = []
         own = site_name(policy.site)
@@ -352,9 +352,9 @@ class OfflineBackend(Backend):
         for h in self.lex.attributes.find(text, off):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
-        for m in _PERIOD.finditer(text):
+        for m in PERIOD.finditer(text):
             if m.group("reason") and not any(
-                a <= m.start() + off < b and _KEEP_VERB.search(policy.text, a, b) for a, b in sentences(seg)
+                a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(seg)
             ):
                 continue  # "we use your data to resolve disputes": a purpose of use, not a reason for keeping it
             attrs.append(
@@ -365,20 +365,20 @@ class OfflineBackend(Backend):
                     _duration(m),
                 )
             )
-        for m in _PERIOD_MORE.finditer(text):
+        for m in PERIOD_MORE.finditer(text):
             # a need or a wish as the measure of keeping ("as long as we need it", "as long as you want")
             if not any(a.span.start <= m.start() + off < a.span.end for a in attrs):
                 span = Span.at(policy.text, m.start() + off, m.end() + off)
                 attrs.append(AttributeMention(span, AttributeKind.RETENTION_PERIOD, None))
-        if _PLACE_CONTEXT.search(text):
-            for m in _PLACE.finditer(text):
+        if PLACE_CONTEXT.search(text):
+            for m in PLACE.finditer(text):
                 attrs.append(
                     AttributeMention(
                         Span.at(policy.text, m.start(1) + off, m.end(1) + off), AttributeKind.STORAGE_PLACE
                     )
                 )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return _SegState(data, purposes, parties, triggers, attrs, kept, settled)
+        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled)
 
     def _mentions(
         self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
@@ -447,8 +447,8 @@ class OfflineBackend(Backend):
         lead_in: PracticeMention | None = None  # a line ending in ':' that announced a practice
         # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
         pseudo = not any(s.is_heading for s in segments)
-        heads = [s.is_heading or (pseudo and _title_like(s.text)) for s in segments]
-        marked = [bool(_MARKED_TITLE.fullmatch(s.text.strip())) for s in segments]  # (see _inherit)
+        heads = [s.is_heading or (pseudo and title_like(s.text)) for s in segments]
+        marked = [bool(MARKED_TITLE.fullmatch(s.text.strip())) for s in segments]  # (see _inherit)
         titles = [i for i, s in enumerate(segments) if heads[i] or marked[i]]  # the lines _inherit looks up to
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
@@ -471,19 +471,19 @@ class OfflineBackend(Backend):
                 lead_in = None
             elif seg.text.rstrip().endswith(":") and found:
                 lead_in = found[0]
-            elif not _list_like(seg.text):
+            elif not list_like(seg.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
-        reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
+        reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         return out
 
-    def _stated_sales(self, policy: Policy, seg: Segment, st: _SegState) -> list[PracticeMention]:
+    def _stated_sales(self, policy: Policy, seg: Segment, st: SegmentState) -> list[PracticeMention]:
         """A sale the line states is kept whatever its section: no heading (a Nevada or California notice, "We
         do not sell") may hide "we also sell your email address to data brokers"."""
         if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in st.triggers):
             return []
-        out, notes = [], _LineNotes()
+        out, notes = [], LineNotes()
         hits = {t.start: t for t in st.triggers}
         for s0, s1 in sentences(seg):
             for p in sentence_practices(policy, seg, st, s0, s1, notes, self.trace):
@@ -505,7 +505,7 @@ class OfflineBackend(Backend):
         if self.trace is not None:
             self.trace.add(rule, action, segment, start, end, practice, why)
 
-    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState, out_of_scope: bool = False) -> bool:
+    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: SegmentState, out_of_scope: bool = False) -> bool:
         """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in (``out_of_scope``:
         the line has a sentence veto.inherit.out-of-scope finds, a cue that drops it)."""
         note = self._seg_note(seg.index) if self.trace is not None else None
@@ -538,27 +538,27 @@ class OfflineBackend(Backend):
         ("Site Security" directly above a line about monitoring network traffic); a title-like line of
         plain text passes on only collection and sharing, or security to its own paragraph.
         """
-        if _USER_CHOICE.search(seg.text) or _CHOICE_LINE.search(seg.text):
+        if USER_CHOICE.search(seg.text) or CHOICE_LINE.search(seg.text):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
         if lead_in is not None and (
-            (_LIST_ITEM.match(seg.text) and has_data) or (_list_like(seg.text) and lead_in.type in _LIST_TYPES)
+            (LIST_ITEM.match(seg.text) and has_data) or (list_like(seg.text) and lead_in.type in LIST_TYPES)
         ):
             return PracticeMention(
                 lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
             )
         # Nearest heading above this segment whose words cue a practice.
-        # A title the loader leaves as a list item (_MARKED_TITLE) bounds the search, and cues its own line.
+        # A title the loader leaves as a list item (MARKED_TITLE) bounds the search, and cues its own line.
         # (titles: the indices of the headings and marked titles, so the lines between are not stepped through)
         own = 1 if marked[seg.index] else 0
         for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, seg.index + own)])):
             if prev.is_heading and seg.heading_path[: len(prev.heading_path)] != prev.heading_path:
                 continue  # an earlier sibling section's heading ("### Storage" above "### Advertising"): not a parent
             other_topic = False  # a heading on another topic ends the search for one further up
-            for pattern, kind in _HEADING_CUES:
+            for pattern, kind in HEADING_CUES:
                 m = pattern.search(prev.text)
-                if m and kind == "collect" and _NOT_OWN_USE_HEAD.search(prev.text):
+                if m and kind == "collect" and NOT_OWN_USE_HEAD.search(prev.text):
                     continue  # "How can I control your use of my information?", "Collection by Third-Party Sites"
-                if m and kind == "retain" and _KEEP_STATE.match(prev.text, m.end()):
+                if m and kind == "retain" and KEEP_STATE.match(prev.text, m.end()):
                     continue  # "How We Keep Your Information Secure", "To keep our site safe, we:": not keeping data
                 if m and kind == "secure" and not _security_heading(prev.text):
                     other_topic = True
@@ -568,7 +568,7 @@ class OfflineBackend(Backend):
                 ):
                     return PracticeMention(
                         Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
-                        _PRACTICE_OF[kind],
+                        PRACTICE_OF[kind],
                         inherited=True,
                         rules=("inherit.heading",),
                     )
@@ -694,7 +694,7 @@ class OfflineBackend(Backend):
             else:
                 rels.append(Relation(pi, Role.DATA_PROTECTOR, "party:first"))
             for i, a in attrs:
-                role = _ATTR_ROLE.get((t, a.kind)) or _ATTR_ROLE.get((None, a.kind))
+                role = ATTR_ROLE.get((t, a.kind)) or ATTR_ROLE.get((None, a.kind))
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
@@ -707,7 +707,7 @@ class _Line:
     policy: Policy
     segments: list[Segment]
     seg: Segment
-    st: _SegState
+    st: SegmentState
     titles: list[int]  # the indices of the headings and marked titles (see OfflineBackend._inherit)
     marked: list[bool]
     section: str  # title of the nearest heading above
@@ -715,7 +715,7 @@ class _Line:
     pseudo: bool  # plain text: title-like lines act as headings
     lead_in: PracticeMention | None = None  # the practice a lead-in line above announced
     found: list[PracticeMention] = field(default_factory=list)
-    notes: _LineNotes = field(default_factory=_LineNotes)
+    notes: LineNotes = field(default_factory=LineNotes)
 
 
 # The heading-scope rules by id; those declared before the sentence rules run before them on each line (True:
@@ -733,7 +733,7 @@ def _heading_phases() -> tuple[tuple[HeadingRule, ...], tuple[HeadingRule, ...]]
 def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     """A section about children, policy changes, contacting the site or other sites' practices (a title-like
     line of plain text only reaches its own and the next paragraph): only a sale the line states is kept."""
-    if not (_OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= _PSEUDO_REACH)):
+    if not (OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= PSEUDO_REACH)):
         return False
     seg = line.seg
     be._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", line.section.strip()[:60])
@@ -749,7 +749,7 @@ def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
         and not notes.transfer_mechanism
-        and (st.data or line.blocks == 0 or (lead_in is not None and _list_like(seg.text)))
+        and (st.data or line.blocks == 0 or (lead_in is not None and list_like(seg.text)))
     ):
         inherited = be._inherit(
             line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
@@ -765,7 +765,7 @@ def _out_of_scope(line: _Line) -> bool:
     text = line.policy.text
     for s0, s1 in sentences(line.seg):
         sentence = text[s0:s1]
-        if _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence):
+        if SCOPE.search(IDENTIFIES.sub(" ", sentence)) or AUDIENCE.search(sentence):
             return True
     return False
 
@@ -805,11 +805,11 @@ def _security_heading(heading: str) -> bool:
     """A heading's security word names the site's protection of data: not data-protection law ("Your Data
     Protection Rights", "Data Protection Officer") nor protecting people or legal interests ("To Protect You,
     Ourselves and Others", "protect the company in litigation")."""
-    for m in _SECURE_HEAD_WORD.finditer(heading):
-        if _DATA_PROTECTION_LAW.search(heading[: m.end()]) and _LEGAL_REGIME.search(heading):
+    for m in SECURE_HEAD_WORD.finditer(heading):
+        if DATA_PROTECTION_LAW.search(heading[: m.end()]) and LEGAL_REGIME.search(heading):
             continue
         if m.group(0).lower().startswith("protect") and (
-            _NOT_DATA_PROTECTION.match(heading, m.end()) or _PROTECT_PEOPLE.match(heading, m.end())
+            NOT_DATA_PROTECTION.match(heading, m.end()) or PROTECT_PEOPLE.match(heading, m.end())
         ):
             continue
         return True
@@ -819,8 +819,8 @@ def _security_heading(heading: str) -> bool:
 def _duration(m: re.Match[str]) -> str | None:
     if m.group(1) and m.group(2):
         n = m.group(1).lower()
-        count = int(n) if n.isdigit() else _NUMBERS.get(n)
+        count = int(n) if n.isdigit() else NUMBERS.get(n)
         if count:
-            unit, times = _UNIT[m.group(2).lower()]
+            unit, times = UNIT[m.group(2).lower()]
             return f"P{count * times}{unit}"
     return None

@@ -13,132 +13,132 @@ from functools import cache, cached_property
 from typing import Any
 
 from pp_graph.extract.offline.facts import (
-    _LOOKAHEAD_REACH,
-    _THIRD_NOUN_START,
-    _ends_before,
-    _joint_subject,
-    _LineNotes,
-    _negated,
-    _SegState,
-    _SentenceFacts,
-    _site_subject,
-    _within_words,
+    LOOKAHEAD_REACH,
+    THIRD_NOUN_START,
+    LineNotes,
+    SegmentState,
+    SentenceFacts,
+    ends_before,
+    is_negated,
+    joint_subject,
+    site_subject,
     subject_at,
+    within_words,
 )
 from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Hit
 from pp_graph.extract.offline.patterns import (
-    _ABROAD,
-    _AGENT_MODIFIERS,
-    _AMBIGUOUS,
-    _AUDIENCE,
-    _AUTHORIZE,
-    _AUX_ONLY,
-    _AWARE,
-    _BOUND_TO,
-    _BROWSER_CLOSE,
-    _BY_AGENT,
-    _BY_OTHER,
-    _BY_PEOPLE,
-    _CHOICE_BEFORE,
-    _CHOICE_LINE,
-    _CONSENT_OBJECT,
-    _CONTACT_WHEN,
-    _COOKIE_SETTING,
-    _DATA_OBJECT,
-    _DEFINED_AS,
-    _DELETE_TIMING,
-    _DETAIL_OF,
-    _DETECTING,
-    _DISPOSE,
-    _ENGAGEMENT_AFTER,
-    _ENGAGEMENT_BEFORE,
-    _FEATURE_BEFORE,
-    _FOR_RIGHTS,
-    _GENERIC_DATA,
-    _GIVE,
-    _GIVE_WITH,
-    _HAVE_ACCESS,
-    _HELD_BY,
-    _HIRE,
-    _HIRED,
-    _HIRED_PARTY,
-    _HIRER,
-    _HOLD,
-    _IDENTIFIES,
-    _IF_CLAUSE,
-    _IN_TRACKER,
-    _INCIDENT,
-    _INFINITIVE,
-    _JOINT_ACT,
-    _JOINT_SUBJECT,
-    _KEEP_DOING,
-    _KEEP_STATE,
-    _KEPT_PRONOUN,
-    _LEGAL_KEEP,
-    _LET,
-    _LET_ACT,
-    _LET_US,
-    _META,
-    _MUST_FOR,
-    _MUST_GIVE,
-    _NAME_SUBJECT,
-    _NOT_DATA_PROTECTION,
-    _NOT_DATA_THREAT,
-    _NOUN_BEFORE,
-    _OFF_LIST,
-    _ON_DEVICE,
-    _ON_OUR_BEHALF,
-    _ONTO_DEVICE,
-    _OUR_SUBJECT,
-    _OUR_THING,
-    _OWN_MEDIUM,
-    _OWN_TRACKING,
-    _PASSIVE,
-    _PASSIVE_AND,
-    _PASSIVE_NOT,
-    _POSTED_BY_THIRD,
-    _PRACTICE_LIST,
-    _PRACTICE_OF,
-    _PROTECT_PERSON,
-    _PURPOSE_REF,
-    _PURPOSE_TO,
-    _READER_NEED,
-    _RECEIVE_NOT_DATA,
-    _RECORD_OF,
-    _RELATIVE,
-    _REQUEST_VERB_AFTER,
-    _RIGHTS_REQUEST,
-    _ROUTINE,
-    _SCOPE,
-    _SECURE_AIM,
-    _SECURE_CUE,
-    _SECURE_IDENTITY,
-    _SECURE_MORE,
-    _SECURE_OF,
-    _SECURE_PLACE,
-    _SECURE_SERVICE_AFTER,
-    _SECURE_SERVICE_BEFORE,
-    _SECURE_SIGN_IN,
-    _SECURE_STAFF,
-    _SHARE_TOOL,
-    _SUBJECT_TO,
-    _THEN_SHARE,
-    _THIRD_NOUN,
-    _THIRD_SUBJECT,
-    _THIRD_TRACKER,
-    _THREAT_LIST,
-    _TO_PARTY,
-    _TO_RECIPIENT,
-    _TO_US,
-    _TOOL_OBJECT,
-    _TRACK_VERB,
-    _TRACKER,
-    _TRUNCATED_CARD,
-    _VERB_LIST,
-    _WE_AND_AGENTS,
-    _WITH_DATA,
-    _YOU_AND_SHARE,
+    ABROAD,
+    AGENT_MODIFIERS,
+    AMBIGUOUS,
+    AUDIENCE,
+    AUTHORIZE,
+    AUX_ONLY,
+    AWARE,
+    BOUND_TO,
+    BROWSER_CLOSE,
+    BY_AGENT,
+    BY_OTHER,
+    BY_PEOPLE,
+    CHOICE_BEFORE,
+    CHOICE_LINE,
+    CONSENT_OBJECT,
+    CONTACT_WHEN,
+    COOKIE_SETTING,
+    DATA_OBJECT,
+    DEFINED_AS,
+    DELETE_TIMING,
+    DETAIL_OF,
+    DETECTING,
+    DISPOSE,
+    ENGAGEMENT_AFTER,
+    ENGAGEMENT_BEFORE,
+    FEATURE_BEFORE,
+    FOR_RIGHTS,
+    GENERIC_DATA,
+    GIVE,
+    GIVE_WITH,
+    HAVE_ACCESS,
+    HELD_BY,
+    HIRE,
+    HIRED,
+    HIRED_PARTY,
+    HIRER,
+    HOLD,
+    IDENTIFIES,
+    IF_CLAUSE,
+    IN_TRACKER,
+    INCIDENT,
+    INFINITIVE,
+    JOINT_ACT,
+    JOINT_SUBJECT,
+    KEEP_DOING,
+    KEEP_STATE,
+    KEPT_PRONOUN,
+    LEGAL_KEEP,
+    LET,
+    LET_ACT,
+    LET_US,
+    META,
+    MUST_FOR,
+    MUST_GIVE,
+    NAME_SUBJECT,
+    NOT_DATA_PROTECTION,
+    NOT_DATA_THREAT,
+    NOUN_BEFORE,
+    OFF_LIST,
+    ON_DEVICE,
+    ON_OUR_BEHALF,
+    ONTO_DEVICE,
+    OUR_SUBJECT,
+    OUR_THING,
+    OWN_MEDIUM,
+    OWN_TRACKING,
+    PASSIVE,
+    PASSIVE_AND,
+    PASSIVE_NOT,
+    POSTED_BY_THIRD,
+    PRACTICE_LIST,
+    PRACTICE_OF,
+    PROTECT_PERSON,
+    PURPOSE_REF,
+    PURPOSE_TO,
+    READER_NEED,
+    RECEIVE_NOT_DATA,
+    RECORD_OF,
+    RELATIVE,
+    REQUEST_VERB_AFTER,
+    RIGHTS_REQUEST,
+    ROUTINE,
+    SCOPE,
+    SECURE_AIM,
+    SECURE_CUE,
+    SECURE_IDENTITY,
+    SECURE_MORE,
+    SECURE_OF,
+    SECURE_PLACE,
+    SECURE_SERVICE_AFTER,
+    SECURE_SERVICE_BEFORE,
+    SECURE_SIGN_IN,
+    SECURE_STAFF,
+    SHARE_TOOL,
+    SUBJECT_TO,
+    THEN_SHARE,
+    THIRD_NOUN,
+    THIRD_SUBJECT,
+    THIRD_TRACKER,
+    THREAT_LIST,
+    TO_PARTY,
+    TO_RECIPIENT,
+    TO_US,
+    TOOL_OBJECT,
+    TRACK_VERB,
+    TRACKER,
+    TRUNCATED_CARD,
+    VERB_LIST,
+    WE_AND_AGENTS,
+    WITH_DATA,
+    YOU_AND_SHARE,
 )
 from pp_graph.extract.offline.rules import Trace, ordered, phases, register
 from pp_graph.model import (
@@ -164,15 +164,15 @@ _PROTECT_DATA = re.compile(
 class Sentence:
     """One sentence as its trigger rules read it: the facts computed once, and what the rules found so far."""
 
-    def __init__(self, policy: Policy, seg: Segment, st: _SegState, s0: int, s1: int, notes: _LineNotes) -> None:
+    def __init__(self, policy: Policy, seg: Segment, st: SegmentState, s0: int, s1: int, notes: LineNotes) -> None:
         self.policy, self.seg, self.st, self.s0, self.s1, self.notes = policy, seg, st, s0, s1, notes
         text = self.text = policy.text
         self.sentence = text[s0:s1]
         self.in_sent = [t for t in st.triggers if s0 <= t.start < s1]
         self.cue = _security_cue(text, st, s0, s1)
-        self.tracking = _OWN_TRACKING.search(self.sentence)
+        self.tracking = OWN_TRACKING.search(self.sentence)
         self.third = [p for p in st.parties if s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY]
-        self.facts = _SentenceFacts(text, s0, s1)
+        self.facts = SentenceFacts(text, s0, s1)
         self.found: list[PracticeMention] = []
         self.seen: set[PracticeType] = set()
         self.trace: Trace | None = None
@@ -180,12 +180,12 @@ class Sentence:
     def read(self) -> None:
         """The facts the trigger rules share, once the sentence is known to hold practices."""
         text, st, s0, s1, sentence = self.text, self.st, self.s0, self.s1, self.sentence
-        self.abroad = bool(_ABROAD.search(sentence))
-        self.choice = bool(_CHOICE_LINE.search(sentence))
+        self.abroad = bool(ABROAD.search(sentence))
+        self.choice = bool(CHOICE_LINE.search(sentence))
         # (for the site's own collection a conditional "when you contact us" is no choice)
         self.own_choice = self.choice and bool(
-            _CHOICE_LINE.search(
-                _CONTACT_WHEN.sub(" ", _MUST_GIVE.sub(" ", sentence) if _MUST_FOR.search(sentence) else sentence)
+            CHOICE_LINE.search(
+                CONTACT_WHEN.sub(" ", MUST_GIVE.sub(" ", sentence) if MUST_FOR.search(sentence) else sentence)
             )
         )
         self.has_data = any(s0 <= d.start < s1 for d in st.data)
@@ -213,9 +213,9 @@ class Sentence:
 
     @property
     def noun_starts(self) -> list[int]:
-        """Where a _THIRD_NOUN may start in the sentence (computed once, when first needed)."""
+        """Where a THIRD_NOUN may start in the sentence (computed once, when first needed)."""
         if self._noun_starts is None:
-            self._noun_starts = [m.start() for m in _THIRD_NOUN_START.finditer(self.text, self.s0, self.s1)]
+            self._noun_starts = [m.start() for m in THIRD_NOUN_START.finditer(self.text, self.s0, self.s1)]
         return self._noun_starts
 
     def note(self, rule: str, action: str, start: int, end: int, practice: str = "", why: str = "") -> None:
@@ -233,7 +233,7 @@ class Trigger:
         self.s, self.t = s, t
         text = s.text
         self.kind, self.needs = t.entry.value[0], t.entry.value[1]
-        self.ptype = _PRACTICE_OF[self.kind]
+        self.ptype = PRACTICE_OF[self.kind]
         self.word = text[t.start : t.end].lower()
         self.before = text[max(s.s0, t.start - 60) : t.start]
         self.after = text[t.end : min(s.s1, t.end + 60)]
@@ -271,21 +271,21 @@ class Trigger:
     @cached_property
     def passive(self) -> bool:
         s, t, kind = self.s, self.t, self.kind
-        passive = _ends_before(_PASSIVE, s.text, s.s0, t.start) or (
-            kind == "retain" and _ends_before(_PASSIVE_AND, s.text, s.s0, t.start)
+        passive = ends_before(PASSIVE, s.text, s.s0, t.start) or (
+            kind == "retain" and ends_before(PASSIVE_AND, s.text, s.s0, t.start)
         )  # (a second participle: "backups are encrypted and retained for 30 days")
         if (
             kind == "retain"
             and not passive
             and (
-                _DELETE_TIMING.match(self.after)
+                DELETE_TIMING.match(self.after)
                 or s.facts.period_after(t.end)
-                or (s.has_data and _OWN_MEDIUM.match(self.after))
+                or (s.has_data and OWN_MEDIUM.match(self.after))
             )
         ):
             # "is never stored on our servers": not kept, said of the site's own machines
             # "is not retained after the order is shipped", "will not be kept longer than necessary"
-            passive = _ends_before(_PASSIVE_NOT, s.text, s.s0, t.start)
+            passive = ends_before(PASSIVE_NOT, s.text, s.s0, t.start)
         return passive
 
     @cached_property
@@ -293,10 +293,10 @@ class Trigger:
         """A retention trigger with its timing: deletion timing, backups, routine disposal, keeping required by law."""
         word, before = self.word, self.before
         return self.kind == "retain" and bool(
-            _DELETE_TIMING.match(self.after)
+            DELETE_TIMING.match(self.after)
             or self.s.facts.backup
-            or (word.startswith(_DISPOSE) and _ROUTINE.search(before))
-            or (word.startswith(("keep", "retain", "stor", "hold", "preserv")) and _LEGAL_KEEP.search(before))
+            or (word.startswith(DISPOSE) and ROUTINE.search(before))
+            or (word.startswith(("keep", "retain", "stor", "hold", "preserv")) and LEGAL_KEEP.search(before))
         )
 
     @cached_property
@@ -308,16 +308,16 @@ class Trigger:
         s, t = self.s, self.t
         return (
             self.kind == "retain"
-            and self.word.startswith(_HOLD)
-            and bool(_TRUNCATED_CARD.search(s.text, t.end, min(s.s1, t.end + _LOOKAHEAD_REACH)))
+            and self.word.startswith(HOLD)
+            and bool(TRUNCATED_CARD.search(s.text, t.end, min(s.s1, t.end + LOOKAHEAD_REACH)))
         )
 
     @cached_property
     def sec_detail(self) -> bool:
-        return bool(self.s.details & _DETAIL_OF["secure"])
+        return bool(self.s.details & DETAIL_OF["secure"])
 
     def negated(self) -> bool:
-        return _negated(self.s.text, self.s.s0, self.t.start)
+        return is_negated(self.s.text, self.s.s0, self.t.start)
 
     def add(self, ptype: PracticeType, negated: bool, *, mark_seen: bool = True) -> PracticeMention:
         """A practice made at this trigger by the running rule (after the rules that changed the trigger)."""
@@ -388,10 +388,10 @@ def _sentence_phases() -> tuple[tuple[SentenceRule, ...], tuple[SentenceRule, ..
 def sentence_practices(
     policy: Policy,
     seg: Segment,
-    st: _SegState,
+    st: SegmentState,
     s0: int,
     s1: int,
-    notes: _LineNotes,
+    notes: LineNotes,
     trace: Trace | None = None,
 ) -> list[PracticeMention]:
     """The practices one sentence states: the sentence rules declared before the triggers, the trigger rules on
@@ -421,13 +421,13 @@ def _sentence_scope(s: Sentence) -> bool:
     """The sentence-scope vetoes: about the policy itself, other sites or definitions; about children or state
     residents (only a retention statement with its period is kept). False: the sentence states no practice."""
     sentence = s.sentence
-    identifies = [(s.s0 + m.start(), s.s0 + m.end()) for m in _IDENTIFIES.finditer(sentence)]
-    scope = _SCOPE.search(_IDENTIFIES.sub(" ", sentence) if identifies else sentence)
+    identifies = [(s.s0 + m.start(), s.s0 + m.end()) for m in IDENTIFIES.finditer(sentence)]
+    scope = SCOPE.search(IDENTIFIES.sub(" ", sentence) if identifies else sentence)
     if scope:
         s.note("veto.sentence.scope", "vetoed", s.s0, s.s1, "", scope.group(0))
         return False
     s.in_sent = [t for t in s.in_sent if not any(a <= t.start < b for a, b in identifies)]
-    audience = _AUDIENCE.search(sentence)
+    audience = AUDIENCE.search(sentence)
     if audience:
         if not any(a.kind == AttributeKind.RETENTION_PERIOD and s.s0 <= a.span.start < s.s1 for a in s.st.attributes):
             s.note("veto.sentence.audience", "vetoed", s.s0, s.s1, "", audience.group(0))
@@ -464,7 +464,7 @@ def _r_request_noun(c: Trigger) -> bool:
     return (
         c.kind == "collect"
         and c.word in ("request", "requests")
-        and not _REQUEST_VERB_AFTER.search(c.before)
+        and not REQUEST_VERB_AFTER.search(c.before)
         and not any(0 <= c.t.start - p.span.end <= 1 for p in c.s.st.parties)
     )
 
@@ -472,7 +472,7 @@ def _r_request_noun(c: Trigger) -> bool:
 @trigger_rule("veto.receive-not-data")
 def _r_receive_not_data(c: Trigger) -> bool:
     # "if we receive a court order / your request": not data coming to the site
-    return c.word in ("receive", "receives", "received", "get", "gets") and bool(_RECEIVE_NOT_DATA.match(c.after))
+    return c.word in ("receive", "receives", "received", "get", "gets") and bool(RECEIVE_NOT_DATA.match(c.after))
 
 
 @trigger_rule("veto.tell-us-instruction")
@@ -486,7 +486,7 @@ def _r_tell_us_instruction(c: Trigger) -> bool:
 @trigger_rule("veto.accessed-by-people")
 def _r_accessed_by_people(c: Trigger) -> bool:
     # "may be accessed by others / by many people": the public, not the site's collection
-    return c.word == "accessed" and bool(_BY_PEOPLE.match(c.after))
+    return c.word == "accessed" and bool(BY_PEOPLE.match(c.after))
 
 
 @trigger_rule("candidate.shared-with-us")
@@ -495,7 +495,7 @@ def _r_shared_with_us(c: Trigger) -> bool:
     # as the site's collection when the data is named. Only giving verbs count: data the reader transmits, sends
     # or forwards to the site is transport wording, not collection, and is dropped here on purpose.
     s = c.s
-    if not (c.kind == "share" and _TO_US.match(s.text[c.t.end : s.s1])):
+    if not (c.kind == "share" and TO_US.match(s.text[c.t.end : s.s1])):
         return False
     fp = PracticeType.FIRST_PARTY_COLLECTION_USE
     if s.has_data and fp not in s.seen and not s.own_choice and c.word.startswith(("shar", "provid", "disclos", "giv")):
@@ -529,9 +529,9 @@ def _r_reader_shares(c: Trigger) -> bool:
         c.kind == "share"
         and subject is not None
         and subject.kind == PartyKind.USER
-        and not _ends_before(_PASSIVE, s.text, s.s0, c.t.start)
-        and not _AUTHORIZE.search(s.text[subject.span.end : c.t.start])
-    ) or (c.kind == "share" and _YOU_AND_SHARE.search(c.before)):
+        and not ends_before(PASSIVE, s.text, s.s0, c.t.start)
+        and not AUTHORIZE.search(s.text[subject.span.end : c.t.start])
+    ) or (c.kind == "share" and YOU_AND_SHARE.search(c.before)):
         # "when you share content on a social network", "the app lets you organize, view, and share photos"
         s.notes.user_act = True
         return True
@@ -543,7 +543,7 @@ def _r_collector_before_infinitive(c: Trigger) -> bool:
     # "we work with ad networks to collect…", "an advertiser may place a cookie in order to collect…",
     # "ad companies, which may collect…": the nearest party before the verb does the collecting.
     s, t, st, text = c.s, c.t, c.s.st, c.s.text
-    if not (c.kind == "collect" and c.subject is None and (_INFINITIVE.search(c.before) or _RELATIVE.search(c.before))):
+    if not (c.kind == "collect" and c.subject is None and (INFINITIVE.search(c.before) or RELATIVE.search(c.before))):
         return False
     # (of the parties only the last one counts: parties are sorted by start)
     i = bisect.bisect_left(st.party_starts, t.start) - 1
@@ -557,15 +557,15 @@ def _r_collector_before_infinitive(c: Trigger) -> bool:
     # (and of the nouns the last one: tried from the sentence's candidates back from the trigger)
     noun_starts = s.noun_starts
     k = bisect.bisect_left(noun_starts, t.start)
-    while k and not _THIRD_NOUN.match(text, noun_starts[k - 1], t.start):
+    while k and not THIRD_NOUN.match(text, noun_starts[k - 1], t.start):
         k -= 1
     near += [(s.s0 + noun_starts[k - 1], True)] if k else []
     if near:
         at, is_third = max(near)
         if (
             is_third
-            and (_RELATIVE.search(c.before) or not re.search(r"\bby\s+(?:\w+\s+){0,3}$", text[s.s0 : at]))
-            and not _ON_OUR_BEHALF.match(text[t.end : s.s1])
+            and (RELATIVE.search(c.before) or not re.search(r"\bby\s+(?:\w+\s+){0,3}$", text[s.s0 : at]))
+            and not ON_OUR_BEHALF.match(text[t.end : s.s1])
         ):
             c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
     return False
@@ -586,7 +586,7 @@ def _r_required_to_provide(c: Trigger) -> bool:
     s, subject = c.s, c.subject
     return c.t.entry.phrase.lower() == "required to provide" and (
         (subject is not None and subject.kind != PartyKind.USER)
-        or any(p.span.start > c.t.end and _TO_PARTY.search(s.text, c.t.end, p.span.start) for p in s.third)
+        or any(p.span.start > c.t.end and TO_PARTY.search(s.text, c.t.end, p.span.start) for p in s.third)
     )
 
 
@@ -597,10 +597,10 @@ def _r_reader_lets_us(c: Trigger) -> bool:
         c.kind == "collect"
         and subject is not None
         and subject.kind == PartyKind.USER
-        and _LET_US.match(text, subject.span.end, c.t.start)
+        and LET_US.match(text, subject.span.end, c.t.start)
         and re.search(r"\bus\b", text[subject.span.end : c.t.start], re.I)
     ):
-        c.subject = _site_subject(text, s.s0)  # "you authorize us to obtain…": the site collects
+        c.subject = site_subject(text, s.s0)  # "you authorize us to obtain…": the site collects
     return False
 
 
@@ -624,7 +624,7 @@ def _r_third_party_subject(c: Trigger) -> bool:
         c.kind == "collect"
         and subject is not None
         and subject.kind == PartyKind.THIRD_PARTY
-        and not _ends_before(_WE_AND_AGENTS, s.text, s.s0, subject.span.end)
+        and not ends_before(WE_AND_AGENTS, s.text, s.s0, subject.span.end)
     ):
         c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
     return False
@@ -634,12 +634,12 @@ def _r_third_party_subject(c: Trigger) -> bool:
 def _r_collected_by_agent(c: Trigger) -> bool:
     # "may be collected and used by others / by advertisers / by a secure third-party processor"
     s, text = c.s, c.s.text
-    by = _BY_AGENT.match(c.after) if c.kind == "collect" and c.word.endswith("ed") and c.word != "accessed" else None
+    by = BY_AGENT.match(c.after) if c.kind == "collect" and c.word.endswith("ed") and c.word != "accessed" else None
     if by and (
         by.group(1)
         or any(
-            p.kind == PartyKind.THIRD_PARTY and _AGENT_MODIFIERS.fullmatch(text, c.t.end + by.end(), p.span.start)
-            for p in _within_words(s.st.parties, text, c.t.end + by.end())
+            p.kind == PartyKind.THIRD_PARTY and AGENT_MODIFIERS.fullmatch(text, c.t.end + by.end(), p.span.start)
+            for p in within_words(s.st.parties, text, c.t.end + by.end())
         )
     ):
         c.ptype = PracticeType.THIRD_PARTY_COLLECTION_USE
@@ -689,7 +689,7 @@ def _r_use_of_tool(c: Trigger) -> bool:
     s, st, text = c.s, c.s.st, c.s.text
     i = bisect.bisect_left(st.data_starts, c.t.end)
     window = text[c.t.end : st.data[i].start] if i < len(st.data) and st.data[i].start < s.s1 else c.after
-    return bool(_TOOL_OBJECT.match(window))
+    return bool(TOOL_OBJECT.match(window))
 
 
 @trigger_rule("promotion.use-named-third-party")
@@ -711,14 +711,14 @@ def _r_reference(c: Trigger) -> bool:
     # "how we collect…", "the information we collect is…": a reference, not a statement
     s = c.s
     return c.kind in ("collect", "share") and bool(
-        _META.search(c.before) or (s.st.referenced_by(s.text, c.t.start) and not s.seg.text.rstrip().endswith(":"))
+        META.search(c.before) or (s.st.referenced_by(s.text, c.t.start) and not s.seg.text.rstrip().endswith(":"))
     )
 
 
 @trigger_rule("veto.purpose-reference")
 def _r_purpose_reference(c: Trigger) -> bool:
     # "for the purposes for which it was collected": a reference, not a statement
-    return c.kind == "collect" and bool(_PURPOSE_REF.search(c.before))
+    return c.kind == "collect" and bool(PURPOSE_REF.search(c.before))
 
 
 @trigger_rule("promotion.user-in-relative-clause")
@@ -731,7 +731,7 @@ def _r_user_in_relative_clause(c: Trigger) -> bool:
         and (c.passive or c.word.startswith(("remain", "persist")))
         and subject is not None
         and subject.kind == PartyKind.USER
-        and not _AUX_ONLY.fullmatch(c.s.text[subject.span.end : c.t.start])
+        and not AUX_ONLY.fullmatch(c.s.text[subject.span.end : c.t.start])
     ):
         c.subject = None
     return False
@@ -746,12 +746,12 @@ def _r_held_by_host(c: Trigger) -> bool:
         c.kind == "retain"
         and host_share not in s.seen
         and s.has_data
-        and c.word.startswith(_HOLD)
+        and c.word.startswith(HOLD)
         and (c.passive or (subject is not None and subject.kind == PartyKind.FIRST_PARTY))
-        and (by_host := _HELD_BY.match(text, c.t.end, s.s1))
+        and (by_host := HELD_BY.match(text, c.t.end, s.s1))
         and any(
-            _AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
-            for p in _within_words(s.third, text, by_host.end())
+            AGENT_MODIFIERS.fullmatch(text, by_host.end(), p.span.start)
+            for p in within_words(s.third, text, by_host.end())
         )
     ):
         c.add(host_share, c.negated())
@@ -784,14 +784,14 @@ def _r_verb_list(c: Trigger) -> bool:
     return (
         c.kind == "retain"
         and not c.period_here
-        and bool(_VERB_LIST.search(text[max(s.s0, t.start - 40) : t.start] + "#" + text[t.end : min(s.s1, t.end + 40)]))
+        and bool(VERB_LIST.search(text[max(s.s0, t.start - 40) : t.start] + "#" + text[t.end : min(s.s1, t.end + 40)]))
     )
 
 
 @trigger_rule("veto.secure-place")
 def _r_secure_place(c: Trigger) -> bool:
     # "information is retained in secure facilities": where data is kept safe, a security measure
-    return c.kind == "retain" and not c.period_here and not c.timed and bool(_SECURE_PLACE.match(c.after))
+    return c.kind == "retain" and not c.period_here and not c.timed and bool(SECURE_PLACE.match(c.after))
 
 
 @trigger_rule("veto.reader-right-or-choice")
@@ -814,7 +814,7 @@ def _r_retained_reference(c: Trigger) -> bool:
 def _r_keep_state(c: Trigger) -> bool:
     # "keep in mind", "keeping it secure", "keep your details accurate": not keeping data
     s = c.s
-    return c.word.startswith("keep") and bool(_KEEP_STATE.match(s.text, c.t.end, s.s1) or _KEEP_DOING.match(c.after))
+    return c.word.startswith("keep") and bool(KEEP_STATE.match(s.text, c.t.end, s.s1) or KEEP_DOING.match(c.after))
 
 
 @trigger_rule("veto.not-data-security")
@@ -856,7 +856,7 @@ def _r_held_named_data(c: Trigger) -> bool:
     if (
         c.kind == "retain"
         and fp not in s.seen
-        and c.word.startswith(_HOLD)
+        and c.word.startswith(HOLD)
         and not c.implicit_third
         and (
             (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
@@ -868,23 +868,23 @@ def _r_held_named_data(c: Trigger) -> bool:
         and not s.abroad
         and not s.cue
         and not s.secure_here
-        and not (passive and (_BY_OTHER.match(c.after) or (bool(s.third) and s.third[0].span.start < t.start)))
+        and not (passive and (BY_OTHER.match(c.after) or (bool(s.third) and s.third[0].span.start < t.start)))
         and not facts.public
         and not facts.user_choice
         and not facts.user_request
         and not c.negated()
         and (
-            (not passive and _RECORD_OF.match(c.after))  # "we keep a record of that correspondence"
+            (not passive and RECORD_OF.match(c.after))  # "we keep a record of that correspondence"
             or (
                 (kept := _held_object(s.st, s.s0, s.s1, t, passive)) is not None
-                and kept.entry.value[0] != _GENERIC_DATA
-                and not (passive and _BY_OTHER.search(text, kept.end, t.start))
+                and kept.entry.value[0] != GENERIC_DATA
+                and not (passive and BY_OTHER.search(text, kept.end, t.start))
             )
         )
         and not (
             # "we share information we store (such as…)": a reference, unless it is defined ("the
             # information we store is your name…")
-            s.st.referenced_by(text, t.start) and not _DEFINED_AS.match(c.after)
+            s.st.referenced_by(text, t.start) and not DEFINED_AS.match(c.after)
         )
     ):
         s.notes.held.append(c.add(fp, False))
@@ -901,7 +901,7 @@ def _r_no_recipient(c: Trigger) -> bool:
         and not (
             c.kind == "share"
             and s.has_data  # (without data the sharing is dropped below anyway)
-            and (s.facts.implied_recipient or _TO_RECIPIENT.match(s.text, t.end, min(s.s1, t.end + _LOOKAHEAD_REACH)))
+            and (s.facts.implied_recipient or TO_RECIPIENT.match(s.text, t.end, min(s.s1, t.end + LOOKAHEAD_REACH)))
         )
     )
 
@@ -918,7 +918,7 @@ def _r_own_keeping(c: Trigger) -> bool:
             (subject is not None and subject.kind == PartyKind.FIRST_PARTY)
             or (subject is None and c.passive and not c.implicit_third and not s.facts.tracker)
         )
-        and (c.word.startswith(_DISPOSE) or c.negated() or c.truncated)
+        and (c.word.startswith(DISPOSE) or c.negated() or c.truncated)
         and not c.timed
     ):
         c.timed = True
@@ -930,7 +930,7 @@ def _r_own_keeping(c: Trigger) -> bool:
 @trigger_rule("veto.no-detail")
 def _r_no_detail(c: Trigger) -> bool:
     s = c.s
-    if c.needs == "detail" and not c.timed and not s.details & _DETAIL_OF.get(c.kind, set()):
+    if c.needs == "detail" and not c.timed and not s.details & DETAIL_OF.get(c.kind, set()):
         return True
     # store/keep/delete count with a period, not a place alone (a place is a transfer topic)
     return c.needs == "detail" and c.kind == "retain" and not c.timed and not s.has_period_here
@@ -945,7 +945,7 @@ def _r_nothing_acted_on(c: Trigger) -> bool:
         and s.has_period_here
         and (
             c.needs != "detail"  # "retain", "retention": about data by the word itself
-            or bool(s.st.data or s.facts.kept_record or _ends_before(_KEPT_PRONOUN, s.text, s.s0, c.t.start))
+            or bool(s.st.data or s.facts.kept_record or ends_before(KEPT_PRONOUN, s.text, s.s0, c.t.start))
         )  # not goods or game items kept ("reserved items are held for three days")
     )
     if not s.has_data and not (c.kind == "share" and s.third) and c.kind != "secure" and not has_period:
@@ -955,17 +955,17 @@ def _r_nothing_acted_on(c: Trigger) -> bool:
     return c.kind == "secure" and not (
         s.has_data
         or AttributeKind.SECURITY_METHOD in s.details
-        or (_threat_to_data(s.st, s.text, s.s0, s.s1) and not _PROTECT_PERSON.match(c.after))
+        or (_threat_to_data(s.st, s.text, s.s0, s.s1) and not PROTECT_PERSON.match(c.after))
     )
 
 
-def _threat_to_data(st: _SegState, text: str, s0: int, s1: int) -> bool:
+def _threat_to_data(st: SegmentState, text: str, s0: int, s1: int) -> bool:
     """A threat named in the sentence that is one to data, not to a site or service ("protect against misuse
     or unauthorized use of our web site": the site's property)."""
     return any(
         a.kind == AttributeKind.PROTECT_AGAINST
         and s0 <= a.span.start < s1
-        and not _NOT_DATA_THREAT.match(text, a.span.end, s1)
+        and not NOT_DATA_THREAT.match(text, a.span.end, s1)
         for a in st.attributes
     )
 
@@ -987,7 +987,7 @@ def _r_joint_subject(c: Trigger) -> bool:
     if (
         c.ptype == PracticeType.THIRD_PARTY_COLLECTION_USE
         and fp not in s.seen
-        and _joint_subject(s.text, s.st, s.s0, c.t)
+        and joint_subject(s.text, s.st, s.s0, c.t)
     ):
         c.add(fp, c.negated())
     return False
@@ -1005,38 +1005,38 @@ def _r_trigger(c: Trigger) -> bool:
     return True
 
 
-def _security_cue(text: str, st: _SegState, s0: int, s1: int) -> re.Match[str] | None:
-    """A security measure named without a security trigger: access limits and strong cues (_SECURE_CUE),
-    keeping data's security or confidentiality (_SECURE_OF, unless a recipient is bound to it), or the
-    organisation's own safeguards (_SECURE_MORE, _SECURE_STAFF), or an identity check for the reader's protection
-    (_SECURE_IDENTITY) or a sign-in check (_SECURE_SIGN_IN), unless the sentence is about the reader's access
+def _security_cue(text: str, st: SegmentState, s0: int, s1: int) -> re.Match[str] | None:
+    """A security measure named without a security trigger: access limits and strong cues (SECURE_CUE),
+    keeping data's security or confidentiality (SECURE_OF, unless a recipient is bound to it), or the
+    organisation's own safeguards (SECURE_MORE, SECURE_STAFF), or an identity check for the reader's protection
+    (SECURE_IDENTITY) or a sign-in check (SECURE_SIGN_IN), unless the sentence is about the reader's access
     or deletion requests)."""
     sentence = text[s0:s1]
-    cue = _SECURE_CUE.search(sentence)
+    cue = SECURE_CUE.search(sentence)
     if (
         cue
         and cue.group(0).lower().replace("-", " ") == "need to know"
         and (
-            _READER_NEED.search(sentence[max(0, cue.start() - 4) : cue.start()])
-            or _READER_NEED.match(sentence[cue.end() : cue.end() + 6])
+            READER_NEED.search(sentence[max(0, cue.start() - 4) : cue.start()])
+            or READER_NEED.match(sentence[cue.end() : cue.end() + 6])
         )
     ):
         cue = None  # "everything you need to know", ".../what-do-i-need-to-know-about-cookies/"
     if not cue:
-        of = _SECURE_OF.search(sentence)
+        of = SECURE_OF.search(sentence)
         if (
             of
-            and not _BOUND_TO.search(sentence[: of.start()])
+            and not BOUND_TO.search(sentence[: of.start()])
             and not re.search(r"\bcommit\w*\b", sentence[: of.start()], re.I)
             and not re.match(r"\W*(?:to|for)\s", sentence)  # "to … protect the security of …": a purpose item
             and not any(s0 <= p.span.start < s0 + of.start() and p.kind == PartyKind.THIRD_PARTY for p in st.parties)
         ):
             cue = of
     if not cue:
-        cue = _SECURE_MORE.search(sentence) or _SECURE_STAFF.search(sentence)
-    if not cue and not _RIGHTS_REQUEST.search(sentence):
-        cue = _SECURE_IDENTITY.search(sentence) or _SECURE_SIGN_IN.search(sentence)
-    if cue and _INCIDENT.fullmatch(cue.group(0)) and _DETECTING.search(sentence, 0, cue.start()):
+        cue = SECURE_MORE.search(sentence) or SECURE_STAFF.search(sentence)
+    if not cue and not RIGHTS_REQUEST.search(sentence):
+        cue = SECURE_IDENTITY.search(sentence) or SECURE_SIGN_IN.search(sentence)
+    if cue and INCIDENT.fullmatch(cue.group(0)) and DETECTING.search(sentence, 0, cue.start()):
         return None  # "detecting and investigating security incidents": a purpose of use, not a measure
     return cue
 
@@ -1046,20 +1046,20 @@ def _noun_or_other_verb(
 ) -> bool:
     """The trigger word is a noun ("the use of"), or a sharing verb that discloses nothing (sending to the
     reader, sharing buttons, a choice about sharing, a list of threats)."""
-    if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
+    if word in AMBIGUOUS and prev and prev[0] in NOUN_BEFORE:
         return True  # "the use of", "your request", "a record": a noun, not the practice verb
-    if word in _AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
+    if word in AMBIGUOUS and kind == "collect" and re.match(r"\s+of\b", after):
         return True  # "their use of cookies": a noun
     if kind == "share" and (
         re.match(r"\s+(?:you|to you|us|it to us|them to us)\b", after, re.I)
-        or _SHARE_TOOL.match(after)
-        or _CHOICE_BEFORE.search(before)
-        or _ON_DEVICE.match(after)
+        or SHARE_TOOL.match(after)
+        or CHOICE_BEFORE.search(before)
+        or ON_DEVICE.match(after)
     ):
         return True  # "send you newsletters", "sharing buttons", "opt out of sharing…", "sent to your computer"
     if kind == "share" and (
-        (word == "sharing" and _FEATURE_BEFORE.search(before) and not re.match(r"\s+(?:with|to)\b", after))
-        or (word == "shares" and (_ENGAGEMENT_BEFORE.search(before) or _ENGAGEMENT_AFTER.match(after)))
+        (word == "sharing" and FEATURE_BEFORE.search(before) and not re.match(r"\s+(?:with|to)\b", after))
+        or (word == "shares" and (ENGAGEMENT_BEFORE.search(before) or ENGAGEMENT_AFTER.match(after)))
     ):
         return True  # "file sharing", "likes, comments and shares": a feature or a count, not a disclosure
     if word.startswith("forward") and re.search(r"\b(?:look|looks|looked|looking|going|moving|step)\s+$", before, re.I):
@@ -1069,14 +1069,14 @@ def _noun_or_other_verb(
     # "unauthorized access, use or disclosure", "accessed, disclosed, altered": a threat
     return bool(
         (kind == "share" or word.startswith("access"))
-        and _THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50])
+        and THREAT_LIST.search(text[max(s0, t.start - 50) : t.start] + "#" + after[:50])
     )
 
 
 def _another_statement(
     text: str,
     t: Hit,
-    facts: _SentenceFacts,
+    facts: SentenceFacts,
     kind: str,
     word: str,
     before: str,
@@ -1102,16 +1102,16 @@ def _another_statement(
         return True  # "we will get back to you": not obtaining data
     if word.startswith("log") and re.match(r"\s+(?:in|into|on|onto|out|off)\b", after, re.I):
         return True  # "log into your account": the reader signing in
-    if kind == "collect" and _CONSENT_OBJECT.match(after):
+    if kind == "collect" and CONSENT_OBJECT.match(after):
         return True  # "obtain your written authorization", "ask for your consent": consent, not data
-    if word.endswith(("ion", "age")) and (_PRACTICE_LIST.search(before) or _PRACTICE_LIST.match(after)):
+    if word.endswith(("ion", "age")) and (PRACTICE_LIST.search(before) or PRACTICE_LIST.match(after)):
         return True  # "the collection, use and retention of…": a list of practice names
     if (
         kind == "collect"
         and "you" in t.entry.phrase.lower()
-        and _IF_CLAUSE.search(before)
+        and IF_CLAUSE.search(before)
         and (comma := facts.comma_next(t.end)) is not None
-        and _THEN_SHARE.match(text, comma, facts.s1)  # (from the comma: the same match, read once)
+        and THEN_SHARE.match(text, comma, facts.s1)  # (from the comma: the same match, read once)
     ):
         return True  # "when you provide personal information to…, we may share it with…": a disclosure statement
     if choice and kind == "collect":
@@ -1121,7 +1121,7 @@ def _another_statement(
 
 
 def _actor(
-    text: str, st: _SegState, s0: int, t: Hit, kind: str, word: str, before: str
+    text: str, st: SegmentState, s0: int, t: Hit, kind: str, word: str, before: str
 ) -> tuple[PartyMention | None, bool]:
     """Who acts at a trigger: the party mention before it in its clause, else the site when it is named
     at the sentence start or its own services act; and whether an unnamed third party is the subject."""
@@ -1129,28 +1129,28 @@ def _actor(
     if (
         subject is None
         and kind in ("collect", "share")
-        and _NAME_SUBJECT.match(text[s0 : t.start])
+        and NAME_SUBJECT.match(text[s0 : t.start])
         and not any(s0 <= p.span.start < t.start for p in st.parties)
-        and not _THIRD_SUBJECT.search(before)
+        and not THIRD_SUBJECT.search(before)
     ):
         # "Acme Health may use…": the operator named at the start of the sentence.
-        subject = _site_subject(text, s0)
+        subject = site_subject(text, s0)
     implicit_third = (
         subject is None
         and word != "using"  # "users who access services using several devices": a participle, not a verb
-        and bool(_THIRD_SUBJECT.search(before))
-        and not _OUR_SUBJECT.search(before)
+        and bool(THIRD_SUBJECT.search(before))
+        and not OUR_SUBJECT.search(before)
     )
-    if subject is None and kind in ("collect", "retain") and not word.endswith("ing") and _OUR_THING.search(before):
+    if subject is None and kind in ("collect", "retain") and not word.endswith("ing") and OUR_THING.search(before):
         # "Some of our mobile services use your location", "our servers automatically record…",
         # "our servers do not store card numbers", "the app only records…"
-        subject = _site_subject(text, s0)
+        subject = site_subject(text, s0)
     return subject, implicit_third
 
 
 def _not_data_security(
     text: str,
-    st: _SegState,
+    st: SegmentState,
     s0: int,
     t: Hit,
     needs: str,
@@ -1162,36 +1162,36 @@ def _not_data_security(
 ) -> bool:
     """A security trigger that is not about protecting data: "reasonable steps" to other ends, protecting
     rights or property, or security as the purpose of a use or disclosure."""
-    if not needs and " " in word and word.startswith("reasonable") and not sec_detail and not _SECURE_AIM.match(after):
+    if not needs and " " in word and word.startswith("reasonable") and not sec_detail and not SECURE_AIM.match(after):
         return True  # "reasonable steps to verify your identity / keep it accurate": not security
-    if _NOT_DATA_PROTECTION.match(after):
+    if NOT_DATA_PROTECTION.match(after):
         return True  # "protect our rights, property or safety"
-    if word.startswith("safeguard") and (_SUBJECT_TO.search(before) or _FOR_RIGHTS.match(after)):
+    if word.startswith("safeguard") and (SUBJECT_TO.search(before) or FOR_RIGHTS.match(after)):
         return True  # "subject to appropriate safeguards", "safeguards for individuals' rights": legal terms
     if word == "secure" and AttributeKind.SECURITY_METHOD not in details:
         # "to keep our services secure and up to date", "safe, secure products": the aim of a use, unless
         # data is kept secure with them ("make sure our site is secure and your data protected")
-        held = _SECURE_SERVICE_BEFORE.search(before)
-        said = _SECURE_SERVICE_AFTER.match(after)
+        held = SECURE_SERVICE_BEFORE.search(before)
+        said = SECURE_SERVICE_AFTER.match(after)
         start = t.start - len(before) + held.start() if held else t.start
         end = t.end + max(40, said.end() if said else 0)
         if (held or said) and not any(start <= d.start < end for d in st.data):
             return True
     # "we use your IP address to protect our site from abuse": security as a purpose of use
     return bool(
-        _PURPOSE_TO.search(before)
+        PURPOSE_TO.search(before)
         and AttributeKind.SECURITY_METHOD not in details
-        and not _DATA_OBJECT.match(after)
+        and not DATA_OBJECT.match(after)
         and any(
             s0 <= u.start < t.start
             and u.entry.value[0] in ("collect", "share")
-            and not _TOOL_OBJECT.match(text[u.end : t.start])
+            and not TOOL_OBJECT.match(text[u.end : t.start])
             for u in st.triggers
         )
     )
 
 
-def _held_object(st: _SegState, s0: int, s1: int, t: Hit, passive: bool) -> Hit | None:
+def _held_object(st: SegmentState, s0: int, s1: int, t: Hit, passive: bool) -> Hit | None:
     """The data a keeping verb acts on: its object (the first data named just after an active verb) or,
     for a passive, the nearest data named before it in the sentence."""
     if passive:
@@ -1212,28 +1212,28 @@ def _not_storage(
 ) -> bool:
     """A retention trigger that is not the site keeping data: hiring ("we retain an outside company"),
     a mailing-list opt-out, or a cookie's own lifetime."""
-    if _HIRE.match(after) or _ON_DEVICE.match(after) or _ONTO_DEVICE.match(after):
+    if HIRE.match(after) or ON_DEVICE.match(after) or ONTO_DEVICE.match(after):
         return True  # "service providers we have retained to perform…", "cookies stored on your computer"
-    if _BROWSER_CLOSE.match(after):
+    if BROWSER_CLOSE.match(after):
         return True  # "some are erased when you close your browser": a session cookie's lifetime
     if word.startswith("retain") and (
-        _HIRED.match(after)
-        or _HIRER.search(before)
-        or any(_HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in _within_words(third, text, t.end))
+        HIRED.match(after)
+        or HIRER.search(before)
+        or any(HIRED_PARTY.fullmatch(text[t.end : p.span.start]) for p in within_words(third, text, t.end))
     ):
         return True  # "we retain an outside company", "a retained agent", "vendors we retain": hiring
-    if _OFF_LIST.match(after):
+    if OFF_LIST.match(after):
         return True  # "we will remove your name from our mailing list": an opt-out, not retention
     # "session cookies are deleted when you close…", "stored in a cookie": a cookie's lifetime
     return bool(
         (
             (subject is None or subject.kind != PartyKind.FIRST_PARTY)
             and (
-                re.search(_TRACKER + r"[\"”]?\s+(?:[\w-]+\s+){0,6}?$", before, re.I)
-                or re.match(r"\s+(?:[\w-]+\s+){0,2}?" + _TRACKER + r"\b", after, re.I)
+                re.search(TRACKER + r"[\"”]?\s+(?:[\w-]+\s+){0,6}?$", before, re.I)
+                or re.match(r"\s+(?:[\w-]+\s+){0,2}?" + TRACKER + r"\b", after, re.I)
             )
         )
-        or _IN_TRACKER.match(after)
+        or IN_TRACKER.match(after)
     )
 
 
@@ -1249,22 +1249,22 @@ def _cue_paths(s: Sentence) -> bool:
         and fp not in seen
         and PracticeType.THIRD_PARTY_COLLECTION_USE not in seen
         and not choice
-        and not _THIRD_SUBJECT.search(text, s0, s0 + tracking.start())
+        and not THIRD_SUBJECT.search(text, s0, s0 + tracking.start())
         and not third
     ):
         seen.add(fp)
         span = Span.at(text, s0 + tracking.start(), s0 + tracking.end())
         found.append(
-            PracticeMention(span, fp, _negated(text, s0, s0 + tracking.start()), rules=("candidate.own-tracking",))
+            PracticeMention(span, fp, is_negated(text, s0, s0 + tracking.start()), rules=("candidate.own-tracking",))
         )
     sec = PracticeType.DATA_SECURITY_PROTECTION
-    if cue and sec not in seen and (has_data or cue.re is not _SECURE_CUE or cue.group("strong")):
+    if cue and sec not in seen and (has_data or cue.re is not SECURE_CUE or cue.group("strong")):
         # OPP-115's security measures beyond encryption: access limits, confidentiality duties, seals, breaches.
         found.append(
             PracticeMention(
                 Span.at(text, s0 + cue.start(), s0 + cue.end()),
                 sec,
-                _negated(text, s0, s0 + cue.start()),
+                is_negated(text, s0, s0 + cue.start()),
                 rules=("candidate.security-cue",),
             )
         )
@@ -1285,51 +1285,51 @@ def _third_party_paths(s: Sentence) -> bool:
     choice, seen, found = s.choice, s.seen, s.found
     sentence = facts.sentence
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
-    pub = facts.public or _POSTED_BY_THIRD.search(sentence)
-    if pub and sh not in seen and (not choice or _AWARE.search(sentence)):
+    pub = facts.public or POSTED_BY_THIRD.search(sentence)
+    if pub and sh not in seen and (not choice or AWARE.search(sentence)):
         seen.add(sh)
         span = Span.at(text, s0 + pub.start(), s0 + pub.end())
         found.append(
-            PracticeMention(span, sh, _negated(text, s0, s0 + pub.start()), rules=("candidate.public-disclosure",))
+            PracticeMention(span, sh, is_negated(text, s0, s0 + pub.start()), rules=("candidate.public-disclosure",))
         )
     if choice or not third:
         return True
-    acc = _HAVE_ACCESS.search(sentence)
+    acc = HAVE_ACCESS.search(sentence)
     if acc and sh not in seen and any(p.span.start < s0 + acc.start() for p in third):
         seen.add(sh)  # "our service providers have access to your personal information"
         span = Span.at(text, s0 + acc.start(), s0 + acc.end())
         found.append(
-            PracticeMention(span, sh, _negated(text, s0, s0 + acc.start()), rules=("candidate.third-party-access",))
+            PracticeMention(span, sh, is_negated(text, s0, s0 + acc.start()), rules=("candidate.third-party-access",))
         )
     tc = PracticeType.THIRD_PARTY_COLLECTION_USE
     if tc not in seen:
-        for m in _TRACK_VERB.finditer(sentence):
+        for m in TRACK_VERB.finditer(sentence):
             verb = s0 + m.start()
             before = text[s0:verb]
             if any(p.span.end <= verb and len(text[p.span.end : verb].split()) <= 4 for p in third) or (
-                _THIRD_SUBJECT.search(before) and not _OUR_SUBJECT.search(before)
+                THIRD_SUBJECT.search(before) and not OUR_SUBJECT.search(before)
             ):
                 seen.add(tc)
                 span = Span.at(text, verb, s0 + m.end())
                 found.append(
-                    PracticeMention(span, tc, _negated(text, s0, verb), rules=("candidate.third-party-tracks",))
+                    PracticeMention(span, tc, is_negated(text, s0, verb), rules=("candidate.third-party-tracks",))
                 )
                 break
-    for tt in _THIRD_TRACKER.finditer(sentence) if tc not in seen else ():
-        if _COOKIE_SETTING.search(sentence, max(0, tt.start() - 40), tt.start()):
+    for tt in THIRD_TRACKER.finditer(sentence) if tc not in seen else ():
+        if COOKIE_SETTING.search(sentence, max(0, tt.start() - 40), tt.start()):
             continue  # "set your browser to accept third-party cookies": the reader's setting
         seen.add(tc)  # "the site contains third-party cookies": a third party collects on the site
         span = Span.at(text, s0 + tt.start(), s0 + tt.end())
         found.append(
-            PracticeMention(span, tc, _negated(text, s0, s0 + tt.start()), rules=("candidate.third-party-tracker",))
+            PracticeMention(span, tc, is_negated(text, s0, s0 + tt.start()), rules=("candidate.third-party-tracker",))
         )
         break
-    joint = _JOINT_SUBJECT.search(sentence)
-    if tc not in seen and joint and _JOINT_ACT.search(sentence, joint.end()):
+    joint = JOINT_SUBJECT.search(sentence)
+    if tc not in seen and joint and JOINT_ACT.search(sentence, joint.end()):
         seen.add(tc)  # "we and our advertising partners may use cookies…": the partners collect too
         span = Span.at(text, s0 + joint.start(), s0 + joint.end())
         found.append(
-            PracticeMention(span, tc, _negated(text, s0, s0 + joint.start()), rules=("candidate.joint-tracking",))
+            PracticeMention(span, tc, is_negated(text, s0, s0 + joint.start()), rules=("candidate.joint-tracking",))
         )
     return True
 
@@ -1345,26 +1345,26 @@ def _give_to_recipient(s: Sentence) -> bool:
     for p in third:
         before = text[max(s0, p.span.start - 80) : p.span.start]
         lead = re.sub(r"(?:(?:the|our|other|any|such|certain|selected|trusted|these|those|some|its)\s+)+$", "", before)
-        give = _GIVE.search(lead)
+        give = GIVE.search(lead)
         if (
             give is not None
             and not re.search(r"\b(?:it|them)\b", give.group(0), re.I)
             and not any(p.span.start - len(before) + give.start() < d.start and d.end <= p.span.start for d in st.data)
         ):
             give = None  # "we provide our services to advertisers": no personal data handed over
-        if give is None and (with_ := _GIVE_WITH.search(lead)):
+        if give is None and (with_ := GIVE_WITH.search(lead)):
             after_p = text[p.span.end : s1]
             if any(
-                p.span.end < d.start < s1 and _WITH_DATA.fullmatch(text[p.span.end : d.start]) for d in st.data
+                p.span.end < d.start < s1 and WITH_DATA.fullmatch(text[p.span.end : d.start]) for d in st.data
             ) and not re.match(r"\s+with\s+(?:you|us)\b", after_p, re.I):
                 give = with_  # "we may provide advertisers with aggregate information about our users"
-        if give is None and _LET_ACT.match(text[p.span.end : s1]):
-            give = _LET.search(lead)  # "allow third parties to see your profile"
+        if give is None and LET_ACT.match(text[p.span.end : s1]):
+            give = LET.search(lead)  # "allow third parties to see your profile"
         if give is None:
             continue
         start = p.span.start - len(before) + give.start()
         seen.add(sh)
         span = Span.at(text, start, start + len(give.group(0).rstrip()))
-        found.append(PracticeMention(span, sh, _negated(text, s0, start), rules=("candidate.give-to-recipient",)))
+        found.append(PracticeMention(span, sh, is_negated(text, s0, start), rules=("candidate.give-to-recipient",)))
         return True
     return True
