@@ -688,7 +688,7 @@ def test_long_chain_of_coordinated_subjects_does_not_backtrack_exponentially() -
     # into a failure (a guard against a hang, not a speed target: any sane time passes).
     import signal
 
-    from pp_graph.extract.offline.patterns import CO_SUBJECTS, SITE_MARK, THIRD_MARK
+    from pp_graph.extract.offline.patterns.sentences import CO_SUBJECTS, SITE_MARK, THIRD_MARK
 
     def hang(*_: object) -> None:
         raise TimeoutError("coordinated-subject pattern backtracks exponentially")

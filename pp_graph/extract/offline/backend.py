@@ -6,7 +6,7 @@ party or a practice detail; entities in the same sentence are related to it by r
 without a trigger inherit the practice of their lead-in line ("We collect the following:") or of
 their section heading ("Information we share").
 
-The patterns the rules look for are in patterns.py; the paragraph-level pass that follows the sentence
+The patterns the rules look for are in the patterns package; the paragraph-level pass that follows the sentence
 rules (paragraph titles, list siblings) is in paragraph.py.
 """
 
@@ -36,35 +36,35 @@ from pp_graph.extract.offline.paragraph import (
     run_paragraph_rules,
     title_like,
 )
-from pp_graph.extract.offline.patterns import (
-    ATTR_ROLE,
-    AUDIENCE,
-    CHOICE_LINE,
-    DATA_PROTECTION_LAW,
+from pp_graph.extract.offline.patterns.headings import (
     HEADING_CUES,
-    IDENTIFIES,
-    KEEP_STATE,
-    KEEP_VERB,
-    LEGAL_REGIME,
     LIST_ITEM,
     LIST_TYPES,
     MARKED_TITLE,
-    NOT_DATA_PROTECTION,
     NOT_OWN_USE_HEAD,
-    NUMBERS,
     OFF_TOPIC,
+    PSEUDO_REACH,
+)
+from pp_graph.extract.offline.patterns.practices import ATTR_ROLE, PRACTICE_OF
+from pp_graph.extract.offline.patterns.retention import (
+    KEEP_STATE,
+    KEEP_VERB,
+    NUMBERS,
     PERIOD,
     PERIOD_MORE,
     PLACE,
     PLACE_CONTEXT,
-    PRACTICE_OF,
-    PROTECT_PEOPLE,
-    PSEUDO_REACH,
-    SCOPE,
-    SECURE_HEAD_WORD,
     UNIT,
-    USER_CHOICE,
 )
+from pp_graph.extract.offline.patterns.scope import AUDIENCE, IDENTIFIES, SCOPE
+from pp_graph.extract.offline.patterns.security import (
+    DATA_PROTECTION_LAW,
+    LEGAL_REGIME,
+    NOT_DATA_PROTECTION,
+    PROTECT_PEOPLE,
+    SECURE_HEAD_WORD,
+)
+from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
 from pp_graph.extract.offline.rules import Trace, phases, register
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version

@@ -11,32 +11,26 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pp_graph.extract.offline.lexicon import Hit
-from pp_graph.extract.offline.patterns import (
-    BACKUP,
+from pp_graph.extract.offline.patterns.collection import KEPT_HOW
+from pp_graph.extract.offline.patterns.retention import BACKUP, KEPT_RECORD, PERIOD, USER_REQUEST
+from pp_graph.extract.offline.patterns.security import CROSS_BORDER, NAMED_METHOD
+from pp_graph.extract.offline.patterns.sentences import (
     CLAUSE_BREAK,
     CO_SUBJECTS,
-    CROSS_BORDER,
-    IMPLIED_BUYER,
-    IMPLIED_RECIPIENT,
     INFINITIVE,
-    KEPT_HOW,
-    KEPT_RECORD,
     LEAD_NAME,
-    NAMED_METHOD,
     NEGATION,
-    PERIOD,
-    PUBLIC,
     REFERENCE,
     SENTENCE,
     SITE_MARK,
     SPACE,
     THIRD_MARK,
     THIRD_NOUN,
-    TRACKER,
     USER_CHOICE,
-    USER_REQUEST,
     WORDS_REACH,
 )
+from pp_graph.extract.offline.patterns.sharing import IMPLIED_BUYER, IMPLIED_RECIPIENT, PUBLIC
+from pp_graph.extract.offline.patterns.tracking import TRACKER
 from pp_graph.model import (
     AttributeMention,
     PartyKind,

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from pp_graph.extract.offline.facts import SegmentState
-from pp_graph.extract.offline.patterns import CATEGORY, CLAUSE_SPLIT, GENERIC_DATA, SECURITY_ASIDE
+from pp_graph.extract.offline.patterns.collection import CLAUSE_SPLIT, SECURITY_ASIDE
+from pp_graph.extract.offline.patterns.practices import CATEGORY, GENERIC_DATA
 from pp_graph.extract.offline.rules import Rule, declared
 from pp_graph.model import PartyKind, PracticeMention, PracticeType
 

@@ -22,21 +22,11 @@ from typing import NamedTuple
 from pp_graph.extract.offline.facts import SegmentState
 from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Hit
-from pp_graph.extract.offline.patterns import (
-    AMBIGUOUS,
-    AUDIENCE,
-    CATEGORY,
-    LIST_ITEM,
-    META,
-    NOT_DATA_PROTECTION,
-    NOUN_BEFORE,
-    OFF_TOPIC,
-    PASSIVE,
-    PRACTICE_OF,
-    SCOPE,
-    THIRD_SUBJECT,
-    TITLE_START,
-)
+from pp_graph.extract.offline.patterns.headings import LIST_ITEM, OFF_TOPIC, TITLE_START
+from pp_graph.extract.offline.patterns.practices import CATEGORY, PRACTICE_OF
+from pp_graph.extract.offline.patterns.scope import AUDIENCE, SCOPE
+from pp_graph.extract.offline.patterns.security import NOT_DATA_PROTECTION
+from pp_graph.extract.offline.patterns.sentences import AMBIGUOUS, META, NOUN_BEFORE, PASSIVE, THIRD_SUBJECT
 from pp_graph.extract.offline.rules import ordered, register
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
 
