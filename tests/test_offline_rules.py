@@ -33,7 +33,7 @@ def test_every_rule_has_code_and_a_positive_example() -> None:
     for scope, registry in (("heading", backend.HEADING_RULES), ("paragraph", paragraph.PARAGRAPH_RULES)):
         names = [rid for rid, _ in ordered(scope, registry)]
         assert names == [r.id for r in rules if r.scope == scope and r.kind in ENGINE_KINDS]
-    modules = (trigger, backend, paragraph)
+    modules = (*trigger.RULE_MODULES, backend, paragraph)  # (the sentence and trigger rules by kind)
     for r in rules:
         if r.kind == "cue" and not r.predicate:
             assert r.cue and r.category, r.id  # scored by the gate (gate.cues)

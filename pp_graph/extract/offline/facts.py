@@ -97,17 +97,17 @@ _SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our 
 LOOKAHEAD_REACH = 200
 
 
-def ends_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
+def ends_before(pattern: re.Pattern[str], text: str, start: int, at: int) -> bool:
     """A pattern anchored at ``at`` (``$``), searched in the sentence's last _LOOKBEHIND_REACH chars before it."""
-    return bool(pattern.search(text, max(s0, at - _LOOKBEHIND_REACH), at))
+    return bool(pattern.search(text, max(start, at - _LOOKBEHIND_REACH), at))
 
 
 class SentenceFacts:
     """Sentence-wide tests the trigger rules ask, each computed at most once per sentence."""
 
-    def __init__(self, text: str, s0: int, s1: int) -> None:
-        self.text, self.s0, self.s1 = text, s0, s1
-        self.sentence = text[s0:s1]
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+        self.sentence = text[start:end]
         self._period: tuple[int, int | None] | None = None  # (searched from, start of the match found or None)
 
     @cached_property
@@ -124,7 +124,7 @@ class SentenceFacts:
 
     @cached_property
     def _user_choice_ends(self) -> list[int]:
-        return [self.s0 + m.end() for m in USER_CHOICE.finditer(self.sentence)]
+        return [self.start + m.end() for m in USER_CHOICE.finditer(self.sentence)]
 
     def user_choice_before(self, at: int) -> bool:
         """A user-choice phrase ("you may", "opt out") ends before ``at``."""
@@ -157,7 +157,7 @@ class SentenceFacts:
 
     @cached_property
     def _stops(self) -> list[int]:
-        return [self.s0 + m.start() for m in re.finditer(r"[,;.]", self.sentence)]
+        return [self.start + m.start() for m in re.finditer(r"[,;.]", self.sentence)]
 
     def comma_next(self, pos: int) -> int | None:
         """The first comma, semicolon or full stop at or after ``pos``, if it is a comma (as THEN_SHARE needs)."""
@@ -174,7 +174,7 @@ class SentenceFacts:
             frm, found = self._period
             if frm <= pos and (found is None or pos <= found):
                 return found is not None
-        m = PERIOD.search(self.text, pos, self.s1)
+        m = PERIOD.search(self.text, pos, self.end)
         self._period = (pos, m.start() if m else None)
         return m is not None
 
@@ -194,7 +194,7 @@ class LineNotes:
     held: list[PracticeMention] = field(default_factory=list)
 
 
-def subject_at(text: str, st: SegmentState, s0: int, t: Hit) -> PartyMention | None:
+def subject_at(text: str, st: SegmentState, start: int, t: Hit) -> PartyMention | None:
     """The party acting at a trigger: the nearest party mention before it in its clause.
 
     A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
@@ -203,10 +203,10 @@ def subject_at(text: str, st: SegmentState, s0: int, t: Hit) -> PartyMention | N
     while i >= 0 and (i := st.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
         p = st.parties[i]
         i -= 1
-        if p.span.start < s0:
+        if p.span.start < start:
             break
         between = text[p.span.end : t.start]
-        if ")" in between and "(" not in between and text.rfind("(", s0, p.span.start) >= 0:
+        if ")" in between and "(" not in between and text.rfind("(", start, p.span.start) >= 0:
             continue  # "We (which includes our service providers) will use…": an aside, not the subject
         if "(" in between and not INFINITIVE.search(between):
             between = re.sub(r"(?<!\s)\s*\([^()]*\)", "", between)  # (an infinitive after an aside is left alone)
@@ -216,9 +216,9 @@ def subject_at(text: str, st: SegmentState, s0: int, t: Hit) -> PartyMention | N
     return None
 
 
-def site_subject(text: str, s0: int) -> PartyMention:
+def site_subject(text: str, start: int) -> PartyMention:
     """The site as the actor of a sentence that names it without a party mention (an empty span at its start)."""
-    return PartyMention(Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
+    return PartyMention(Span.at(text, start, start), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
 
 
 def joint_subject(text: str, st: SegmentState, s0: int, t: Hit) -> bool:
