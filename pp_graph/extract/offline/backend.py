@@ -310,19 +310,19 @@ class OfflineBackend(Backend):
 
     # -- shared analysis, computed once per segment and reused by the stages --
 
-    def _state(self, policy: Policy, seg: Segment) -> SegmentState:
+    def _state(self, policy: Policy, segment: Segment) -> SegmentState:
         # The stages of one policy share each segment's analysis; a new policy starts afresh. The site is part of
         # the key: the same text read for another site names another first party.
         key = (policy.site, policy.digest)
         if key != self._cache_policy:
             self._cache, self._cache_policy = {}, key
-        st = self._cache.get(seg.index)
-        if st is None:
-            st = self._cache[seg.index] = self._analyse(policy, seg)
-        return st
+        state = self._cache.get(segment.index)
+        if state is None:
+            state = self._cache[segment.index] = self._analyse(policy, segment)
+        return state
 
-    def _analyse(self, policy: Policy, seg: Segment) -> SegmentState:
-        text, off = seg.text, seg.start
+    def _analyse(self, policy: Policy, segment: Segment) -> SegmentState:
+        text, off = segment.text, segment.start
         parties: list[PartyMention] = []
         own = site_name(policy.site)
         party_hits = list(self.lex.parties.find(text, off))
@@ -335,8 +335,8 @@ class OfflineBackend(Backend):
         data, purposes = list(self.lex.data.find(text, off)), list(self.lex.purposes.find(text, off))
         settled: dict[tuple[str, int, int], str] = {}
         kept = {
-            "data": self._mentions(seg, "data", data, names, settled),
-            "purpose": self._mentions(seg, "purpose", purposes, names, settled),
+            "data": self._mentions(segment, "data", data, names, settled),
+            "purpose": self._mentions(segment, "purpose", purposes, names, settled),
         }
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
@@ -354,7 +354,7 @@ class OfflineBackend(Backend):
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
         for m in PERIOD.finditer(text):
             if m.group("reason") and not any(
-                a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(seg)
+                a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(segment)
             ):
                 continue  # "we use your data to resolve disputes": a purpose of use, not a reason for keeping it
             attrs.append(
@@ -381,22 +381,22 @@ class OfflineBackend(Backend):
         return SegmentState(data, purposes, parties, triggers, attrs, kept, settled)
 
     def _mentions(
-        self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
+        self, segment: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
     ) -> list[Hit]:
         """The segment's lexicon hits that the mention rules keep, with the concept they settle on (and, in
         `settled`, the rule that changed a kept hit's concept)."""
         lex = self.lex.data if kind == "data" else self.lex.purposes
-        ctx = Context(seg.text, seg.start, lex, names, hits)
+        ctx = Context(segment.text, segment.start, lex, names, hits)
         kept, decisions = self.mention_rules.classify(kind, ctx, hits)
         for d in decisions:
             if d.action == "changed":  # the rule that settled a kept mention's concept joins its rule ids
                 settled[(kind, d.hit.start, d.hit.end)] = d.rule
         if self.trace is not None:
             for d in decisions:
-                why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (
+                why = segment.text[d.hit.start - segment.start : d.hit.end - segment.start] + (
                     f" → {compact(d.concept)}" if d.concept else ""
                 )
-                self.trace.add(d.rule, d.action, seg.index, d.hit.start, d.hit.end, "", why)
+                self.trace.add(d.rule, d.action, segment.index, d.hit.start, d.hit.end, "", why)
         return kept
 
     # -- stages --
@@ -423,9 +423,9 @@ class OfflineBackend(Backend):
         # A span found by this backend keeps the concept its mention rules settled on; any other span (from
         # another stage) is read off the lexicon.
         out: list[list[str | None]] = []
-        for seg, ss in zip(segments, spans, strict=True):
-            st = self._state(policy, seg)
-            found = {(h.start, h.end): h.entry.value[0] for h in st.kept[kind]}
+        for segment, ss in zip(segments, spans, strict=True):
+            state = self._state(policy, segment)
+            found = {(h.start, h.end): h.entry.value[0] for h in state.kept[kind]}
             out.append([found.get((sp.start, sp.end)) or self._concept(lex, sp.text) for sp in ss])
         return out
 
@@ -453,42 +453,46 @@ class OfflineBackend(Backend):
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
         before, after = _heading_phases()
-        for i, seg in enumerate(segments):
-            if i and "\n\n" in policy.text[segments[i - 1].end : seg.start]:
+        for i, segment in enumerate(segments):
+            if i and "\n\n" in policy.text[segments[i - 1].end : segment.start]:
                 blocks += 1
-            line = _Line(policy, segments, seg, self._state(policy, seg), titles, marked, section, blocks, pseudo)
+            line = _Line(
+                policy, segments, segment, self._state(policy, segment), titles, marked, section, blocks, pseudo
+            )
             line.lead_in = lead_in
             if heads[i]:
-                section, blocks = seg.text, 0
+                section, blocks = segment.text, 0
             elif not any(fn(self, line) for fn in before):
-                for s0, s1 in sentences(seg):
-                    line.found.extend(sentence_practices(policy, seg, line.st, s0, s1, line.notes, self.trace))
+                for start, end in sentences(segment):
+                    line.found.extend(
+                        sentence_practices(policy, segment, line.state, start, end, line.notes, self.trace)
+                    )
                 for fn in after:
                     fn(self, line)
             found = line.found
             out.append(found)
             if heads[i]:
                 lead_in = None
-            elif seg.text.rstrip().endswith(":") and found:
+            elif segment.text.rstrip().endswith(":") and found:
                 lead_in = found[0]
-            elif not list_like(seg.text):
+            elif not list_like(segment.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
         reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         return out
 
-    def _stated_sales(self, policy: Policy, seg: Segment, st: SegmentState) -> list[PracticeMention]:
+    def _stated_sales(self, policy: Policy, segment: Segment, state: SegmentState) -> list[PracticeMention]:
         """A sale the line states is kept whatever its section: no heading (a Nevada or California notice, "We
         do not sell") may hide "we also sell your email address to data brokers"."""
-        if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in st.triggers):
+        if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in state.triggers):
             return []
         out, notes = [], LineNotes()
-        hits = {t.start: t for t in st.triggers}
-        for s0, s1 in sentences(seg):
-            for p in sentence_practices(policy, seg, st, s0, s1, notes, self.trace):
+        hits = {t.start: t for t in state.triggers}
+        for start, end in sentences(segment):
+            for p in sentence_practices(policy, segment, state, start, end, notes, self.trace):
                 t = hits.get(p.span.start)
-                subject = subject_at(policy.text, st, s0, t) if t is not None else None
+                subject = subject_at(policy.text, state, start, t) if t is not None else None
                 if (
                     p.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
                     and not p.negated
@@ -498,20 +502,24 @@ class OfflineBackend(Backend):
                     and subject.kind == PartyKind.FIRST_PARTY
                 ):
                     out.append(replace(p, rules=(*p.rules, "promotion.stated-sale")))
-                    self._note("promotion.stated-sale", "made", seg.index, p.span.start, p.span.end, p.type.value, "")
+                    self._note(
+                        "promotion.stated-sale", "made", segment.index, p.span.start, p.span.end, p.type.value, ""
+                    )
         return out
 
     def _note(self, rule: str, action: str, segment: int, start: int, end: int, practice: str, why: str) -> None:
         if self.trace is not None:
             self.trace.add(rule, action, segment, start, end, practice, why)
 
-    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: SegmentState, out_of_scope: bool = False) -> bool:
+    def _inherited_passes(
+        self, p: PracticeMention, segment: Segment, state: SegmentState, out_of_scope: bool = False
+    ) -> bool:
         """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in (``out_of_scope``:
         the line has a sentence veto.inherit.out-of-scope finds, a cue that drops it)."""
-        note = self._seg_note(seg.index) if self.trace is not None else None
-        feats = features(st, seg.start, seg.end) | ({"@out_of_scope"} if out_of_scope else set())
-        if passes(p, seg.text, feats, note, inherited=True):
-            self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
+        note = self._seg_note(segment.index) if self.trace is not None else None
+        feats = features(state, segment.start, segment.end) | ({"@out_of_scope"} if out_of_scope else set())
+        if passes(p, segment.text, feats, note, inherited=True):
+            self._note(p.rules[-1], "made", segment.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
         return False
 
@@ -524,7 +532,7 @@ class OfflineBackend(Backend):
     def _inherit(
         self,
         policy: Policy,
-        seg: Segment,
+        segment: Segment,
         segments: list[Segment],
         titles: list[int],
         marked: list[bool],
@@ -538,10 +546,10 @@ class OfflineBackend(Backend):
         ("Site Security" directly above a line about monitoring network traffic); a title-like line of
         plain text passes on only collection and sharing, or security to its own paragraph.
         """
-        if USER_CHOICE.search(seg.text) or CHOICE_LINE.search(seg.text):
+        if USER_CHOICE.search(segment.text) or CHOICE_LINE.search(segment.text):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
         if lead_in is not None and (
-            (LIST_ITEM.match(seg.text) and has_data) or (list_like(seg.text) and lead_in.type in LIST_TYPES)
+            (LIST_ITEM.match(segment.text) and has_data) or (list_like(segment.text) and lead_in.type in LIST_TYPES)
         ):
             return PracticeMention(
                 lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
@@ -549,9 +557,9 @@ class OfflineBackend(Backend):
         # Nearest heading above this segment whose words cue a practice.
         # A title the loader leaves as a list item (MARKED_TITLE) bounds the search, and cues its own line.
         # (titles: the indices of the headings and marked titles, so the lines between are not stepped through)
-        own = 1 if marked[seg.index] else 0
-        for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, seg.index + own)])):
-            if prev.is_heading and seg.heading_path[: len(prev.heading_path)] != prev.heading_path:
+        own = 1 if marked[segment.index] else 0
+        for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, segment.index + own)])):
+            if prev.is_heading and segment.heading_path[: len(prev.heading_path)] != prev.heading_path:
                 continue  # an earlier sibling section's heading ("### Storage" above "### Advertising"): not a parent
             other_topic = False  # a heading on another topic ends the search for one further up
             for pattern, kind in HEADING_CUES:
@@ -627,10 +635,10 @@ class OfflineBackend(Backend):
         else:
             made_by = (made,)
         if self.trace is not None:
-            seg = res.segment.index
-            self._note(made, "made", seg, span.start, span.end, "", kind)
+            segment = res.segment.index
+            self._note(made, "made", segment, span.start, span.end, "", kind)
             for rid in linked:
-                self._note(rid, "linked", seg, span.start, span.end, "", kind)
+                self._note(rid, "linked", segment, span.start, span.end, "", kind)
         return (*made_by, *linked)
 
     def _relate(self, policy: Policy, res: SegmentExtraction) -> list[Relation]:
@@ -706,8 +714,8 @@ class _Line:
 
     policy: Policy
     segments: list[Segment]
-    seg: Segment
-    st: SegmentState
+    segment: Segment
+    state: SegmentState
     titles: list[int]  # the indices of the headings and marked titles (see OfflineBackend._inherit)
     marked: list[bool]
     section: str  # title of the nearest heading above
@@ -735,26 +743,28 @@ def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     line of plain text only reaches its own and the next paragraph): only a sale the line states is kept."""
     if not (OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= PSEUDO_REACH)):
         return False
-    seg = line.seg
-    be._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", line.section.strip()[:60])
-    line.found.extend(be._stated_sales(line.policy, seg, line.st))
+    segment = line.segment
+    be._note(
+        "veto.section.off-topic", "vetoed", segment.index, segment.start, segment.end, "", line.section.strip()[:60]
+    )
+    line.found.extend(be._stated_sales(line.policy, segment, line.state))
     return True
 
 
 @register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
-    seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
+    segment, state, notes, lead_in = line.segment, line.state, line.notes, line.lead_in
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
         and not notes.transfer_mechanism
-        and (st.data or line.blocks == 0 or (lead_in is not None and list_like(seg.text)))
+        and (state.data or line.blocks == 0 or (lead_in is not None and list_like(segment.text)))
     ):
         inherited = be._inherit(
-            line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
+            line.policy, segment, line.segments, line.titles, line.marked, lead_in, bool(state.data), line.blocks == 0
         )
-        if inherited and be._inherited_passes(inherited, seg, st, _out_of_scope(line)):
+        if inherited and be._inherited_passes(inherited, segment, state, _out_of_scope(line)):
             line.found.append(inherited)
     return False
 
@@ -763,8 +773,8 @@ def _out_of_scope(line: _Line) -> bool:
     """A line with a sentence about the policy itself, other sites, definitions, children or state residents
     (what the sentence-scope vetoes stop): the ``@out_of_scope`` cue, so the gate drops what the line inherits."""
     text = line.policy.text
-    for s0, s1 in sentences(line.seg):
-        sentence = text[s0:s1]
+    for start, end in sentences(line.segment):
+        sentence = text[start:end]
         if SCOPE.search(IDENTIFIES.sub(" ", sentence)) or AUDIENCE.search(sentence):
             return True
     return False

@@ -1,6 +1,6 @@
-"""Per-sentence facts of the offline extractor, read by both rule scopes (the trigger rules in trigger.py and
-the paragraph rules in paragraph.py): a segment's analysis, sentence bounds, sentence-wide tests computed once,
-the party acting at a trigger, and negation.
+"""Per-sentence facts of the offline extractor, read by both rule scopes (the sentence and trigger rules run by
+trigger.py, and the paragraph rules in paragraph.py): a segment's analysis, sentence bounds, sentence-wide tests
+computed once, the party acting at a trigger, and negation.
 """
 
 from __future__ import annotations
@@ -194,18 +194,18 @@ class LineNotes:
     held: list[PracticeMention] = field(default_factory=list)
 
 
-def subject_at(text: str, st: SegmentState, start: int, t: Hit) -> PartyMention | None:
+def subject_at(text: str, state: SegmentState, start: int, hit: Hit) -> PartyMention | None:
     """The party acting at a trigger: the nearest party mention before it in its clause.
 
     A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
     """
-    i = bisect.bisect_left(st.party_starts, t.start) - 1
-    while i >= 0 and (i := st.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
-        p = st.parties[i]
+    i = bisect.bisect_left(state.party_starts, hit.start) - 1
+    while i >= 0 and (i := state.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
+        p = state.parties[i]
         i -= 1
         if p.span.start < start:
             break
-        between = text[p.span.end : t.start]
+        between = text[p.span.end : hit.start]
         if ")" in between and "(" not in between and text.rfind("(", start, p.span.start) >= 0:
             continue  # "We (which includes our service providers) will use…": an aside, not the subject
         if "(" in between and not INFINITIVE.search(between):
@@ -221,25 +221,25 @@ def site_subject(text: str, start: int) -> PartyMention:
     return PartyMention(Span.at(text, start, start), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
 
 
-def joint_subject(text: str, st: SegmentState, s0: int, t: Hit) -> bool:
+def joint_subject(text: str, state: SegmentState, start: int, hit: Hit) -> bool:
     """The site among the coordinated subjects of a verb ("We and our partners may collect…")."""
     # Subjects sit near the verb: reading at most _SUBJECTS_REACH characters back keeps run-on lines linear.
-    start = max(s0, t.start - _SUBJECTS_REACH)
-    out, pos = [], start
-    lead = LEAD_NAME.match(text, s0, t.start) if start == s0 else None
-    first = bisect.bisect_left(st.party_starts, start)
-    if lead and not any(p.span.start < lead.end() for p in st.parties[first:]):
+    reach = max(start, hit.start - _SUBJECTS_REACH)
+    out, pos = [], reach
+    lead = LEAD_NAME.match(text, start, hit.start) if reach == start else None
+    first = bisect.bisect_left(state.party_starts, reach)
+    if lead and not any(p.span.start < lead.end() for p in state.parties[first:]):
         out, pos = [SITE_MARK], lead.end()
-    for p in st.parties[first:]:
-        if p.span.start >= t.start:
+    for p in state.parties[first:]:
+        if p.span.start >= hit.start:
             break
-        if p.span.start < pos or p.span.end > t.start or p.span.text.lower() in ("our", "your", "their", "its"):
+        if p.span.start < pos or p.span.end > hit.start or p.span.text.lower() in ("our", "your", "their", "its"):
             continue
         if p.kind == PartyKind.USER:
             continue
         out += [text[pos : p.span.start], SITE_MARK if p.kind == PartyKind.FIRST_PARTY else THIRD_MARK]
         pos = p.span.end
-    out.append(text[pos : t.start])
+    out.append(text[pos : hit.start])
     m = CO_SUBJECTS.search("".join(out))
     return bool(m and SITE_MARK in m.group(0) and THIRD_MARK in m.group(0))
 

@@ -86,12 +86,12 @@ def cue_table() -> CueTable:
     return cue_table_from(declared())
 
 
-def features(st: SegmentState, s0: int, s1: int) -> frozenset[str]:
+def features(state: SegmentState, start: int, end: int) -> frozenset[str]:
     """Entity features of a text range for the cue rules."""
     feats = set()
-    if any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties):
+    if any(start <= p.span.start < end and p.kind == PartyKind.THIRD_PARTY for p in state.parties):
         feats.add("@third_party")
-    if any(s0 <= d.start < s1 and d.entry.value[0] != GENERIC_DATA for d in st.data):
+    if any(start <= d.start < end and d.entry.value[0] != GENERIC_DATA for d in state.data):
         feats.add("@concrete_data")
     return frozenset(feats)
 
