@@ -107,13 +107,8 @@ def held_by_host(trigger: Trigger) -> bool:
 def held_named_data(trigger: Trigger) -> bool:
     # "we store the date of each request and your IP address", "your card number is kept": the site keeping
     # named data holds it, which OPP-115 reads as its collection as well
-    sentence, hit, subject, facts, text = (
-        trigger.sentence,
-        trigger.hit,
-        trigger.subject,
-        trigger.sentence.facts,
-        trigger.sentence.text,
-    )
+    sentence, hit, subject = trigger.sentence, trigger.hit, trigger.subject
+    facts, text = sentence.facts, sentence.text
     fp = PracticeType.FIRST_PARTY_COLLECTION_USE
     passive = trigger.kind == "retain" and trigger.passive
     if (
@@ -189,15 +184,9 @@ def _held_object(state: SegmentState, start: int, end: int, hit: Hit, passive: b
 @sentence_rule("candidate.own-tracking", "candidate.security-cue")
 def cue_paths(sentence: Sentence) -> bool:
     """Practices named without a trigger word, after the trigger loop: the site's own tracking technologies
-    (first-party collection) and security measures found by _security_cue."""
-    text, start, third, tracking, cue, has_data = (
-        sentence.text,
-        sentence.start,
-        sentence.third,
-        sentence.tracking,
-        sentence.cue,
-        sentence.has_data,
-    )
+    (first-party collection) and security measures found by the sentence's security cue (reading.py)."""
+    text, start, third = sentence.text, sentence.start, sentence.third
+    tracking, cue, has_data = sentence.tracking, sentence.cue, sentence.has_data
     choice, seen, found = sentence.own_choice, sentence.seen, sentence.found
     fp = PracticeType.FIRST_PARTY_COLLECTION_USE
     if (
@@ -304,15 +293,8 @@ def third_party_paths(sentence: Sentence) -> bool:
 def give_to_recipient(sentence: Sentence) -> bool:
     """Data handed to a named recipient with a general verb ("we may provide advertisers with…"), when nothing
     else in the sentence shared data and the reader makes no choice."""
-    text, state, start, third, seen, found, end = (
-        sentence.text,
-        sentence.state,
-        sentence.start,
-        sentence.third,
-        sentence.seen,
-        sentence.found,
-        sentence.end,
-    )
+    text, state, start, end = sentence.text, sentence.state, sentence.start, sentence.end
+    third, seen, found = sentence.third, sentence.seen, sentence.found
     sh = PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
     if sentence.choice or not third or sh in seen or not sentence.has_data:
         return True

@@ -87,14 +87,8 @@ class Sentence:
     def __init__(
         self, policy: Policy, segment: Segment, state: SegmentState, start: int, end: int, notes: LineNotes
     ) -> None:
-        self.policy, self.segment, self.state, self.start, self.end, self.notes = (
-            policy,
-            segment,
-            state,
-            start,
-            end,
-            notes,
-        )
+        self.policy, self.segment, self.state, self.notes = policy, segment, state, notes
+        self.start, self.end = start, end  # the sentence's offsets in the policy text
         text = self.text = policy.text
         self.wording = text[start:end]
         self.trigger_hits = [hit for hit in state.triggers if start <= hit.start < end]
