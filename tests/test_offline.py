@@ -271,7 +271,7 @@ def test_lexicon_row_without_concept_names_the_file(tmp_path, monkeypatch) -> No
 
 def test_data_given_to_the_site_is_first_party_collection() -> None:
     assert types_of("You may share your name and email address with us when you enter a contest.\n") == {FP}
-    # (the line above is first-party without _TO_US too, from the reader as subject; this one needs it)
+    # (the line above is first-party without TO_US too, from the reader as subject; this one needs it)
     assert types_of("Members disclose their billing address to us when they order.\n") == {FP}
     assert FP in types_of("When ordering, you may be asked to enter your name and card number.\n")
     # sending or transmitting data to the site is about transport, not a statement of collection
@@ -463,7 +463,7 @@ def test_protection_as_the_aim_of_use_is_not_security() -> None:
     assert SECURE not in types_of("We use your IP address to help protect the shop from unauthorized access.\n")
     assert SECURE not in types_of("We collect device details to secure our services and stop fraud.\n")
     assert SECURE in types_of("We use encryption to protect your card number from unauthorized access.\n")
-    # no method named: protecting the data itself is security (the _DATA_OBJECT exception)
+    # no method named: protecting the data itself is security (the DATA_OBJECT exception)
     assert SECURE in types_of("We use your account data to protect your information from misuse.\n")
 
 
@@ -688,7 +688,7 @@ def test_long_chain_of_coordinated_subjects_does_not_backtrack_exponentially() -
     # into a failure (a guard against a hang, not a speed target: any sane time passes).
     import signal
 
-    from pp_graph.extract.offline.patterns import _CO_SUBJECTS, SITE_MARK, THIRD_MARK
+    from pp_graph.extract.offline.patterns.sentences import CO_SUBJECTS, SITE_MARK, THIRD_MARK
 
     def hang(*_: object) -> None:
         raise TimeoutError("coordinated-subject pattern backtracks exponentially")
@@ -697,8 +697,8 @@ def test_long_chain_of_coordinated_subjects_does_not_backtrack_exponentially() -
     signal.alarm(20)
     try:
         chain = THIRD_MARK + f" and {THIRD_MARK}" * 40 + " xx "
-        assert _CO_SUBJECTS.search(chain) is None
-        assert _CO_SUBJECTS.search(f"{SITE_MARK} and our {THIRD_MARK} may ") is not None
+        assert CO_SUBJECTS.search(chain) is None
+        assert CO_SUBJECTS.search(f"{SITE_MARK} and our {THIRD_MARK} may ") is not None
         text = "Advertisers" + " and partners" * 40 + " xx use cookies to collect your email address.\n"
         assert TC in types_of("A first paragraph long enough not to read as a title line.\n\n" + text)
     finally:
@@ -809,13 +809,13 @@ def test_storage_place_is_a_whole_name() -> None:
 
 
 def test_deletion_on_the_readers_request_is_a_user_right() -> None:
-    # _USER_REQUEST: "at your request", "contact us" make deletion a right of the reader, not retention
+    # USER_REQUEST: "at your request", "contact us" make deletion a right of the reader, not retention
     assert RETAIN not in types_of("We will delete your email address at your request.\n")
     assert RETAIN not in types_of("Please contact us and we will delete your email address.\n")
 
 
 def test_the_reader_as_subject_of_a_passive_keeps_no_data() -> None:
-    # _AUX_ONLY: only auxiliaries between "you" and a passive retention verb: the reader is its subject
+    # AUX_ONLY: only auxiliaries between "you" and a passive retention verb: the reader is its subject
     text = "You will be kept informed of changes to your email address for as long as you remain a subscriber.\n"
     assert RETAIN not in types_of(text)
     # …unlike a reader in a relative clause ("that you enter"), see
@@ -823,7 +823,7 @@ def test_the_reader_as_subject_of_a_passive_keeps_no_data() -> None:
 
 
 def test_the_reader_contacting_the_site_is_no_choice() -> None:
-    # _CONTACT_WHEN: "when you contact us" is how data reaches the site, not "contact us to opt out"
+    # CONTACT_WHEN: "when you contact us" is how data reaches the site, not "contact us to opt out"
     assert FP in types_of("If you contact us by phone, we may record your name and phone number.\n")
     text = "When you enter a sweepstakes, contact us, or post a review, we collect your name and email address.\n"
     assert FP in types_of(text)
@@ -831,27 +831,27 @@ def test_the_reader_contacting_the_site_is_no_choice() -> None:
 
 
 def test_the_reader_letting_the_site_collect() -> None:
-    # _LET_US: "you authorize us to obtain…": the site collects, though the reader is the nearest subject
+    # LET_US: "you authorize us to obtain…": the site collects, though the reader is the nearest subject
     assert FP in types_of("By linking your account, you authorize us to obtain your friends list and birthday.\n")
     assert FP in types_of("You give us permission to access the photos stored on your phone.\n")
     assert FP not in types_of("You can access your email address and phone number in your account settings.\n")
 
 
 def test_data_that_can_identify_you_is_a_definition_inside_a_practice() -> None:
-    # _IDENTIFIES: the definition's own "used" is no practice, but the sentence's collection is kept
+    # IDENTIFIES: the definition's own "used" is no practice, but the sentence's collection is kept
     text = "We collect personal information, meaning information that can be used to identify you, like your name.\n"
     assert FP in types_of(text)
     assert FP not in types_of("Statistics that cannot be used to identify you may be published in our reports.\n")
 
 
 def test_a_request_noun_is_not_the_sites_request() -> None:
-    # _REQUEST_VERB_AFTER: "request(s)" after any other word is the reader's request, not collection
+    # REQUEST_VERB_AFTER: "request(s)" after any other word is the reader's request, not collection
     assert FP in types_of("We may request your mailing address to ship your prize.\n")
     assert FP not in types_of("We answer verified requests about your personal information within 45 days.\n")
 
 
 def test_data_accessed_by_other_people_is_not_the_sites_collection() -> None:
-    # _BY_PEOPLE: "accessed by others" is the public's access, not the site's collection
+    # BY_PEOPLE: "accessed by others" is the public's access, not the site's collection
     assert FP not in types_of("Your profile photo and username may be accessed by other members.\n")
     # the site's own access is its collection
     assert FP in types_of("We may access your contacts and calendar to help you invite friends.\n")
@@ -859,14 +859,14 @@ def test_data_accessed_by_other_people_is_not_the_sites_collection() -> None:
 
 
 def test_data_the_reader_must_give_to_register() -> None:
-    # _MUST_GIVE/_MUST_FOR and the "you must/need to provide" triggers: a requirement, not a choice
+    # MUST_GIVE/MUST_FOR and the "you must/need to provide" triggers: a requirement, not a choice
     assert FP in types_of("To open an account, you must provide your full name and a valid email address.\n")
     assert FP in types_of("You will need to provide your billing address when you place an order.\n")
     assert FP in types_of("To enter the contest you may need to submit your phone number and home address.\n")
 
 
 def test_receiving_a_request_or_order_is_not_collection() -> None:
-    # _RECEIVE_NOT_DATA: a notice, request or legal demand the site receives is not data
+    # RECEIVE_NOT_DATA: a notice, request or legal demand the site receives is not data
     assert FP not in types_of("We will delete your account data if we receive a written request from you.\n")
     assert FP in types_of("We receive your IP address when you visit our website.\n")
 
@@ -887,7 +887,7 @@ def test_assent_to_the_policy_is_not_collection() -> None:
 
 
 def test_provide_a_recipient_with_data_is_sharing() -> None:
-    # _GIVE_WITH: "provide <recipient> with <data>" names the recipient before the data
+    # GIVE_WITH: "provide <recipient> with <data>" names the recipient before the data
     assert SHARE in types_of("We may provide our marketing partners with your email address and zip code.\n")
     assert SHARE in types_of("We provide advertisers with aggregate information about our visitors.\n")
     # a recipient served, not handed data
@@ -913,14 +913,14 @@ def test_access_in_a_list_of_threats_is_not_collection() -> None:
 
 
 def test_the_readers_own_sharing_features_are_not_disclosures() -> None:
-    # _YOU_AND_SHARE: the reader as subject of a list of verbs ending in "share"
+    # YOU_AND_SHARE: the reader as subject of a list of verbs ending in "share"
     assert SHARE not in types_of("The gallery lets you organize, edit, and share your photos and videos.\n")
     assert SHARE not in types_of("Our tools allow you to create and share playlists with your email contacts.\n")
-    # _FEATURE_BEFORE: "file sharing" names a feature …
+    # FEATURE_BEFORE: "file sharing" names a feature …
     assert SHARE not in types_of("We use your contact list to offer file sharing and messaging between members.\n")
     # … unless it says with whom
     assert SHARE in types_of("We use file sharing with our partners to send them your name and device ID.\n")
-    # _ENGAGEMENT_BEFORE / _AFTER: "shares" counted among reactions to posts
+    # ENGAGEMENT_BEFORE / _AFTER: "shares" counted among reactions to posts
     assert SHARE not in types_of("We collect statistics such as likes, comments, shares and clicks on your posts.\n")
 
 
@@ -932,13 +932,13 @@ def test_exchange_and_rent_forms_are_sharing() -> None:
 
 
 def test_a_change_of_owner_implies_the_recipient_of_a_transfer() -> None:
-    # _IMPLIED_BUYER
+    # IMPLIED_BUYER
     text = "If we are acquired by or merged with another company, your personal information may be transferred.\n"
     assert SHARE in types_of(text)
 
 
 def test_a_list_item_heading_ends_the_section_above() -> None:
-    # _MARKED_TITLE: a Markdown heading inside a list item (a collapsible section) bounds heading inheritance
+    # MARKED_TITLE: a Markdown heading inside a list item (a collapsible section) bounds heading inheritance
     text = (
         "Privacy Policy\n==============\n\nIntro text about our services.\n\n"
         "Sharing Your Information\n------------------------\n\n"
@@ -1002,7 +1002,7 @@ def test_data_protection_law_and_protecting_people_are_not_security_headings() -
 
 
 def test_secure_services_as_the_aim_of_a_use_is_not_security() -> None:
-    # _SECURE_SERVICE_BEFORE / _SECURE_SERVICE_AFTER: "secure" said of the site's services, as a purpose of use
+    # SECURE_SERVICE_BEFORE / SECURE_SERVICE_AFTER: "secure" said of the site's services, as a purpose of use
     assert SECURE not in types_of("We use the information we collect to keep our services secure and up to date.\n")
     assert SECURE not in types_of("Your account information is used to provide a safe, secure community.\n")
     assert SECURE not in types_of("We may use log data, such as your IP address, to help keep the site secure.\n")
@@ -1014,7 +1014,7 @@ def test_secure_services_as_the_aim_of_a_use_is_not_security() -> None:
 
 
 def test_safeguards_for_transfers_abroad_are_not_security() -> None:
-    # _CROSS_BORDER: "safeguards" or "protection" for moving data across borders name a transfer mechanism
+    # CROSS_BORDER: "safeguards" or "protection" for moving data across borders name a transfer mechanism
     text = (
         "When we transfer your personal data outside the EEA, we put appropriate safeguards in place to protect it.\n"
     )
@@ -1029,7 +1029,7 @@ def test_safeguards_for_transfers_abroad_are_not_security() -> None:
 
 
 def test_need_to_know_said_to_the_reader_is_not_an_access_limit() -> None:
-    # _SECURE_CUE's "need to know": an access limit, not the reader's need nor a web address
+    # SECURE_CUE's "need to know": an access limit, not the reader's need nor a web address
     assert SECURE not in types_of("This page covers everything you need to know about how we handle your data.\n")
     text = "Read [our cookie guide](https://shop.example/what-you-need-to-know-about-cookies) about your data.\n"
     assert SECURE not in types_of(text)
@@ -1037,14 +1037,14 @@ def test_need_to_know_said_to_the_reader_is_not_an_access_limit() -> None:
 
 
 def test_investigating_security_incidents_is_a_purpose_not_a_measure() -> None:
-    # _INCIDENT / _DETECTING: security incidents the site detects or investigates are a purpose of use
+    # INCIDENT / DETECTING: security incidents the site detects or investigates are a purpose of use
     text = "We use your personal information for detecting and investigating security incidents.\n"
     assert SECURE not in types_of(text)
     assert SECURE in types_of("We will notify you of any security incident affecting your personal information.\n")
 
 
 def test_safeguards_as_a_legal_condition_are_not_security() -> None:
-    # _SUBJECT_TO / _FOR_RIGHTS: "subject to appropriate safeguards", "safeguards for your rights"
+    # SUBJECT_TO / FOR_RIGHTS: "subject to appropriate safeguards", "safeguards for your rights"
     text = "We share your device information with our partners, subject to appropriate contractual safeguards.\n"
     assert SECURE not in types_of(text)
     text = "With suitable safeguards for your rights, we use your personal information for research.\n"
@@ -1053,11 +1053,11 @@ def test_safeguards_as_a_legal_condition_are_not_security() -> None:
 
 
 def test_data_not_kept_on_the_sites_own_machines_is_retention() -> None:
-    # _OWN_MEDIUM: a negated passive storage verb before the site's own machines states data is not kept
+    # OWN_MEDIUM: a negated passive storage verb before the site's own machines states data is not kept
     for text in (
         "Your credit card number is never stored anywhere on our servers.\n",
         "Payment card details are not kept on our own computers.\n",
-        # _OUR_THING as subject of a retention verb: the site's servers keep (or do not keep) the data
+        # OUR_THING as subject of a retention verb: the site's servers keep (or do not keep) the data
         "Our servers do not store your credit card information.\n",
     ):
         assert [(p.type, p.negated) for p in practices(text)] == [(RETAIN, True)]
@@ -1067,7 +1067,7 @@ def test_data_not_kept_on_the_sites_own_machines_is_retention() -> None:
 
 
 def test_second_participle_and_intransitive_retention_verbs() -> None:
-    # _PASSIVE_AND: "are encrypted and retained for 30 days" is a passive retention statement
+    # PASSIVE_AND: "are encrypted and retained for 30 days" is a passive retention statement
     assert RETAIN in types_of("Copies of your invoices are encrypted and retained for seven years.\n")
     # ...but the reader's access before it is not ("can be viewed or deleted from your dashboard")
     assert RETAIN not in types_of("Your location history can be viewed or deleted from your account dashboard.\n")
@@ -1076,7 +1076,7 @@ def test_second_participle_and_intransitive_retention_verbs() -> None:
 
 
 def test_more_verbs_of_disposal() -> None:
-    # triggers: shred, wipe, overwrite, throw away (in _DISPOSE: the site disposing of named data)
+    # triggers: shred, wipe, overwrite, throw away (in DISPOSE: the site disposing of named data)
     assert RETAIN in types_of("Paper forms containing your phone number are shredded after processing.\n")
     assert RETAIN in types_of("Raw location records are thrown away after six months.\n")
     assert RETAIN in types_of("Access logs containing IP addresses are overwritten every 60 days.\n")
@@ -1085,27 +1085,27 @@ def test_more_verbs_of_disposal() -> None:
 
 
 def test_periods_counted_from_an_event_or_until_the_reader_unsubscribes() -> None:
-    # _PERIOD: "N years after / from …", "until you unsubscribe / opt out / withdraw consent"
+    # PERIOD: "N years after / from …", "until you unsubscribe / opt out / withdraw consent"
     assert RETAIN in types_of("Billing records are maintained until the audit closes or six years after the sale.\n")
     assert RETAIN in types_of("We keep your email address until you unsubscribe from our newsletter.\n")
-    # _KEEP_DOING: "keep sending" is to continue, not keeping data
+    # KEEP_DOING: "keep sending" is to continue, not keeping data
     assert RETAIN not in types_of("We will keep sending offers to your email address until you unsubscribe.\n")
 
 
 def test_kept_in_a_secure_place_without_a_period_is_security_not_retention() -> None:
-    # _SECURE_PLACE: where data is kept safe is a security measure; with a period it stays retention
+    # SECURE_PLACE: where data is kept safe is a security measure; with a period it stays retention
     assert RETAIN not in types_of("Personal information is retained in secure facilities with restricted access.\n")
     assert RETAIN in types_of("Personal information is retained in secure facilities for five years.\n")
 
 
 def test_hashed_passwords_are_security() -> None:
-    # _SECURE_MORE: passwords kept as salted or one-way hashes
+    # SECURE_MORE: passwords kept as salted or one-way hashes
     assert SECURE in types_of("Member passwords are saved only as salted hashes on our systems.\n")
     assert SECURE in types_of("We hash every account password with a slow algorithm before saving it.\n")
 
 
 def test_identity_checks_for_the_readers_protection_are_security() -> None:
-    # _SECURE_IDENTITY: an identity check to protect the reader's account, not before answering a rights request
+    # SECURE_IDENTITY: an identity check to protect the reader's account, not before answering a rights request
     text = "To protect your account, our support agents will confirm your identity before discussing your order.\n"
     assert SECURE in types_of(text)
     text = "To protect your privacy, we will verify your identity before we delete your account at your request.\n"
@@ -1113,7 +1113,7 @@ def test_identity_checks_for_the_readers_protection_are_security() -> None:
 
 
 def test_keeping_others_out_of_the_account_is_security() -> None:
-    # _SECURE_MORE: preventing others from using or getting into the reader's account
+    # SECURE_MORE: preventing others from using or getting into the reader's account
     text = "The extra sign-in step helps prevent someone who guessed your password from getting into your account.\n"
     assert SECURE in types_of(text)
     text = "The card check is done by phone so there is no risk of anyone other than you gaining access to the card.\n"
@@ -1121,7 +1121,7 @@ def test_keeping_others_out_of_the_account_is_security() -> None:
 
 
 def test_breaches_and_the_sites_notice_of_them_are_security() -> None:
-    # _SECURE_MORE: a breach the site discovers, and telling the reader of unauthorized access or theft
+    # SECURE_MORE: a breach the site discovers, and telling the reader of unauthorized access or theft
     assert SECURE in types_of("If we discover a breach, we will email everyone whose records were involved.\n")
     assert SECURE not in types_of("In the event of a breach of these terms, we may close your account.\n")
     text = "We will tell you quickly if an intruder gets unauthorized access to your order history.\n"
@@ -1130,26 +1130,26 @@ def test_breaches_and_the_sites_notice_of_them_are_security() -> None:
 
 
 def test_never_asking_for_passwords_is_security() -> None:
-    # _SECURE_MORE: the site warning that it never asks for passwords or card numbers
+    # SECURE_MORE: the site warning that it never asks for passwords or card numbers
     assert SECURE in types_of("Our staff will never phone you asking for your credit card number.\n")
     assert SECURE in types_of("We will never send you a text asking you to enter your PIN.\n")
 
 
 def test_staff_only_access_stated_informally_is_security() -> None:
-    # _SECURE_MORE: only certain staff can open or view the records
+    # SECURE_MORE: only certain staff can open or view the records
     assert SECURE in types_of("Only our billing staff can view the payment records we keep.\n")
     text = "Only the individuals who need it for their daily work have access to the member list.\n"
     assert SECURE in types_of(text)
 
 
 def test_security_staff_watching_the_systems_is_security() -> None:
-    # _SECURE_MORE: a security team monitoring, or systems watched around the clock
+    # SECURE_MORE: a security team monitoring, or systems watched around the clock
     assert SECURE in types_of("Our security engineers review the logs every morning.\n")
     assert SECURE in types_of("We monitor our servers and networks around the clock.\n")
 
 
 def test_physical_locks_and_session_timeouts_are_security() -> None:
-    # _SECURE_MORE: locked cabinets or rooms, automatic sign-out, masked card numbers, weakness tests, 2-step sign-in
+    # SECURE_MORE: locked cabinets or rooms, automatic sign-out, masked card numbers, weakness tests, 2-step sign-in
     assert SECURE in types_of("Signed order forms are kept in locked drawers at our head office.\n")
     assert SECURE in types_of("For your safety the app signs you out automatically when you close it.\n")
     assert SECURE in types_of("We mask your card number on every screen and email.\n")
@@ -1158,12 +1158,12 @@ def test_physical_locks_and_session_timeouts_are_security() -> None:
 
 
 def test_interception_in_any_form_is_a_security_threat() -> None:
-    # _SECURE_CUE: "intercepts" / "interception" as well as "intercepted"
+    # SECURE_CUE: "intercepts" / "interception" as well as "intercepted"
     assert SECURE in types_of("Your messages are scrambled so nobody who intercepts them can read your data.\n")
 
 
 def test_disclaimers_that_data_may_be_reached_are_security() -> None:
-    # _SECURE_MORE: "we cannot promise that your data will stay private", risk of sending over the internet
+    # SECURE_MORE: "we cannot promise that your data will stay private", risk of sending over the internet
     text = "Although we try hard, we can't promise that the details you enter will never be misused.\n"
     assert SECURE in types_of(text)
     assert SECURE not in types_of("We can't guarantee that tickets from unauthorized resellers are genuine.\n")
@@ -1172,14 +1172,14 @@ def test_disclaimers_that_data_may_be_reached_are_security() -> None:
 
 
 def test_the_site_keeping_data_confidential_is_security() -> None:
-    # _SECURE_MORE: the site (active "we") or the data (passive) kept confidential; not a recipient's duty
+    # SECURE_MORE: the site (active "we") or the data (passive) kept confidential; not a recipient's duty
     assert SECURE in types_of("We will keep the answers you give in our surveys confidential.\n")
     assert SECURE in types_of("Patient records are always held in strict confidence.\n")
     assert SECURE not in types_of("Our mailing house has agreed to keep your address confidential.\n")
 
 
 def test_staff_sanctions_attack_protection_and_seriousness_are_security() -> None:
-    # _SECURE_MORE: systems protected against attacks, discipline for staff misuse, taking protection seriously
+    # SECURE_MORE: systems protected against attacks, discipline for staff misuse, taking protection seriously
     assert SECURE in types_of("Our servers are protected against malware by several layers of tools.\n")
     assert SECURE not in types_of("Our software protects your computer against viruses.\n")
     text = "Staff who look at customer records without a reason face disciplinary action.\n"
@@ -1267,14 +1267,14 @@ def test_utilize_is_a_use_verb() -> None:
 
 
 def test_the_app_or_site_as_subject_collects_for_the_site() -> None:
-    # _OUR_THING: "the app records…", "this website logs…" (not a participle: "…the Platform using your details")
+    # OUR_THING: "the app records…", "this website logs…" (not a participle: "…the Platform using your details")
     assert FP in types_of("The app records your location while a workout is running.\n")
     assert FP in types_of("This website logs your IP address each time you visit.\n")
     assert FP not in types_of("Log in to the Platform using your account details from a social network.\n")
 
 
 def test_purposes_for_which_data_was_collected_is_a_reference() -> None:
-    # _PURPOSE_REF: the purpose named in a relative clause of a retention statement is no collection statement
+    # PURPOSE_REF: the purpose named in a relative clause of a retention statement is no collection statement
     text = (
         "We retain your personal information only as long as necessary for the purposes for which it was collected.\n"
     )
@@ -1285,7 +1285,7 @@ def test_purposes_for_which_data_was_collected_is_a_reference() -> None:
 
 
 def test_use_of_methods_is_a_tool_not_data_use() -> None:
-    # _TOOL_OBJECT: "we use … methods/techniques to protect…"
+    # TOOL_OBJECT: "we use … methods/techniques to protect…"
     text = "We use a variety of methods to protect your personal information from unauthorized access.\n"
     assert FP not in types_of(text)
 
@@ -1306,7 +1306,7 @@ def test_keeping_track_of_data_is_collection() -> None:
 
 
 def test_a_period_for_goods_or_game_items_is_not_retention() -> None:
-    # _KEPT_RECORD / _KEPT_PRONOUN: a keeping verb with a period but no data needs a record noun or a pronoun subject
+    # KEPT_RECORD / KEPT_PRONOUN: a keeping verb with a period but no data needs a record noun or a pronoun subject
     assert types_of("Sale items you reserve online are held at the front desk for ten days before pickup.\n") == set()
     assert types_of("Medals you earn in the puzzle league are saved in your trophy room forever.\n") == set()
     assert types_of("Keep the bread in a cool cupboard for up to five days, then toss it.\n") == set()
@@ -1317,7 +1317,7 @@ def test_a_period_for_goods_or_game_items_is_not_retention() -> None:
 
 
 def test_keeping_only_a_truncated_card_number_is_retention() -> None:
-    # _TRUNCATED_CARD: the site keeps only the last four digits of a card, without a period
+    # TRUNCATED_CARD: the site keeps only the last four digits of a card, without a period
     assert RETAIN in types_of("The only payment detail we save is the last four digits of your credit card.\n")
     assert RETAIN in types_of(
         "We hold on to the last 4 digits of your credit card number so you can recognize it at checkout.\n"
@@ -1327,7 +1327,7 @@ def test_keeping_only_a_truncated_card_number_is_retention() -> None:
 
 
 def test_sign_in_checks_that_keep_others_out_of_the_account_are_security() -> None:
-    # _SECURE_SIGN_IN: identity checked with a code or PIN, lock-out after failed sign-ins, a passcode
+    # SECURE_SIGN_IN: identity checked with a code or PIN, lock-out after failed sign-ins, a passcode
     assert SECURE in types_of("When you call our support line, we confirm your identity using a security code.\n")
     text = "Before our agents make any change to your plan, they will ask you for the PIN you chose at sign-up.\n"
     assert SECURE in types_of(text)
@@ -1341,7 +1341,7 @@ def test_sign_in_checks_that_keep_others_out_of_the_account_are_security() -> No
 
 
 def test_vetting_training_and_logging_staff_access_are_security() -> None:
-    # _SECURE_STAFF: background checks on staff, security training, a written programme, logged look-ups
+    # SECURE_STAFF: background checks on staff, security training, a written programme, logged look-ups
     assert SECURE in types_of("All of our customer service employees pass a criminal background check before hiring.\n")
     assert SECURE in types_of("Our support staff take part in mandatory security awareness training every year.\n")
     assert SECURE in types_of("We maintain a comprehensive information security program overseen by our board.\n")
@@ -1363,7 +1363,7 @@ def test_payment_processors_ad_networks_and_subprocessors_are_recipients() -> No
 
 
 def test_site_keeping_named_data_is_its_collection() -> None:
-    # backend._sentence_practices (_HOLD, _held_object, _RECORD_OF): the site storing or keeping named data
+    # backend._sentence_practices (HOLD, _held_object, RECORD_OF): the site storing or keeping named data
     # (no period, place or safeguard) states that it holds, i.e. collects, that data
     assert FP in types_of("For every order we store your shipping address and the phone number you gave us.\n")
     assert FP in types_of("The only details we keep are your name and the last four digits of your card.\n")
@@ -1387,7 +1387,7 @@ def test_security_measure_in_another_clause_keeps_the_collection() -> None:
 
 
 def test_safeguards_named_by_kind_are_security_even_for_transferred_data() -> None:
-    # _NAMED_METHOD: safeguards named by their kind are a security measure, not a transfer mechanism
+    # NAMED_METHOD: safeguards named by their kind are a security measure, not a transfer mechanism
     text = (
         "We use administrative, technical and physical safeguards to protect personal information, including "
         "information transferred to other countries.\n"
@@ -1398,14 +1398,14 @@ def test_safeguards_named_by_kind_are_security_even_for_transferred_data() -> No
 
 
 def test_data_centers_are_not_recipients() -> None:
-    # _TO_RECIPIENT: the site's own data or processing centres receive nothing from another party
+    # TO_RECIPIENT: the site's own data or processing centres receive nothing from another party
     assert SHARE not in types_of("We transfer your personal information to our data centers in the United States.\n")
     assert SHARE not in types_of("Your order details are transferred to our processing center in Texas for storage.\n")
     assert SHARE in types_of("Your card number is transferred to a payment processor for billing.\n")
 
 
 def test_merging_data_or_buying_items_is_no_change_of_ownership() -> None:
-    # _IMPLIED_BUYER: only a company as the other side of a merger or purchase names an implied recipient
+    # IMPLIED_BUYER: only a company as the other side of a merger or purchase names an implied recipient
     text = (
         "Information you give may be merged with data from public sources and transferred to our marketing database.\n"
     )
@@ -1417,20 +1417,20 @@ def test_merging_data_or_buying_items_is_no_change_of_ownership() -> None:
 
 
 def test_receiving_an_order_is_data_but_a_court_order_is_not() -> None:
-    # _RECEIVE_NOT_DATA: a legal order received is no data; the reader's purchase order is
+    # RECEIVE_NOT_DATA: a legal order received is no data; the reader's purchase order is
     text = "If you buy through the app store, we receive your order details, such as your name and shipping address.\n"
     assert FP in types_of(text)
     assert FP not in types_of("We may receive court orders that name your email address and phone number.\n")
 
 
 def test_pinning_a_photo_is_not_a_pin_code() -> None:
-    # _SECURE_SIGN_IN: "PIN" only in capitals is a personal identification number
+    # SECURE_SIGN_IN: "PIN" only in capitals is a personal identification number
     assert SECURE not in types_of("Before you can share a board, we ask you to pin at least one photo to it.\n")
     assert SECURE in types_of("Before we discuss your account on the phone, we will ask you for your PIN.\n")
 
 
 def test_a_readers_breach_of_terms_or_lost_card_is_not_security() -> None:
-    # _SECURE_MORE: a breach by the reader, or a lost bank card, is no breach of the site's security
+    # SECURE_MORE: a breach by the reader, or a lost bank card, is no breach of the site's security
     assert SECURE not in types_of("In the event of a breach by you of these terms, we may suspend your account.\n")
     text = (
         "If your card is lost or stolen, please contact your bank, and we will tell you how to update your payment "
@@ -1442,7 +1442,7 @@ def test_a_readers_breach_of_terms_or_lost_card_is_not_security() -> None:
 
 
 def test_reading_about_third_party_cookies_is_not_their_use() -> None:
-    # _THIRD_TRACKER: third-party cookies named as a topic to read about
+    # THIRD_TRACKER: third-party cookies named as a topic to read about
     assert TC not in types_of("To learn more about third-party cookies, visit www.allaboutcookies.org.\n")
     assert TC not in types_of("For more information on third-party cookies, see the help pages of your browser.\n")
     assert TC in types_of("We rely on third-party cookies to measure how our ads perform.\n")
@@ -1458,14 +1458,14 @@ def test_telling_the_site_to_stop_is_not_giving_data() -> None:
 
 
 def test_data_held_for_moderation_is_not_its_collection() -> None:
-    # _KEPT_HOW: a short wait before the data is handled is not the site holding the data
+    # KEPT_HOW: a short wait before the data is handled is not the site holding the data
     assert FP not in types_of("Comments are held for moderation before they appear.\n")
     assert FP not in types_of("Items in your cart and your shipping address are kept for 30 minutes.\n")
     assert FP in types_of("For every order we store your shipping address and the phone number you gave us.\n")
 
 
 def test_keeping_the_reader_signed_in_is_not_retention() -> None:
-    # _KEEP_STATE: "keep you signed in" keeps a state, not data
+    # KEEP_STATE: "keep you signed in" keeps a state, not data
     assert RETAIN not in types_of("We keep you signed in to your account as long as you use the app.\n")
     assert RETAIN in types_of("We keep your email address as long as you use the app.\n")
 

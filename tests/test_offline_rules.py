@@ -33,7 +33,7 @@ def test_every_rule_has_code_and_a_positive_example() -> None:
     for scope, registry in (("heading", backend.HEADING_RULES), ("paragraph", paragraph.PARAGRAPH_RULES)):
         names = [rid for rid, _ in ordered(scope, registry)]
         assert names == [r.id for r in rules if r.scope == scope and r.kind in ENGINE_KINDS]
-    modules = (trigger, backend, paragraph)
+    modules = (*trigger.RULE_MODULES, backend, paragraph)  # (the sentence and trigger rules by kind)
     for r in rules:
         if r.kind == "cue" and not r.predicate:
             assert r.cue and r.category, r.id  # scored by the gate (gate.cues)
@@ -143,14 +143,19 @@ def test_by_rule_scores_the_dev_and_fit_subsets_of_train(tmp_path: Path) -> None
 _OFFLINE = Path(__file__).resolve().parents[1] / "pp_graph" / "extract" / "offline"
 
 
+def _module(f: Path) -> str:
+    """A module's dotted name under the offline package ("backend", "patterns.retention", "patterns")."""
+    return ".".join(f.relative_to(_OFFLINE).with_suffix("").parts).removesuffix(".__init__")
+
+
 def _functions() -> list[tuple[str, int]]:
     import ast
 
     out = []
-    for f in sorted(_OFFLINE.glob("*.py")):
+    for f in sorted(_OFFLINE.rglob("*.py")):
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                out.append((f"{f.stem}.{node.name}", (node.end_lineno or node.lineno) - node.lineno + 1))
+                out.append((f"{_module(f)}.{node.name}", (node.end_lineno or node.lineno) - node.lineno + 1))
     return out
 
 
@@ -162,11 +167,12 @@ def test_no_import_cycle_in_the_offline_extractor() -> None:
     import ast
 
     graph: dict[str, set[str]] = {}
-    for f in _OFFLINE.glob("*.py"):
-        deps = graph.setdefault(f.stem, set())
+    prefix = "pp_graph.extract.offline."
+    for f in _OFFLINE.rglob("*.py"):
+        deps = graph.setdefault(_module(f), set())
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):  # (imports under TYPE_CHECKING count too)
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pp_graph.extract.offline."):
-                deps.add(node.module.rsplit(".", 1)[1])  # type: ignore[union-attr]
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(prefix):
+                deps.add(node.module.removeprefix(prefix))  # type: ignore[union-attr]
     seen: dict[str, int] = {}  # 1: on the path, 2: done
 
     def visit(m: str, path: list[str]) -> None:

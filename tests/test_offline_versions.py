@@ -50,13 +50,13 @@ def test_ruleset_digest_covers_rule_code_and_data(tmp_path: Path, monkeypatch: p
     from pp_graph.extract.offline import version
 
     names = {p.name for p in version.rule_files()}
-    assert {"backend.py", "patterns.py", "paragraph.py", "gate.py", "offline.toml"} <= names
+    assert {"backend.py", "retention.py", "paragraph.py", "gate.py", "offline.toml"} <= names  # (patterns/ too)
     code = tmp_path / "code"
     shutil.copytree(version.CODE_DIR, code)
     monkeypatch.setattr(version, "CODE_DIR", code)
     monkeypatch.setattr(version, "RULE_DATA", ())
     before = version.digest_files(version.rule_files())
-    with (code / "patterns.py").open("a", encoding="utf-8") as fh:
+    with (code / "patterns" / "retention.py").open("a", encoding="utf-8") as fh:
         fh.write("\n# a rule change\n")
     assert version.digest_files(version.rule_files()) != before
 

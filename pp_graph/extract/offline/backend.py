@@ -6,7 +6,7 @@ party or a practice detail; entities in the same sentence are related to it by r
 without a trigger inherit the practice of their lead-in line ("We collect the following:") or of
 their section heading ("Information we share").
 
-The patterns the rules look for are in patterns.py; the paragraph-level pass that follows the sentence
+The patterns the rules look for are in the patterns package; the paragraph-level pass that follows the sentence
 rules (paragraph titles, list siblings) is in paragraph.py.
 """
 
@@ -20,9 +20,9 @@ from functools import cache
 
 from pp_graph.errors import ConfigError
 from pp_graph.extract.offline.facts import (
-    _LineNotes,
-    _negated,
-    _SegState,
+    LineNotes,
+    SegmentState,
+    is_negated,
     sentences,
     subject_at,
 )
@@ -32,39 +32,39 @@ from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import (
     ParagraphPass,
     SentenceReader,
-    _list_like,
-    _title_like,
+    list_like,
     run_paragraph_rules,
+    title_like,
 )
-from pp_graph.extract.offline.patterns import (
-    _ATTR_ROLE,
-    _AUDIENCE,
-    _CHOICE_LINE,
-    _DATA_PROTECTION_LAW,
-    _HEADING_CUES,
-    _IDENTIFIES,
-    _KEEP_STATE,
-    _KEEP_VERB,
-    _LEGAL_REGIME,
-    _LIST_ITEM,
-    _LIST_TYPES,
-    _MARKED_TITLE,
-    _NOT_DATA_PROTECTION,
-    _NOT_OWN_USE_HEAD,
-    _NUMBERS,
-    _OFF_TOPIC,
-    _PERIOD,
-    _PERIOD_MORE,
-    _PLACE,
-    _PLACE_CONTEXT,
-    _PRACTICE_OF,
-    _PROTECT_PEOPLE,
-    _PSEUDO_REACH,
-    _SCOPE,
-    _SECURE_HEAD_WORD,
-    _UNIT,
-    _USER_CHOICE,
+from pp_graph.extract.offline.patterns.headings import (
+    HEADING_CUES,
+    LIST_ITEM,
+    LIST_TYPES,
+    MARKED_TITLE,
+    NOT_OWN_USE_HEAD,
+    OFF_TOPIC,
+    PSEUDO_REACH,
 )
+from pp_graph.extract.offline.patterns.practices import ATTR_ROLE, PRACTICE_OF
+from pp_graph.extract.offline.patterns.retention import (
+    KEEP_STATE,
+    KEEP_VERB,
+    NUMBERS,
+    PERIOD,
+    PERIOD_MORE,
+    PLACE,
+    PLACE_CONTEXT,
+    UNIT,
+)
+from pp_graph.extract.offline.patterns.scope import AUDIENCE, IDENTIFIES, SCOPE
+from pp_graph.extract.offline.patterns.security import (
+    DATA_PROTECTION_LAW,
+    LEGAL_REGIME,
+    NOT_DATA_PROTECTION,
+    PROTECT_PEOPLE,
+    SECURE_HEAD_WORD,
+)
+from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
 from pp_graph.extract.offline.rules import Trace, phases, register
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
@@ -249,8 +249,8 @@ def load_lexicons() -> Lexicons:
 
     trig_rows = read_tsv(LEXICON_DIR / "triggers.tsv", 3)
     for phrase, kind, needs in trig_rows:
-        if kind not in _PRACTICE_OF:
-            raise DataFileError(f"triggers.tsv: {phrase!r}: practice {kind!r} is not one of {sorted(_PRACTICE_OF)}")
+        if kind not in PRACTICE_OF:
+            raise DataFileError(f"triggers.tsv: {phrase!r}: practice {kind!r} is not one of {sorted(PRACTICE_OF)}")
         if needs not in _REQUIRES:
             raise DataFileError(f"triggers.tsv: {phrase!r}: requires {needs!r} is not one of {sorted(_REQUIRES)}")
     triggers = Lexicon("triggers", (entry(p, k, n) for p, k, n in trig_rows))
@@ -298,7 +298,7 @@ class OfflineBackend(Backend):
         self.mention_rules = mention_rules()
         # write ppg:rule in the graph (convert --rule-ids); an option, so it is part of the batch settings digest
         self.rule_ids = _flag("rule_ids", rule_ids)
-        self._cache: dict[int, _SegState] = {}
+        self._cache: dict[int, SegmentState] = {}
         self._cache_policy: tuple[str, str] = ("", "")
         self.trace: Trace | None = None  # attach one to record every rule that fired (explain, evaluation by rule)
 
@@ -310,19 +310,19 @@ class OfflineBackend(Backend):
 
     # -- shared analysis, computed once per segment and reused by the stages --
 
-    def _state(self, policy: Policy, seg: Segment) -> _SegState:
+    def _state(self, policy: Policy, segment: Segment) -> SegmentState:
         # The stages of one policy share each segment's analysis; a new policy starts afresh. The site is part of
         # the key: the same text read for another site names another first party.
         key = (policy.site, policy.digest)
         if key != self._cache_policy:
             self._cache, self._cache_policy = {}, key
-        st = self._cache.get(seg.index)
-        if st is None:
-            st = self._cache[seg.index] = self._analyse(policy, seg)
-        return st
+        state = self._cache.get(segment.index)
+        if state is None:
+            state = self._cache[segment.index] = self._analyse(policy, segment)
+        return state
 
-    def _analyse(self, policy: Policy, seg: Segment) -> _SegState:
-        text, off = seg.text, seg.start
+    def _analyse(self, policy: Policy, segment: Segment) -> SegmentState:
+        text, off = segment.text, segment.start
         parties: list[PartyMention] = []
         own = site_name(policy.site)
         party_hits = list(self.lex.parties.find(text, off))
@@ -335,8 +335,8 @@ class OfflineBackend(Backend):
         data, purposes = list(self.lex.data.find(text, off)), list(self.lex.purposes.find(text, off))
         settled: dict[tuple[str, int, int], str] = {}
         kept = {
-            "data": self._mentions(seg, "data", data, names, settled),
-            "purpose": self._mentions(seg, "purpose", purposes, names, settled),
+            "data": self._mentions(segment, "data", data, names, settled),
+            "purpose": self._mentions(segment, "purpose", purposes, names, settled),
         }
         for h in sorted(party_hits, key=lambda h: h.start):
             kind, rkind = h.entry.value[0], h.entry.value[1]
@@ -352,9 +352,9 @@ class OfflineBackend(Backend):
         for h in self.lex.attributes.find(text, off):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
-        for m in _PERIOD.finditer(text):
+        for m in PERIOD.finditer(text):
             if m.group("reason") and not any(
-                a <= m.start() + off < b and _KEEP_VERB.search(policy.text, a, b) for a, b in sentences(seg)
+                a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(segment)
             ):
                 continue  # "we use your data to resolve disputes": a purpose of use, not a reason for keeping it
             attrs.append(
@@ -365,38 +365,38 @@ class OfflineBackend(Backend):
                     _duration(m),
                 )
             )
-        for m in _PERIOD_MORE.finditer(text):
+        for m in PERIOD_MORE.finditer(text):
             # a need or a wish as the measure of keeping ("as long as we need it", "as long as you want")
             if not any(a.span.start <= m.start() + off < a.span.end for a in attrs):
                 span = Span.at(policy.text, m.start() + off, m.end() + off)
                 attrs.append(AttributeMention(span, AttributeKind.RETENTION_PERIOD, None))
-        if _PLACE_CONTEXT.search(text):
-            for m in _PLACE.finditer(text):
+        if PLACE_CONTEXT.search(text):
+            for m in PLACE.finditer(text):
                 attrs.append(
                     AttributeMention(
                         Span.at(policy.text, m.start(1) + off, m.end(1) + off), AttributeKind.STORAGE_PLACE
                     )
                 )
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return _SegState(data, purposes, parties, triggers, attrs, kept, settled)
+        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled)
 
     def _mentions(
-        self, seg: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
+        self, segment: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
     ) -> list[Hit]:
         """The segment's lexicon hits that the mention rules keep, with the concept they settle on (and, in
         `settled`, the rule that changed a kept hit's concept)."""
         lex = self.lex.data if kind == "data" else self.lex.purposes
-        ctx = Context(seg.text, seg.start, lex, names, hits)
+        ctx = Context(segment.text, segment.start, lex, names, hits)
         kept, decisions = self.mention_rules.classify(kind, ctx, hits)
         for d in decisions:
             if d.action == "changed":  # the rule that settled a kept mention's concept joins its rule ids
                 settled[(kind, d.hit.start, d.hit.end)] = d.rule
         if self.trace is not None:
             for d in decisions:
-                why = seg.text[d.hit.start - seg.start : d.hit.end - seg.start] + (
+                why = segment.text[d.hit.start - segment.start : d.hit.end - segment.start] + (
                     f" → {compact(d.concept)}" if d.concept else ""
                 )
-                self.trace.add(d.rule, d.action, seg.index, d.hit.start, d.hit.end, "", why)
+                self.trace.add(d.rule, d.action, segment.index, d.hit.start, d.hit.end, "", why)
         return kept
 
     # -- stages --
@@ -423,9 +423,9 @@ class OfflineBackend(Backend):
         # A span found by this backend keeps the concept its mention rules settled on; any other span (from
         # another stage) is read off the lexicon.
         out: list[list[str | None]] = []
-        for seg, ss in zip(segments, spans, strict=True):
-            st = self._state(policy, seg)
-            found = {(h.start, h.end): h.entry.value[0] for h in st.kept[kind]}
+        for segment, ss in zip(segments, spans, strict=True):
+            state = self._state(policy, segment)
+            found = {(h.start, h.end): h.entry.value[0] for h in state.kept[kind]}
             out.append([found.get((sp.start, sp.end)) or self._concept(lex, sp.text) for sp in ss])
         return out
 
@@ -447,48 +447,52 @@ class OfflineBackend(Backend):
         lead_in: PracticeMention | None = None  # a line ending in ':' that announced a practice
         # Plain text without heading markup (OPP-115's sanitized HTML): short title-like lines act as headings.
         pseudo = not any(s.is_heading for s in segments)
-        heads = [s.is_heading or (pseudo and _title_like(s.text)) for s in segments]
-        marked = [bool(_MARKED_TITLE.fullmatch(s.text.strip())) for s in segments]  # (see _inherit)
+        heads = [s.is_heading or (pseudo and title_like(s.text)) for s in segments]
+        marked = [bool(MARKED_TITLE.fullmatch(s.text.strip())) for s in segments]  # (see _inherit)
         titles = [i for i, s in enumerate(segments) if heads[i] or marked[i]]  # the lines _inherit looks up to
         section = ""  # title of the nearest heading above
         blocks = 0  # paragraphs (blank-line separated) since that heading
         before, after = _heading_phases()
-        for i, seg in enumerate(segments):
-            if i and "\n\n" in policy.text[segments[i - 1].end : seg.start]:
+        for i, segment in enumerate(segments):
+            if i and "\n\n" in policy.text[segments[i - 1].end : segment.start]:
                 blocks += 1
-            line = _Line(policy, segments, seg, self._state(policy, seg), titles, marked, section, blocks, pseudo)
+            line = _Line(
+                policy, segments, segment, self._state(policy, segment), titles, marked, section, blocks, pseudo
+            )
             line.lead_in = lead_in
             if heads[i]:
-                section, blocks = seg.text, 0
+                section, blocks = segment.text, 0
             elif not any(fn(self, line) for fn in before):
-                for s0, s1 in sentences(seg):
-                    line.found.extend(sentence_practices(policy, seg, line.st, s0, s1, line.notes, self.trace))
+                for start, end in sentences(segment):
+                    line.found.extend(
+                        sentence_practices(policy, segment, line.state, start, end, line.notes, self.trace)
+                    )
                 for fn in after:
                     fn(self, line)
             found = line.found
             out.append(found)
             if heads[i]:
                 lead_in = None
-            elif seg.text.rstrip().endswith(":") and found:
+            elif segment.text.rstrip().endswith(":") and found:
                 lead_in = found[0]
-            elif not _list_like(seg.text):
+            elif not list_like(segment.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
-        reader = SentenceReader(self._state, sentences, subject_at, _negated, note)
+        reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         return out
 
-    def _stated_sales(self, policy: Policy, seg: Segment, st: _SegState) -> list[PracticeMention]:
+    def _stated_sales(self, policy: Policy, segment: Segment, state: SegmentState) -> list[PracticeMention]:
         """A sale the line states is kept whatever its section: no heading (a Nevada or California notice, "We
         do not sell") may hide "we also sell your email address to data brokers"."""
-        if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in st.triggers):
+        if not any(t.entry.value[0] == "share" and _SALE_VERB.fullmatch(t.entry.phrase) for t in state.triggers):
             return []
-        out, notes = [], _LineNotes()
-        hits = {t.start: t for t in st.triggers}
-        for s0, s1 in sentences(seg):
-            for p in sentence_practices(policy, seg, st, s0, s1, notes, self.trace):
+        out, notes = [], LineNotes()
+        hits = {t.start: t for t in state.triggers}
+        for start, end in sentences(segment):
+            for p in sentence_practices(policy, segment, state, start, end, notes, self.trace):
                 t = hits.get(p.span.start)
-                subject = subject_at(policy.text, st, s0, t) if t is not None else None
+                subject = subject_at(policy.text, state, start, t) if t is not None else None
                 if (
                     p.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE
                     and not p.negated
@@ -498,20 +502,24 @@ class OfflineBackend(Backend):
                     and subject.kind == PartyKind.FIRST_PARTY
                 ):
                     out.append(replace(p, rules=(*p.rules, "promotion.stated-sale")))
-                    self._note("promotion.stated-sale", "made", seg.index, p.span.start, p.span.end, p.type.value, "")
+                    self._note(
+                        "promotion.stated-sale", "made", segment.index, p.span.start, p.span.end, p.type.value, ""
+                    )
         return out
 
     def _note(self, rule: str, action: str, segment: int, start: int, end: int, practice: str, why: str) -> None:
         if self.trace is not None:
             self.trace.add(rule, action, segment, start, end, practice, why)
 
-    def _inherited_passes(self, p: PracticeMention, seg: Segment, st: _SegState, out_of_scope: bool = False) -> bool:
+    def _inherited_passes(
+        self, p: PracticeMention, segment: Segment, state: SegmentState, out_of_scope: bool = False
+    ) -> bool:
         """The cue gate (see gate.py) for a practice a line takes from its heading or lead-in (``out_of_scope``:
         the line has a sentence veto.inherit.out-of-scope finds, a cue that drops it)."""
-        note = self._seg_note(seg.index) if self.trace is not None else None
-        feats = features(st, seg.start, seg.end) | ({"@out_of_scope"} if out_of_scope else set())
-        if passes(p, seg.text, feats, note, inherited=True):
-            self._note(p.rules[-1], "made", seg.index, p.span.start, p.span.end, p.type.value, "inherited")
+        note = self._seg_note(segment.index) if self.trace is not None else None
+        feats = features(state, segment.start, segment.end) | ({"@out_of_scope"} if out_of_scope else set())
+        if passes(p, segment.text, feats, note, inherited=True):
+            self._note(p.rules[-1], "made", segment.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
         return False
 
@@ -524,7 +532,7 @@ class OfflineBackend(Backend):
     def _inherit(
         self,
         policy: Policy,
-        seg: Segment,
+        segment: Segment,
         segments: list[Segment],
         titles: list[int],
         marked: list[bool],
@@ -538,27 +546,27 @@ class OfflineBackend(Backend):
         ("Site Security" directly above a line about monitoring network traffic); a title-like line of
         plain text passes on only collection and sharing, or security to its own paragraph.
         """
-        if _USER_CHOICE.search(seg.text) or _CHOICE_LINE.search(seg.text):
+        if USER_CHOICE.search(segment.text) or CHOICE_LINE.search(segment.text):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
         if lead_in is not None and (
-            (_LIST_ITEM.match(seg.text) and has_data) or (_list_like(seg.text) and lead_in.type in _LIST_TYPES)
+            (LIST_ITEM.match(segment.text) and has_data) or (list_like(segment.text) and lead_in.type in LIST_TYPES)
         ):
             return PracticeMention(
                 lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
             )
         # Nearest heading above this segment whose words cue a practice.
-        # A title the loader leaves as a list item (_MARKED_TITLE) bounds the search, and cues its own line.
+        # A title the loader leaves as a list item (MARKED_TITLE) bounds the search, and cues its own line.
         # (titles: the indices of the headings and marked titles, so the lines between are not stepped through)
-        own = 1 if marked[seg.index] else 0
-        for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, seg.index + own)])):
-            if prev.is_heading and seg.heading_path[: len(prev.heading_path)] != prev.heading_path:
+        own = 1 if marked[segment.index] else 0
+        for prev in (segments[i] for i in reversed(titles[: bisect.bisect_left(titles, segment.index + own)])):
+            if prev.is_heading and segment.heading_path[: len(prev.heading_path)] != prev.heading_path:
                 continue  # an earlier sibling section's heading ("### Storage" above "### Advertising"): not a parent
             other_topic = False  # a heading on another topic ends the search for one further up
-            for pattern, kind in _HEADING_CUES:
+            for pattern, kind in HEADING_CUES:
                 m = pattern.search(prev.text)
-                if m and kind == "collect" and _NOT_OWN_USE_HEAD.search(prev.text):
+                if m and kind == "collect" and NOT_OWN_USE_HEAD.search(prev.text):
                     continue  # "How can I control your use of my information?", "Collection by Third-Party Sites"
-                if m and kind == "retain" and _KEEP_STATE.match(prev.text, m.end()):
+                if m and kind == "retain" and KEEP_STATE.match(prev.text, m.end()):
                     continue  # "How We Keep Your Information Secure", "To keep our site safe, we:": not keeping data
                 if m and kind == "secure" and not _security_heading(prev.text):
                     other_topic = True
@@ -568,7 +576,7 @@ class OfflineBackend(Backend):
                 ):
                     return PracticeMention(
                         Span.at(policy.text, prev.start + m.start(), prev.start + m.end()),
-                        _PRACTICE_OF[kind],
+                        PRACTICE_OF[kind],
                         inherited=True,
                         rules=("inherit.heading",),
                     )
@@ -627,10 +635,10 @@ class OfflineBackend(Backend):
         else:
             made_by = (made,)
         if self.trace is not None:
-            seg = res.segment.index
-            self._note(made, "made", seg, span.start, span.end, "", kind)
+            segment = res.segment.index
+            self._note(made, "made", segment, span.start, span.end, "", kind)
             for rid in linked:
-                self._note(rid, "linked", seg, span.start, span.end, "", kind)
+                self._note(rid, "linked", segment, span.start, span.end, "", kind)
         return (*made_by, *linked)
 
     def _relate(self, policy: Policy, res: SegmentExtraction) -> list[Relation]:
@@ -694,7 +702,7 @@ class OfflineBackend(Backend):
             else:
                 rels.append(Relation(pi, Role.DATA_PROTECTOR, "party:first"))
             for i, a in attrs:
-                role = _ATTR_ROLE.get((t, a.kind)) or _ATTR_ROLE.get((None, a.kind))
+                role = ATTR_ROLE.get((t, a.kind)) or ATTR_ROLE.get((None, a.kind))
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
@@ -706,8 +714,8 @@ class _Line:
 
     policy: Policy
     segments: list[Segment]
-    seg: Segment
-    st: _SegState
+    segment: Segment
+    state: SegmentState
     titles: list[int]  # the indices of the headings and marked titles (see OfflineBackend._inherit)
     marked: list[bool]
     section: str  # title of the nearest heading above
@@ -715,7 +723,7 @@ class _Line:
     pseudo: bool  # plain text: title-like lines act as headings
     lead_in: PracticeMention | None = None  # the practice a lead-in line above announced
     found: list[PracticeMention] = field(default_factory=list)
-    notes: _LineNotes = field(default_factory=_LineNotes)
+    notes: LineNotes = field(default_factory=LineNotes)
 
 
 # The heading-scope rules by id; those declared before the sentence rules run before them on each line (True:
@@ -733,28 +741,30 @@ def _heading_phases() -> tuple[tuple[HeadingRule, ...], tuple[HeadingRule, ...]]
 def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     """A section about children, policy changes, contacting the site or other sites' practices (a title-like
     line of plain text only reaches its own and the next paragraph): only a sale the line states is kept."""
-    if not (_OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= _PSEUDO_REACH)):
+    if not (OFF_TOPIC.search(line.section) and (not line.pseudo or line.blocks <= PSEUDO_REACH)):
         return False
-    seg = line.seg
-    be._note("veto.section.off-topic", "vetoed", seg.index, seg.start, seg.end, "", line.section.strip()[:60])
-    line.found.extend(be._stated_sales(line.policy, seg, line.st))
+    segment = line.segment
+    be._note(
+        "veto.section.off-topic", "vetoed", segment.index, segment.start, segment.end, "", line.section.strip()[:60]
+    )
+    line.found.extend(be._stated_sales(line.policy, segment, line.state))
     return True
 
 
 @register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
-    seg, st, notes, lead_in = line.seg, line.st, line.notes, line.lead_in
+    segment, state, notes, lead_in = line.segment, line.state, line.notes, line.lead_in
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
         and not notes.transfer_mechanism
-        and (st.data or line.blocks == 0 or (lead_in is not None and _list_like(seg.text)))
+        and (state.data or line.blocks == 0 or (lead_in is not None and list_like(segment.text)))
     ):
         inherited = be._inherit(
-            line.policy, seg, line.segments, line.titles, line.marked, lead_in, bool(st.data), line.blocks == 0
+            line.policy, segment, line.segments, line.titles, line.marked, lead_in, bool(state.data), line.blocks == 0
         )
-        if inherited and be._inherited_passes(inherited, seg, st, _out_of_scope(line)):
+        if inherited and be._inherited_passes(inherited, segment, state, _out_of_scope(line)):
             line.found.append(inherited)
     return False
 
@@ -763,9 +773,9 @@ def _out_of_scope(line: _Line) -> bool:
     """A line with a sentence about the policy itself, other sites, definitions, children or state residents
     (what the sentence-scope vetoes stop): the ``@out_of_scope`` cue, so the gate drops what the line inherits."""
     text = line.policy.text
-    for s0, s1 in sentences(line.seg):
-        sentence = text[s0:s1]
-        if _SCOPE.search(_IDENTIFIES.sub(" ", sentence)) or _AUDIENCE.search(sentence):
+    for start, end in sentences(line.segment):
+        sentence = text[start:end]
+        if SCOPE.search(IDENTIFIES.sub(" ", sentence)) or AUDIENCE.search(sentence):
             return True
     return False
 
@@ -805,11 +815,11 @@ def _security_heading(heading: str) -> bool:
     """A heading's security word names the site's protection of data: not data-protection law ("Your Data
     Protection Rights", "Data Protection Officer") nor protecting people or legal interests ("To Protect You,
     Ourselves and Others", "protect the company in litigation")."""
-    for m in _SECURE_HEAD_WORD.finditer(heading):
-        if _DATA_PROTECTION_LAW.search(heading[: m.end()]) and _LEGAL_REGIME.search(heading):
+    for m in SECURE_HEAD_WORD.finditer(heading):
+        if DATA_PROTECTION_LAW.search(heading[: m.end()]) and LEGAL_REGIME.search(heading):
             continue
         if m.group(0).lower().startswith("protect") and (
-            _NOT_DATA_PROTECTION.match(heading, m.end()) or _PROTECT_PEOPLE.match(heading, m.end())
+            NOT_DATA_PROTECTION.match(heading, m.end()) or PROTECT_PEOPLE.match(heading, m.end())
         ):
             continue
         return True
@@ -819,8 +829,8 @@ def _security_heading(heading: str) -> bool:
 def _duration(m: re.Match[str]) -> str | None:
     if m.group(1) and m.group(2):
         n = m.group(1).lower()
-        count = int(n) if n.isdigit() else _NUMBERS.get(n)
+        count = int(n) if n.isdigit() else NUMBERS.get(n)
         if count:
-            unit, times = _UNIT[m.group(2).lower()]
+            unit, times = UNIT[m.group(2).lower()]
             return f"P{count * times}{unit}"
     return None

@@ -1,6 +1,6 @@
-"""Per-sentence facts of the offline extractor, read by both rule scopes (the trigger rules in trigger.py and
-the paragraph rules in paragraph.py): a segment's analysis, sentence bounds, sentence-wide tests computed once,
-the party acting at a trigger, and negation.
+"""Per-sentence facts of the offline extractor, read by both rule scopes (the sentence and trigger rules run by
+trigger.py, and the paragraph rules in paragraph.py): a segment's analysis, sentence bounds, sentence-wide tests
+computed once, the party acting at a trigger, and negation.
 """
 
 from __future__ import annotations
@@ -11,32 +11,26 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pp_graph.extract.offline.lexicon import Hit
-from pp_graph.extract.offline.patterns import (
-    _BACKUP,
-    _CLAUSE_BREAK,
-    _CO_SUBJECTS,
-    _CROSS_BORDER,
-    _IMPLIED_BUYER,
-    _IMPLIED_RECIPIENT,
-    _INFINITIVE,
-    _KEPT_HOW,
-    _KEPT_RECORD,
-    _LEAD_NAME,
-    _NAMED_METHOD,
-    _NEGATION,
-    _PERIOD,
-    _PUBLIC,
-    _REFERENCE,
-    _SENTENCE,
-    _SPACE,
-    _THIRD_NOUN,
-    _TRACKER,
-    _USER_CHOICE,
-    _USER_REQUEST,
-    _WORDS_REACH,
+from pp_graph.extract.offline.patterns.collection import KEPT_HOW
+from pp_graph.extract.offline.patterns.retention import BACKUP, KEPT_RECORD, PERIOD, USER_REQUEST
+from pp_graph.extract.offline.patterns.security import CROSS_BORDER, NAMED_METHOD
+from pp_graph.extract.offline.patterns.sentences import (
+    CLAUSE_BREAK,
+    CO_SUBJECTS,
+    INFINITIVE,
+    LEAD_NAME,
+    NEGATION,
+    REFERENCE,
+    SENTENCE,
     SITE_MARK,
+    SPACE,
     THIRD_MARK,
+    THIRD_NOUN,
+    USER_CHOICE,
+    WORDS_REACH,
 )
+from pp_graph.extract.offline.patterns.sharing import IMPLIED_BUYER, IMPLIED_RECIPIENT, PUBLIC
+from pp_graph.extract.offline.patterns.tracking import TRACKER
 from pp_graph.model import (
     AttributeMention,
     PartyKind,
@@ -51,7 +45,7 @@ from pp_graph.model import (
 def sentences(seg: Segment) -> list[tuple[int, int]]:
     """Sentence bounds (absolute offsets) inside a segment."""
     out, start = [], 0
-    for m in _SENTENCE.finditer(seg.text):
+    for m in SENTENCE.finditer(seg.text):
         out.append((seg.start + start, seg.start + m.start()))
         start = m.end()
     out.append((seg.start + start, seg.end))
@@ -59,7 +53,7 @@ def sentences(seg: Segment) -> list[tuple[int, int]]:
 
 
 @dataclass
-class _SegState:
+class SegmentState:
     data: list[Hit]
     purposes: list[Hit]
     parties: list[PartyMention]  # by start offset
@@ -91,7 +85,7 @@ class _SegState:
 
     def referenced_by(self, text: str, at: int) -> bool:
         """Data just before ``at`` that the trigger there only refers to ("the information we collect…")."""
-        return any(_REFERENCE.fullmatch(text[d.end : at]) for d in self.data_ending(at - 24, at))
+        return any(REFERENCE.fullmatch(text[d.end : at]) for d in self.data_ending(at - 24, at))
 
 
 # Look-behind reach of the end-anchored tests before a trigger ("is/are (not) <verb>", "we and our agents"): far
@@ -100,37 +94,37 @@ class _SegState:
 _LOOKBEHIND_REACH = 200
 _SUBJECTS_REACH = 300  # the same for a chain of coordinated subjects ("We, our partners and advertisers may…")
 # The same after a trigger, for phrases that belong to its clause ("keep only the last four digits").
-_LOOKAHEAD_REACH = 200
+LOOKAHEAD_REACH = 200
 
 
-def _ends_before(pattern: re.Pattern[str], text: str, s0: int, at: int) -> bool:
+def ends_before(pattern: re.Pattern[str], text: str, start: int, at: int) -> bool:
     """A pattern anchored at ``at`` (``$``), searched in the sentence's last _LOOKBEHIND_REACH chars before it."""
-    return bool(pattern.search(text, max(s0, at - _LOOKBEHIND_REACH), at))
+    return bool(pattern.search(text, max(start, at - _LOOKBEHIND_REACH), at))
 
 
-class _SentenceFacts:
+class SentenceFacts:
     """Sentence-wide tests the trigger rules ask, each computed at most once per sentence."""
 
-    def __init__(self, text: str, s0: int, s1: int) -> None:
-        self.text, self.s0, self.s1 = text, s0, s1
-        self.sentence = text[s0:s1]
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+        self.sentence = text[start:end]
         self._period: tuple[int, int | None] | None = None  # (searched from, start of the match found or None)
 
     @cached_property
     def public(self) -> re.Match[str] | None:
-        return _PUBLIC.search(self.sentence)
+        return PUBLIC.search(self.sentence)
 
     @cached_property
     def backup(self) -> bool:
-        return bool(_BACKUP.search(self.sentence))
+        return bool(BACKUP.search(self.sentence))
 
     @cached_property
     def user_choice(self) -> bool:
-        return bool(_USER_CHOICE.search(self.sentence))
+        return bool(USER_CHOICE.search(self.sentence))
 
     @cached_property
     def _user_choice_ends(self) -> list[int]:
-        return [self.s0 + m.end() for m in _USER_CHOICE.finditer(self.sentence)]
+        return [self.start + m.end() for m in USER_CHOICE.finditer(self.sentence)]
 
     def user_choice_before(self, at: int) -> bool:
         """A user-choice phrase ("you may", "opt out") ends before ``at``."""
@@ -138,35 +132,35 @@ class _SentenceFacts:
 
     @cached_property
     def user_request(self) -> bool:
-        return bool(_USER_REQUEST.search(self.sentence))
+        return bool(USER_REQUEST.search(self.sentence))
 
     @cached_property
     def implied_recipient(self) -> bool:
-        return bool(_IMPLIED_RECIPIENT.search(self.sentence) or _IMPLIED_BUYER.search(self.sentence))
+        return bool(IMPLIED_RECIPIENT.search(self.sentence) or IMPLIED_BUYER.search(self.sentence))
 
     @cached_property
     def tracker(self) -> bool:
-        return bool(re.search(_TRACKER, self.sentence, re.I))
+        return bool(re.search(TRACKER, self.sentence, re.I))
 
     @cached_property
     def kept_how(self) -> bool:
-        return bool(_KEPT_HOW.search(self.sentence))
+        return bool(KEPT_HOW.search(self.sentence))
 
     @cached_property
     def kept_record(self) -> bool:
-        return bool(_KEPT_RECORD.search(self.sentence))
+        return bool(KEPT_RECORD.search(self.sentence))
 
     @cached_property
     def transfer_mechanism(self) -> bool:
         """Safeguards for transfers abroad named, and no security technique."""
-        return bool(_CROSS_BORDER.search(self.sentence) and not _NAMED_METHOD.search(self.sentence))
+        return bool(CROSS_BORDER.search(self.sentence) and not NAMED_METHOD.search(self.sentence))
 
     @cached_property
     def _stops(self) -> list[int]:
-        return [self.s0 + m.start() for m in re.finditer(r"[,;.]", self.sentence)]
+        return [self.start + m.start() for m in re.finditer(r"[,;.]", self.sentence)]
 
     def comma_next(self, pos: int) -> int | None:
-        """The first comma, semicolon or full stop at or after ``pos``, if it is a comma (as _THEN_SHARE needs)."""
+        """The first comma, semicolon or full stop at or after ``pos``, if it is a comma (as THEN_SHARE needs)."""
         i = bisect.bisect_left(self._stops, pos)
         return self._stops[i] if i < len(self._stops) and self.text[self._stops[i]] == "," else None
 
@@ -180,13 +174,13 @@ class _SentenceFacts:
             frm, found = self._period
             if frm <= pos and (found is None or pos <= found):
                 return found is not None
-        m = _PERIOD.search(self.text, pos, self.s1)
+        m = PERIOD.search(self.text, pos, self.end)
         self._period = (pos, m.start() if m else None)
         return m is not None
 
 
 @dataclass
-class _LineNotes:
+class LineNotes:
     """What reading a line's sentences noticed besides its practices."""
 
     # The line states the reader's own sharing ("when you share…"): a statement of its own, not a
@@ -200,74 +194,74 @@ class _LineNotes:
     held: list[PracticeMention] = field(default_factory=list)
 
 
-def subject_at(text: str, st: _SegState, s0: int, t: Hit) -> PartyMention | None:
+def subject_at(text: str, state: SegmentState, start: int, hit: Hit) -> PartyMention | None:
     """The party acting at a trigger: the nearest party mention before it in its clause.
 
     A possessive ("your", "our") names an owner, not an actor, and "us" an object: both are skipped.
     """
-    i = bisect.bisect_left(st.party_starts, t.start) - 1
-    while i >= 0 and (i := st.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
-        p = st.parties[i]
+    i = bisect.bisect_left(state.party_starts, hit.start) - 1
+    while i >= 0 and (i := state.actor_before[i]) >= 0:  # (the skipped mentions are stepped over at once)
+        p = state.parties[i]
         i -= 1
-        if p.span.start < s0:
+        if p.span.start < start:
             break
-        between = text[p.span.end : t.start]
-        if ")" in between and "(" not in between and text.rfind("(", s0, p.span.start) >= 0:
+        between = text[p.span.end : hit.start]
+        if ")" in between and "(" not in between and text.rfind("(", start, p.span.start) >= 0:
             continue  # "We (which includes our service providers) will use…": an aside, not the subject
-        if "(" in between and not _INFINITIVE.search(between):
+        if "(" in between and not INFINITIVE.search(between):
             between = re.sub(r"(?<!\s)\s*\([^()]*\)", "", between)  # (an infinitive after an aside is left alone)
-        if len(between.split(maxsplit=6)) > 6 or _CLAUSE_BREAK.search(between):
+        if len(between.split(maxsplit=6)) > 6 or CLAUSE_BREAK.search(between):
             return None
         return p
     return None
 
 
-def _site_subject(text: str, s0: int) -> PartyMention:
+def site_subject(text: str, start: int) -> PartyMention:
     """The site as the actor of a sentence that names it without a party mention (an empty span at its start)."""
-    return PartyMention(Span.at(text, s0, s0), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
+    return PartyMention(Span.at(text, start, start), PartyKind.FIRST_PARTY, RecipientKind.FIRST_PARTY, "first_party")
 
 
-def _joint_subject(text: str, st: _SegState, s0: int, t: Hit) -> bool:
+def joint_subject(text: str, state: SegmentState, start: int, hit: Hit) -> bool:
     """The site among the coordinated subjects of a verb ("We and our partners may collect…")."""
     # Subjects sit near the verb: reading at most _SUBJECTS_REACH characters back keeps run-on lines linear.
-    start = max(s0, t.start - _SUBJECTS_REACH)
-    out, pos = [], start
-    lead = _LEAD_NAME.match(text, s0, t.start) if start == s0 else None
-    first = bisect.bisect_left(st.party_starts, start)
-    if lead and not any(p.span.start < lead.end() for p in st.parties[first:]):
+    reach = max(start, hit.start - _SUBJECTS_REACH)
+    out, pos = [], reach
+    lead = LEAD_NAME.match(text, start, hit.start) if reach == start else None
+    first = bisect.bisect_left(state.party_starts, reach)
+    if lead and not any(p.span.start < lead.end() for p in state.parties[first:]):
         out, pos = [SITE_MARK], lead.end()
-    for p in st.parties[first:]:
-        if p.span.start >= t.start:
+    for p in state.parties[first:]:
+        if p.span.start >= hit.start:
             break
-        if p.span.start < pos or p.span.end > t.start or p.span.text.lower() in ("our", "your", "their", "its"):
+        if p.span.start < pos or p.span.end > hit.start or p.span.text.lower() in ("our", "your", "their", "its"):
             continue
         if p.kind == PartyKind.USER:
             continue
         out += [text[pos : p.span.start], SITE_MARK if p.kind == PartyKind.FIRST_PARTY else THIRD_MARK]
         pos = p.span.end
-    out.append(text[pos : t.start])
-    m = _CO_SUBJECTS.search("".join(out))
+    out.append(text[pos : hit.start])
+    m = CO_SUBJECTS.search("".join(out))
     return bool(m and SITE_MARK in m.group(0) and THIRD_MARK in m.group(0))
 
 
-# Where a _THIRD_NOUN can start: the pattern without the test after its end (which the end of the range read
+# Where a THIRD_NOUN can start: the pattern without the test after its end (which the end of the range read
 # can change). Its matches cannot overlap, so these are all the places to try.
-_THIRD_NOUN_START = re.compile(_THIRD_NOUN.pattern.removesuffix(r"\b(?!\s*(?:'s|’s))"), re.I)
-assert _THIRD_NOUN_START.pattern != _THIRD_NOUN.pattern
+THIRD_NOUN_START = re.compile(THIRD_NOUN.pattern.removesuffix(r"\b(?!\s*(?:'s|’s))"), re.I)
+assert THIRD_NOUN_START.pattern != THIRD_NOUN.pattern
 
 
 def _start(p: PartyMention) -> int:
     return p.span.start
 
 
-def _within_words(parties: list[PartyMention], text: str, at: int) -> list[PartyMention]:
-    """The parties (sorted by start) that _AGENT_MODIFIERS or _HIRED_PARTY can join to position ``at``."""
-    m = _WORDS_REACH.match(text, at)
+def within_words(parties: list[PartyMention], text: str, at: int) -> list[PartyMention]:
+    """The parties (sorted by start) that AGENT_MODIFIERS or HIRED_PARTY can join to position ``at``."""
+    m = WORDS_REACH.match(text, at)
     end = m.end() if m else at
     return parties[bisect.bisect_left(parties, at, key=_start) : bisect.bisect_right(parties, end, key=_start)]
 
 
-def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
+def is_negated(text: str, sentence_start: int, trigger_start: int) -> bool:
     """A negation word among the four words before the trigger, in the same clause.
 
     Read from the last _LOOKBEHIND_REACH chars, cut just after a space, and widened only while that window holds
@@ -277,9 +271,7 @@ def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
     reach = _LOOKBEHIND_REACH
     while True:
         cut = (
-            _SPACE.search(text, trigger_start - reach, trigger_start)
-            if trigger_start - reach > sentence_start
-            else None
+            SPACE.search(text, trigger_start - reach, trigger_start) if trigger_start - reach > sentence_start else None
         )
         clauses = re.split(
             r"[,;:]|\b(?:but|however|unless|except)\b", text[cut.end() if cut else sentence_start : trigger_start]
@@ -287,5 +279,5 @@ def _negated(text: str, sentence_start: int, trigger_start: int) -> bool:
         clause = clauses[-1].lower().replace("’", "'").replace("n't", " not")  # don't → do not
         words = re.findall(r"\w+", clause)[-4:]
         if cut is None or len(clauses) > 1 or len(words) == 4:
-            return any(w in _NEGATION for w in words)
+            return any(w in NEGATION for w in words)
         reach *= 2

@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from pp_graph.extract.offline.facts import _SegState
-from pp_graph.extract.offline.patterns import _CATEGORY, _CLAUSE_SPLIT, _GENERIC_DATA, _SECURITY_ASIDE
+from pp_graph.extract.offline.facts import SegmentState
+from pp_graph.extract.offline.patterns.collection import CLAUSE_SPLIT, SECURITY_ASIDE
+from pp_graph.extract.offline.patterns.practices import CATEGORY, GENERIC_DATA
 from pp_graph.extract.offline.rules import Rule, declared
 from pp_graph.model import PartyKind, PracticeMention, PracticeType
 
@@ -85,12 +86,12 @@ def cue_table() -> CueTable:
     return cue_table_from(declared())
 
 
-def features(st: _SegState, s0: int, s1: int) -> frozenset[str]:
+def features(state: SegmentState, start: int, end: int) -> frozenset[str]:
     """Entity features of a text range for the cue rules."""
     feats = set()
-    if any(s0 <= p.span.start < s1 and p.kind == PartyKind.THIRD_PARTY for p in st.parties):
+    if any(start <= p.span.start < end and p.kind == PartyKind.THIRD_PARTY for p in state.parties):
         feats.add("@third_party")
-    if any(s0 <= d.start < s1 and d.entry.value[0] != _GENERIC_DATA for d in st.data):
+    if any(start <= d.start < end and d.entry.value[0] != GENERIC_DATA for d in state.data):
         feats.add("@concrete_data")
     return frozenset(feats)
 
@@ -111,7 +112,7 @@ def passes(
     paragraph rule re-scores a practice
     with its feature added to ``feats`` and ``rescored`` saying why (the paragraph's title): only the
     paragraph cues are noted then, the others were noted when the sentence was read."""
-    cues, category = cue_table(), _CATEGORY[p.type]
+    cues, category = cue_table(), CATEGORY[p.type]
     matched = cues.matched(category, text, feats, inherited)
     if note is not None:
         for c in matched:
@@ -144,13 +145,13 @@ def passes(
 
 
 def _without_security_asides(sentence: str, at: int) -> str:
-    """A sentence without the clauses (between _CLAUSE_SPLIT breaks) that name a security measure, except the
+    """A sentence without the clauses (between CLAUSE_SPLIT breaks) that name a security measure, except the
     clause around position `at` ("you must provide a password (which is encrypted)" → "you must provide a
     password")."""
-    bounds = [0, *(x for m in _CLAUSE_SPLIT.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
+    bounds = [0, *(x for m in CLAUSE_SPLIT.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
     kept = [
         sentence[a:b]
         for a, b in zip(bounds[::2], bounds[1::2], strict=True)
-        if a <= at <= b or not _SECURITY_ASIDE.search(sentence, a, b)
+        if a <= at <= b or not SECURITY_ASIDE.search(sentence, a, b)
     ]
     return " ".join(kept)

@@ -19,24 +19,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from pp_graph.extract.offline.facts import _SegState
+from pp_graph.extract.offline.facts import SegmentState
 from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.lexicon import Hit
-from pp_graph.extract.offline.patterns import (
-    _AMBIGUOUS,
-    _AUDIENCE,
-    _CATEGORY,
-    _LIST_ITEM,
-    _META,
-    _NOT_DATA_PROTECTION,
-    _NOUN_BEFORE,
-    _OFF_TOPIC,
-    _PASSIVE,
-    _PRACTICE_OF,
-    _SCOPE,
-    _THIRD_SUBJECT,
-    _TITLE_START,
-)
+from pp_graph.extract.offline.patterns.headings import LIST_ITEM, OFF_TOPIC, TITLE_START
+from pp_graph.extract.offline.patterns.practices import CATEGORY, PRACTICE_OF
+from pp_graph.extract.offline.patterns.scope import AUDIENCE, SCOPE
+from pp_graph.extract.offline.patterns.security import NOT_DATA_PROTECTION
+from pp_graph.extract.offline.patterns.sentences import AMBIGUOUS, META, NOUN_BEFORE, PASSIVE, THIRD_SUBJECT
 from pp_graph.extract.offline.rules import ordered, register
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
 
@@ -44,26 +34,26 @@ from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, Pra
 class SentenceReader(NamedTuple):
     """What the paragraph rules borrow from the sentence rules (see backend.OfflineBackend)."""
 
-    state: Callable[[Policy, Segment], _SegState]  # the segment's analysis: data, parties, triggers…
+    state: Callable[[Policy, Segment], SegmentState]  # the segment's analysis: data, parties, triggers…
     sentences: Callable[[Segment], list[tuple[int, int]]]  # sentence bounds inside a segment
-    subject: Callable[[str, _SegState, int, Hit], PartyMention | None]  # the party acting at a trigger
+    subject: Callable[[str, SegmentState, int, Hit], PartyMention | None]  # the party acting at a trigger
     negated: Callable[[str, int, int], bool]  # a negation before the trigger in its clause
     # records a rule's event when a trace is attached: (rule, action, segment, start, end, practice, why)
     note: Callable[[str, str, int, int, int, str, str], None] | None = None
 
 
-def _title_like(line: str) -> bool:
+def title_like(line: str) -> bool:
     """A short line that reads as a section title ("3. Information We Share", "Children's Privacy.")."""
     t = line.strip()
     if not t:
         return False
     words = t.split()
     question = t[-1] in "?-" and len(words) <= 20 and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
-    if not (1 <= len(words) <= 12 or question) or t[0] in "*-+•" or not _TITLE_START.match(t):
+    if not (1 <= len(words) <= 12 or question) or t[0] in "*-+•" or not TITLE_START.match(t):
         return False
     long = [w for w in words if len(w) > 3 and w[0].isalpha()]
     title_case = bool(long) and sum(w[0].isupper() for w in long) >= 0.6 * len(long)
-    if (_LIST_ITEM.match(t) or re.match(r"To\s+[a-z]+\s", t)) and not title_case:
+    if (LIST_ITEM.match(t) or re.match(r"To\s+[a-z]+\s", t)) and not title_case:
         return False  # a numbered list item or a purpose item ("To process your orders"), not a section title
     end = t[-1]
     if end in "?-–—":
@@ -75,10 +65,10 @@ def _title_like(line: str) -> bool:
     return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
 
 
-def _list_like(line: str) -> bool:
+def list_like(line: str) -> bool:
     """A bulleted line, or an unbulleted list item: starting in lower case or ending in ';' / ', and'."""
     t = line.strip()
-    return bool(_LIST_ITEM.match(t)) or (
+    return bool(LIST_ITEM.match(t)) or (
         bool(t)
         and (
             t[0].islower()
@@ -154,7 +144,7 @@ def _list_siblings(
     i = 0
     while i < len(segments):
         j = i
-        while j < len(segments) and not heads[j] and _list_like(segments[j].text):
+        while j < len(segments) and not heads[j] and list_like(segments[j].text):
             j += 1
         run = range(i, j)
         if len(run) >= 3:
@@ -251,7 +241,7 @@ def _title_pass(pp: ParagraphPass) -> None:
             for p in out[i]:
                 if not p.inherited:
                     k = next((j for j, (a, b) in enumerate(bounds) if a <= p.span.start < b), 0)
-                    sents.setdefault(_CATEGORY[p.type], set()).add(bounds[k][0])
+                    sents.setdefault(CATEGORY[p.type], set()).add(bounds[k][0])
         fp, tc = PracticeType.FIRST_PARTY_COLLECTION_USE, PracticeType.THIRD_PARTY_COLLECTION_USE
         convert = {}
         if "first-party" in named and "third-party" not in named and "first-party" not in sents:
@@ -262,7 +252,7 @@ def _title_pass(pp: ParagraphPass) -> None:
         for i in para:
             kept = []
             for p in out[i]:
-                cue = "" if len(sents.get(_CATEGORY[p.type], ())) > 1 else _title_cue(p, convert, named)
+                cue = "" if len(sents.get(CATEGORY[p.type], ())) > 1 else _title_cue(p, convert, named)
                 if not cue or _rescore(pp, i, p, cue, why):
                     kept.append(p)
             for p in out[i]:
@@ -316,8 +306,8 @@ def _weak_support_pass(pp: ParagraphPass) -> None:
     out, reader = pp.out, pp.reader
     for para, title, named in _titled(pp):
         (cat,) = named if len(named) == 1 else ("",)
-        found = {_CATEGORY[p.type] for i in para for p in out[i]}
-        if cat in _PARA_SUPPORT and cat not in found and not _OFF_TOPIC.search(title):
+        found = {CATEGORY[p.type] for i in para for p in out[i]}
+        if cat in _PARA_SUPPORT and cat not in found and not OFF_TOPIC.search(title):
             support = _weak_support(pp.policy, pp.segments, para[1:], cat, reader)
             if support is not None:
                 out[support[0]].append(support[1])
@@ -338,38 +328,38 @@ def _weak_support(
         st = reader.state(policy, segments[i])
         for s0, s1 in reader.sentences(segments[i]):
             sentence = text[s0:s1]
-            if not any(s0 <= d.start < s1 for d in st.data) or _SCOPE.search(sentence) or _AUDIENCE.search(sentence):
+            if not any(s0 <= d.start < s1 for d in st.data) or SCOPE.search(sentence) or AUDIENCE.search(sentence):
                 continue
             for t in st.triggers:
                 if not (s0 <= t.start < s1) or t.entry.value[0] != kind:
                     continue
                 word = text[t.start : t.end].lower()
                 prev = re.findall(r"[\w']+", text[max(s0, t.start - 30) : t.start].lower())[-1:]
-                if word in _AMBIGUOUS and prev and prev[0] in _NOUN_BEFORE:
+                if word in AMBIGUOUS and prev and prev[0] in NOUN_BEFORE:
                     continue
                 if reader.negated(text, s0, t.start) or sentence.rstrip().endswith(":"):
                     continue  # a negation, or a lead-in line whose list follows
-                if kind == "secure" and _NOT_DATA_PROTECTION.match(text[t.end : s1]):
+                if kind == "secure" and NOT_DATA_PROTECTION.match(text[t.end : s1]):
                     continue  # "protect our rights and property"
                 subject = reader.subject(text, st, s0, t)
                 before = text[max(s0, t.start - 40) : t.start]
                 if (
-                    _META.search(before)
-                    or _THIRD_SUBJECT.search(before)
+                    META.search(before)
+                    or THIRD_SUBJECT.search(before)
                     or (
                         subject is not None
                         and subject.kind != PartyKind.FIRST_PARTY
                         and "you" not in t.entry.phrase.lower()
                     )
-                    or (word.endswith("ed") and subject is None and not _PASSIVE.search(before))
+                    or (word.endswith("ed") and subject is None and not PASSIVE.search(before))
                     or (
                         t.entry.value[1] == "agent"
                         and (subject is None or subject.kind == PartyKind.USER)
-                        and not _PASSIVE.search(before)
+                        and not PASSIVE.search(before)
                     )
                 ):
                     continue  # another party's or the reader's action; "information collected by…": a reference
                 return i, PracticeMention(
-                    Span.at(text, t.start, t.end), _PRACTICE_OF[kind], rules=("paragraph.weak-support",)
+                    Span.at(text, t.start, t.end), PRACTICE_OF[kind], rules=("paragraph.weak-support",)
                 )
     return None

@@ -39,7 +39,7 @@ class Rule:
     scope: str
     doc: str
     predicate: str = ""  # the function that implements it
-    patterns: tuple[str, ...] = ()  # the patterns.py expressions it reads
+    patterns: tuple[str, ...] = ()  # the expressions of the patterns package it reads
     match: tuple[str, ...] = ()  # policy texts it must fire on
     no_match: tuple[str, ...] = ()  # and must not
     category: str = ""  # a cue rule: the practice category it scores (or "all")

@@ -19,8 +19,8 @@ RULE_DATA = (DATA / "lexicon", DATA / "rules")
 
 
 def rule_files() -> list[Path]:
-    """Everything the rules are made of: the extractor's modules and its data files."""
-    files = sorted(CODE_DIR.glob("*.py"))
+    """Everything the rules are made of: the extractor's modules (its subpackages too) and its data files."""
+    files = sorted(CODE_DIR.rglob("*.py"))
     for folder in RULE_DATA:
         if folder.is_dir():
             files.extend(sorted(p for p in folder.iterdir() if p.is_file()))
