@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["pp_graph/extract"]  # later: "pp_graph/anonymize"
+PACKAGES = ["pp_graph/extract", "pp_graph/anonymize"]
 
 
 def _private(name: str) -> bool:

@@ -67,7 +67,7 @@ FUNCTION_WORDS_FILE = DATA / "anonymize" / "function-words.txt"
 COMMON_WORD_NAMES_FILE = DATA / "anonymize" / "common-word-names.txt"
 
 
-def _word_list(path: Path, what: str, minimum: int) -> frozenset[str]:
+def word_list(path: Path, what: str, minimum: int) -> frozenset[str]:
     """One lower-case word a line ('#' comments); a malformed line or a list shorter than ``minimum`` is an
     error naming the file (and line)."""
     try:
@@ -89,13 +89,13 @@ def _word_list(path: Path, what: str, minimum: int) -> frozenset[str]:
 @cache
 def stop_words() -> frozenset[str]:
     """English function words (``data/anonymize/function-words.txt``) and day and month names, lower case."""
-    return _word_list(FUNCTION_WORDS_FILE, "function-word", 50) | _CALENDAR
+    return word_list(FUNCTION_WORDS_FILE, "function-word", 50) | _CALENDAR
 
 
 @cache
 def common_word_names() -> frozenset[str]:
     """Listed names that are common English words (``data/anonymize/common-word-names.txt``), lower case."""
-    return _word_list(COMMON_WORD_NAMES_FILE, "common-word name", 20)
+    return word_list(COMMON_WORD_NAMES_FILE, "common-word name", 20)
 
 
 def is_common_word_name(word: str) -> bool:

@@ -147,7 +147,7 @@ PARTICLES_FILE = DATA / "anonymize" / "name-particles.txt"
 @cache
 def particles() -> frozenset[str]:
     """The name particles of ``data/anonymize/name-particles.txt`` (validated like the other word lists)."""
-    return gazetteer._word_list(PARTICLES_FILE, "name-particle", 10)
+    return gazetteer.word_list(PARTICLES_FILE, "name-particle", 10)
 
 
 @cache

@@ -304,7 +304,7 @@ class OfflineBackend(Backend):
 
     @property
     def provenance(self) -> Provenance:
-        from pp_graph import __version__
+        from pp_graph.version import __version__
 
         return Provenance("offline", RULESET_VERSION, self.lex.version, vocabulary=dpv_digest(), software=__version__)
 
