@@ -313,3 +313,14 @@ def test_open_with_graph_files_and_keys(tmp_path: Path, monkeypatch: pytest.Monk
         assert dict(out) == {"case_id": "C-1", "summary": "hi"}
         assert all(any("site helpdesk.example: AMRSF" in r for r in d.reasons) for d in out.decisions)
         assert p.ledger.verify().ok
+
+
+def test_a_site_without_policy_graphs_is_denied_not_an_assertion(tmp_path: Path) -> None:
+    """A plane opened without graphs cannot judge a destination site: every field to it is denied (fail closed),
+    with the reason, instead of an AssertionError."""
+    with DataPlane.open(tmp_path / "a.db", contracts=demo_mod.DEMO / "contracts", key=KEYS.secret) as p:
+        fields = [Field("case_id", "C-1", "internal"), Field("summary", "hi", "internal")]
+        out = p.egress("ticket.create", fields, site="helpdesk.example")
+        assert out.decisions and {d.action for d in out.decisions} <= {"deny", "omit"}
+        assert any("no policy graphs" in r for d in out.decisions for r in d.reasons)
+        assert out.data == {} or all(v is None for v in out.data.values())

@@ -250,7 +250,9 @@ class Projector:
             w.level = rw.level or parse_level(level)
 
     def _tighten(self, w: _Work, site: str, purpose: str, recipient: str | None) -> None:
-        assert self.site_check is not None
+        if self.site_check is None:  # no policy graphs were given: the site cannot be judged, so nothing goes
+            w.set(DENY, f"site {site}: no policy graphs were given to the plane, so its policy cannot be checked")
+            return
         v = self.site_check(site, purpose, recipient, w.categories)
         if v.decision == DENY:
             w.set(DENY, f"site {site}: {v.reason}")
