@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def _restore(cls: type[BaseException], args: tuple[Any, ...]) -> BaseException:
+    """Rebuild an error without calling its ``__init__`` (whose parameters differ from ``args``); its fields come
+    back from the pickled ``__dict__``."""
+    err = cls.__new__(cls)
+    err.args = args
+    return err
+
 
 class PPGraphError(Exception):
-    """Base class of every error pp-graph raises on purpose."""
+    """Base class of every error pp-graph raises on purpose. Survives pickling with its message and fields, so an
+    error raised in a worker process reaches the parent as itself (not as a broken pool)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (type(self), self.args), self.__dict__
 
 
 class InputError(PPGraphError):
