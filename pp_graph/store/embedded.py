@@ -20,7 +20,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from pp_graph.errors import InputError
-from pp_graph.graph.files import graph_files, graph_suffix
+from pp_graph.graph.files import GRAPH_SUFFIXES, graph_files, graph_suffix, parse_failure
 from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.resources import DPV_FILES
 from pp_graph.store.values import XSD_NS, literal_value
@@ -85,8 +85,8 @@ def read_graph_file(path: Path) -> dict[str, list[ox.Quad]]:
     fmt = RDF_FORMATS[graph_suffix(path)]
     try:
         quads = list(ox.parse(path=str(path), format=fmt))
-    except (SyntaxError, ValueError, OSError) as e:
-        raise InputError(path.name, f"cannot be loaded as RDF: {e}") from e
+    except (SyntaxError, ValueError, OSError, MemoryError) as e:
+        raise parse_failure(path, e, GRAPH_SUFFIXES[path.suffix.lower()]) from e
     if fmt in _TRIPLE_FORMATS:
         g = _policy_graph_of(quads)
         if g is None:
