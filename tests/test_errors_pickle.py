@@ -40,7 +40,8 @@ def _instance(cls: type[BaseException]) -> BaseException:
             if not args and p.kind is p.VAR_POSITIONAL:
                 args.append(f"message of {cls.__name__}")
             continue
-        args.append(400 + i if "int" in str(p.annotation) else f"{p.name}-{i}")
+        numeric = any(t in str(p.annotation) for t in ("int", "float"))
+        args.append(400 + i if numeric else f"{p.name}-{i}")
     return cls(*args)
 
 

@@ -100,6 +100,18 @@ def read_graph_file(path: Path) -> dict[str, list[ox.Quad]]:
     return out
 
 
+def _rows(res: ox.QuerySolutions) -> list[dict[str, Any]]:
+    """The solutions as dicts. A failure while evaluating (a SERVICE call that fails, a store read error) is an
+    InputError that holds no reference to ``res``: pyoxigraph's solutions may only be dropped on their own thread."""
+    names = [v.value for v in res.variables]
+    try:
+        return [{n: to_python(sol[n]) for n in names} for sol in res]
+    except (OSError, RuntimeError) as e:
+        problem = str(e)
+    del res
+    raise InputError("query", f"the query failed while running: {problem}")
+
+
 class EmbeddedStore:
     """A pyoxigraph store; in memory by default, or persistent in a folder reused between runs."""
 
@@ -214,12 +226,11 @@ class EmbeddedStore:
             res = self.store.query(sparql, substitutions=subs, **self._dataset())
         except SyntaxError as e:
             raise InputError("query", f"SPARQL syntax error: {e}") from e
-        if isinstance(res, ox.QuerySolutions):
-            names = [v.value for v in res.variables]
-            return [{n: to_python(sol[n]) for n in names} for sol in res]
         if isinstance(res, ox.QueryBoolean | bool):  # pyoxigraph 0.5 answers ASK with a QueryBoolean
             return [{"ask": bool(res)}]
-        raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
+        if not isinstance(res, ox.QuerySolutions):
+            raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
+        return _rows(res)
 
     def _dataset(self) -> dict[str, Any]:
         """Query dataset options: the union default graph, restricted to the scope when there is one."""
