@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from pp_graph.cli import main
+from pp_graph.deadline import with_deadline
 from pp_graph.errors import DataFileError, QueryTimeout
-from pp_graph.query.deadline import with_deadline
 from pp_graph.query.runner import parse
 from pp_graph.query.service import services
 from pp_graph.store.embedded import open_store

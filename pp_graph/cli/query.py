@@ -211,7 +211,7 @@ def _run_query(
     timeout: float,
     allow_service: bool,
 ) -> list[dict[str, Any]]:
-    from pp_graph.query.deadline import with_deadline
+    from pp_graph.deadline import with_deadline
     from pp_graph.query.runner import load_query
 
     q = with_deadline(lambda: load_query(name), timeout, f"checking {name}")

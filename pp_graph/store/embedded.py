@@ -19,6 +19,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from pp_graph.deadline import check_budget
 from pp_graph.errors import InputError
 from pp_graph.graph.files import GRAPH_SUFFIXES, graph_files, graph_suffix, parse_failure
 from pp_graph.graph.namespaces import POLICY_BASE
@@ -104,8 +105,13 @@ def _rows(res: ox.QuerySolutions) -> list[dict[str, Any]]:
     """The solutions as dicts. A failure while evaluating (a SERVICE call that fails, a store read error) is an
     InputError that holds no reference to ``res``: pyoxigraph's solutions may only be dropped on their own thread."""
     names = [v.value for v in res.variables]
+    out: list[dict[str, Any]] = []
     try:
-        return [{n: to_python(sol[n]) for n in names} for sol in res]
+        for i, sol in enumerate(res):
+            if not i & 255:  # a caller's time budget (the UI) stops a long result here
+                check_budget()
+            out.append({n: to_python(sol[n]) for n in names})
+        return out
     except (OSError, RuntimeError) as e:
         problem = str(e)
     del res

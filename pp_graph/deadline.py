@@ -11,12 +11,15 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from pp_graph.errors import QueryTimeout
 
 T = TypeVar("T")
+_BUDGET: ContextVar[tuple[float, str, float] | None] = ContextVar("pp_graph_budget", default=None)
 _SLICE = 0.05  # seconds between checks for Ctrl-C while waiting
 
 
@@ -55,3 +58,21 @@ def _drop_locals(e: BaseException | None) -> None:
         if e.__traceback__ is not None:
             traceback.clear_frames(e.__traceback__)
         e = e.__cause__ or e.__context__
+
+
+@contextmanager
+def budget(seconds: float, what: str) -> Iterator[None]:
+    """A time budget for the work done inside, in this thread: loops that call :func:`check_budget` (the embedded
+    store's result rows, a page's lines) stop with QueryTimeout once it is spent, so the work itself ends."""
+    token = _BUDGET.set((time.monotonic() + seconds, what, seconds))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def check_budget() -> None:
+    """QueryTimeout when the budget of the enclosing :func:`budget` is spent; nothing outside one."""
+    b = _BUDGET.get()
+    if b is not None and time.monotonic() > b[0]:
+        raise QueryTimeout(b[1], b[2])
