@@ -213,7 +213,12 @@ def test_ctrl_c_stops_a_running_query(tmp_path: Path) -> None:
     rq = tmp_path / "slow.rq"
     rq.write_text(SLOW)
     p = _cli(str(rq), str(MINI), "--timeout", "600")
-    time.sleep(4)  # loading done, the query running
+    tasks = Path(f"/proc/{p.pid}/task")
+    for _ in range(300):  # the command has started its query worker (imports done): at least two threads
+        if p.poll() is not None or (tasks.is_dir() and len(list(tasks.iterdir())) >= 2):
+            break
+        time.sleep(0.1)
+    time.sleep(2)  # loading done, the query running
     assert p.poll() is None
     t = time.monotonic()
     p.send_signal(signal.SIGINT)
