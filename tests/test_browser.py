@@ -37,16 +37,15 @@ if not Path(CHROMIUM).exists():
 
 @pytest.fixture(scope="module")
 def server(fixture_graphs: Path) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
+    from pp_graph.serve.server import make_server
 
-    srv = make_server("127.0.0.1", 0, create_app(Corpus.open([fixture_graphs])), threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    srv = make_server(create_app(Corpus.open([fixture_graphs])), 0)  # the server `pp-graph serve` runs
+    thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
+    yield f"http://127.0.0.1:{srv.effective_port}"
+    srv.close()
     thread.join(timeout=10)
 
 

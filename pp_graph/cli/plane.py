@@ -20,12 +20,13 @@ _KEY = click.option(
 
 
 def _ledger(db: Path, key_file: Path | None = None, need_key: bool = False) -> Any:
-    from pp_graph.plane.db import connect
+    """The ledger opened read-only: verifying, replaying or signing never writes to the file given."""
+    from pp_graph.plane.db import connect_read_only
     from pp_graph.plane.keys import load_keys
     from pp_graph.plane.ledger import Ledger
 
     keys = load_keys(key_file=key_file) if (need_key or key_file) else None
-    return Ledger(connect(db, create=False), keys)
+    return Ledger(connect_read_only(db), keys)
 
 
 @click.group()

@@ -55,7 +55,9 @@ def _endpoint_options(fn: Any) -> Any:
     return fn
 
 
-def _remote(endpoint: str | None, server_kind: str, urls: dict[str, str | None], user: str | None) -> Any:
+def _remote(
+    endpoint: str | None, server_kind: str, urls: dict[str, str | None], user: str | None, timeout: float = 60.0
+) -> Any:
     import os
 
     from pp_graph.store.remote import PASSWORD_ENV, RemoteStore
@@ -73,10 +75,17 @@ def _remote(endpoint: str | None, server_kind: str, urls: dict[str, str | None],
         server=server_kind,
         user=user,
         password=password,
+        timeout=timeout,
     )
 
 
-def _open(paths: tuple[Path, ...], store_dir: Path | None, remote: dict[str, Any], needs_dpv: bool = True) -> Any:
+def _open(
+    paths: tuple[Path, ...],
+    store_dir: Path | None,
+    remote: dict[str, Any],
+    needs_dpv: bool = True,
+    timeout: float = 60.0,
+) -> Any:
     endpoint, query_url = remote.get("endpoint"), remote.get("query_url")
     if endpoint or query_url:
         if paths or store_dir:
@@ -89,6 +98,7 @@ def _open(paths: tuple[Path, ...], store_dir: Path | None, remote: dict[str, Any
             remote["server_kind"],
             {"query_url": query_url, "update_url": remote.get("update_url"), "store_url": remote.get("store_url")},
             remote.get("user"),
+            timeout,  # no single read from the server may outlast the query's limit
         )
         store.check_dataset(needs_dpv=needs_dpv)  # an empty dataset is an error, not "(no rows)"
         return store
@@ -139,6 +149,19 @@ def _params(items: tuple[str, ...]) -> dict[str, str]:
 @_endpoint_options
 @_store
 @click.option("--limit", type=click.IntRange(min=1), help="Show at most this many rows.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop the query after this long (embedded store and server alike); exit 2.",
+)
+@click.option(
+    "--allow-service",
+    is_flag=True,
+    help="Let an .rq file's SERVICE clauses query other SPARQL endpoints over the network (refused by default).",
+)
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries and their parameters.")
 @format_option()
 @handle_errors
@@ -148,12 +171,17 @@ def query(
     params: tuple[str, ...],
     store_dir: Path | None,
     limit: int | None,
+    timeout: float,
+    allow_service: bool,
     list_queries: bool,
     fmt: str,
     **remote: Any,
 ) -> None:
-    """Run a named query (queries/NAME.rq) or an .rq file over graphs, a store or a SPARQL server."""
-    from pp_graph.query.runner import load_all, load_query
+    """Run a named query (queries/NAME.rq) or your own .rq file over graphs, a store or a SPARQL server.
+
+    Ctrl-C stops a running query (exit 130).
+    """
+    from pp_graph.query.runner import load_all
 
     if list_queries or not name:
         rows = [
@@ -166,12 +194,40 @@ def query(
         ]
         emit(rows, fmt)
         return
-    q = load_query(name)
-    bound = q.bindings(_params(params))  # fail on bad parameters before loading anything
-    store = _open(paths, store_dir, remote, needs_dpv="urn:pp-graph:graph:dpv" in q.text)
-    q.check_store(store, bound)  # a site or policy the store does not hold is an error, not "(no rows)"
-    rows = q.run_bound(store, bound)
+    try:
+        rows = _run_query(name, paths, _params(params), store_dir, remote, timeout, allow_service)
+    except KeyboardInterrupt:
+        click.echo("interrupted: the query was stopped", err=True)
+        raise click.exceptions.Exit(130) from None
     emit(_display(rows[:limit] if limit else rows, fmt), fmt)
+
+
+def _run_query(
+    name: str,
+    paths: tuple[Path, ...],
+    values: dict[str, str],
+    store_dir: Path | None,
+    remote: dict[str, Any],
+    timeout: float,
+    allow_service: bool,
+) -> list[dict[str, Any]]:
+    from pp_graph.deadline import with_deadline
+    from pp_graph.query.runner import load_query
+
+    q = with_deadline(lambda: load_query(name), timeout, f"checking {name}")
+    if q.services and not allow_service:
+        raise ConfigError(
+            f"{q.path.name}: the query calls SERVICE {', '.join(q.services)}, which sends requests to other "
+            "endpoints; pass --allow-service to let it"
+        )
+    bound = q.bindings(values)  # fail on bad parameters before loading anything
+    store = _open(paths, store_dir, remote, needs_dpv="urn:pp-graph:graph:dpv" in q.text, timeout=timeout)
+
+    def run() -> list[dict[str, Any]]:
+        q.check_store(store, bound)  # a site or policy the store does not hold is an error, not "(no rows)"
+        return q.run_bound(store, bound)
+
+    return with_deadline(run, timeout, f"query {q.name}")
 
 
 @click.command()

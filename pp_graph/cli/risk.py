@@ -83,6 +83,15 @@ def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
     return failed
 
 
+def _deny_unloaded(e: Exception, batch: IO[bytes] | None) -> None:
+    """Fail closed when the policy graphs cannot be loaded: a deny record on stdout (one per --batch line) before
+    the error exits 2, so a caller reading decisions never waits for one that is not written."""
+    lines = [n for n, raw in enumerate(batch, 1) if raw.strip()] if batch is not None else [None]
+    for n in lines:
+        record = {"decision": "deny", "error": f"policy graphs not loaded: {e}"}
+        click.echo(json.dumps(record if n is None else {"line": n, **record}, ensure_ascii=False))
+
+
 @click.command()
 @click.option(
     "--graph",
@@ -162,9 +171,14 @@ def risk(
     Prints the decision record as JSON. With --batch, prints one record per input line; a bad line
     yields {"line": N, "decision": "deny", "error": …}, the batch goes on, and the exit code is 1.
     """
+    from pp_graph.errors import PPGraphError
     from pp_graph.risk.engine import ActionContext
 
-    engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of, ner_mode)
+    try:
+        engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of, ner_mode)
+    except PPGraphError as e:
+        _deny_unloaded(e, batch)
+        raise
     if batch is not None:
         if site or data or text or text_file or purposes or recipients or basis or operation:
             raise CLIError("--batch reads every action from the file; drop the per-action options")

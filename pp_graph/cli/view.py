@@ -50,20 +50,15 @@ def report(paths: tuple[Path, ...], out: Path) -> None:
 def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     """Browse sites, policies and practices, run named queries and risk what-ifs, on 127.0.0.1 (Ctrl-C stops)."""
     need("ui", "the browser UI (serve)")
-    from werkzeug.serving import make_server
-
-    from pp_graph.errors import ConfigError
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
+    from pp_graph.serve.server import make_server
 
     corpus = Corpus.open(paths)
     app = create_app(corpus)
-    try:
-        server = make_server("127.0.0.1", port, app, threaded=True)
-    except OSError as e:
-        raise ConfigError(f"--port {port}: cannot listen on 127.0.0.1 ({e.strerror or e}); try --port 0") from e
+    server = make_server(app, port)
     detection_warm_up(app.config["engine"].ner_mode)()  # at start-up: a what-if with a text detects (the guard)
-    url = f"http://127.0.0.1:{server.server_port}/"
+    url = f"http://127.0.0.1:{server.effective_port}/"
     click.echo(f"pp-graph UI: {url}  ({len(corpus.sites)} sites; Ctrl-C stops)", err=False)
     if open_browser:
         import webbrowser
@@ -71,11 +66,11 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
         if not webbrowser.open(url):
             err("no browser to open here; open the address above yourself")
     try:
-        server.serve_forever()
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
     err("stopped")
 
 

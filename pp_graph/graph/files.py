@@ -38,3 +38,16 @@ def graph_files(paths: Iterable[Path | str]) -> list[Path]:
 def no_graph_files(paths: Iterable[Path]) -> str:
     """The message for inputs that hold no graph file, listing the suffixes that count."""
     return f"no graph files ({', '.join(GRAPH_SUFFIXES)}) under {', '.join(map(str, paths))}"
+
+
+def parse_failure(path: Path | str, e: BaseException, fmt: str) -> InputError:
+    """The typed error for a graph file the RDF parser gave up on, naming the file: a syntax error, an I/O error,
+    or memory — pyoxigraph's parser stops at a single token (a literal or IRI) over 16 MiB with a MemoryError."""
+    if isinstance(e, MemoryError):
+        detail = str(e) or "out of memory"
+        return InputError(
+            str(path), f"is too large to parse ({detail}); a single literal or IRI over 16 MiB cannot be loaded"
+        )
+    if isinstance(e, OSError):
+        return InputError(str(path), f"cannot be read ({e.strerror or e})")
+    return InputError(str(path), f"is not valid {fmt}: {e}")

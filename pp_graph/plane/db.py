@@ -34,20 +34,46 @@ CREATE INDEX IF NOT EXISTS memory_scope ON memory (subject, purpose, expires);
 SYNC_MODES = ("normal", "full")
 
 
+_TABLES = frozenset({"plane_meta", "ledger", "ledger_nodes", "ledger_head", "memory"})
+_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_file(p: Path, create: bool) -> None:
+    """Refuse before SQLite touches it: a missing file (unless creating), an empty one we may not turn into a plane,
+    or a file that is not SQLite at all (SQLite would adopt and overwrite it)."""
+    if not p.is_file():
+        if create:
+            return
+        raise LedgerError(f"{p}: no such database")
+    if p.stat().st_size == 0:
+        if create:
+            return
+        raise LedgerError(f"{p}: an empty file, not a plane database")
+    with open(p, "rb") as fh:
+        if fh.read(16) != _MAGIC:
+            raise LedgerError(f"{p}: not a usable plane database (not an SQLite file)")
+
+
+def _check_plane(conn: sqlite3.Connection, p: Path, *, empty_ok: bool) -> None:
+    """An SQLite file holding other tables is someone else's database: never add the plane's tables to it."""
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not names and empty_ok:
+        return
+    if "plane_meta" not in names:
+        what = f"it holds other tables ({', '.join(sorted(names)[:5])})" if names else "it holds no tables"
+        raise LedgerError(f"{p}: not a plane database ({what})")
+
+
 def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> sqlite3.Connection:
     """Open (and on first use create) a plane database; LedgerError naming the file when it is not one."""
     p = Path(path)
     if sync not in SYNC_MODES:
         raise LedgerError(f"sync must be one of {', '.join(SYNC_MODES)}, got {sync!r}")
-    if not create and not p.is_file():
-        raise LedgerError(f"{p}: no such database")
-    if p.is_file() and p.stat().st_size > 0:
-        with open(p, "rb") as fh:  # never let SQLite adopt (and overwrite) a file that is not a database
-            if fh.read(16) != b"SQLite format 3\x00":
-                raise LedgerError(f"{p}: not a usable plane database (not an SQLite file)")
+    _check_file(p, create)
     try:
         conn = sqlite3.connect(p, timeout=60.0, isolation_level=None)  # one connection per thread
         conn.execute("PRAGMA busy_timeout = 60000")
+        _check_plane(conn, p, empty_ok=create)  # before any pragma below writes to the file
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {sync.upper()}")
         conn.execute("PRAGMA secure_delete = ON")
@@ -66,9 +92,67 @@ def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> s
     return conn
 
 
+def connect_read_only(path: str | Path) -> sqlite3.Connection:
+    """Open an existing plane database without writing to it (verify, replay, checkpoint: an auditor's copy may be
+    read-only); LedgerError naming the file when it is missing or not a plane database."""
+    p = Path(path)
+    _check_file(p, create=False)
+    uri = p.resolve().as_uri() + "?mode=ro"
+    try:
+        conn = _open_ro(uri, p)
+        _check_plane(conn, p, empty_ok=False)
+        if not {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= _TABLES:
+            raise LedgerError(f"{p}: not a plane database (plane tables are missing)")
+        version = conn.execute("SELECT value FROM plane_meta WHERE key = 'schema'").fetchone()
+        if version is None or version[0] != SCHEMA_VERSION:
+            found = "no" if version is None else str(version[0])
+            raise LedgerError(f"{p}: schema version {found}, this pp-graph reads {SCHEMA_VERSION}")
+    except sqlite3.DatabaseError as e:
+        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
+    return conn
+
+
+def _open_ro(uri: str, p: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=60.0, isolation_level=None)
+    conn.execute("PRAGMA busy_timeout = 60000")
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        # A WAL database in a folder we cannot write (no -shm can be made): with no -wal file beside it, nothing
+        # is pending, so the file alone is the whole database and can be read as immutable.
+        if Path(str(p) + "-wal").exists():
+            raise
+        conn.close()
+        conn = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    return conn
+
+
 def _needs_schema(conn: sqlite3.Connection) -> bool:
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")}
-    return not {"plane_meta", "ledger", "ledger_nodes", "ledger_head", "memory", "memory_scope"} <= names
+    return not {*_TABLES, "memory_scope"} <= names
+
+
+KEY_META = "key_fingerprint"
+
+
+def bind_key(conn: sqlite3.Connection, fingerprint: str, path: str | Path) -> None:
+    """The database remembers the fingerprint of the key it was first opened with (never the key) and refuses
+    another: tokens and checkpoints made with a wrong key would otherwise go unnoticed."""
+    try:
+        row = conn.execute("SELECT value FROM plane_meta WHERE key = ?", (KEY_META,)).fetchone()
+        if row is None:
+            with transaction(conn):
+                conn.execute("INSERT OR IGNORE INTO plane_meta VALUES (?, ?)", (KEY_META, fingerprint))
+                row = conn.execute("SELECT value FROM plane_meta WHERE key = ?", (KEY_META,)).fetchone()
+    except sqlite3.OperationalError as e:
+        if "readonly" not in str(e):
+            raise LedgerError(f"{path}: the key fingerprint cannot be read or recorded ({e})") from e
+        return  # a read-only copy made before fingerprints were recorded: nothing to compare with
+    if row[0] != fingerprint:
+        raise LedgerError(
+            f"{path}: the plane key given is not this database's key (its fingerprint is {row[0]}, "
+            f"the key given has {fingerprint}); use the key the database was created with"
+        )
 
 
 @contextmanager
@@ -81,3 +165,16 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+@contextmanager
+def read_snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction: every statement inside sees the same committed state (WAL snapshot)."""
+    if conn.in_transaction:  # the caller's transaction is already one snapshot
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("ROLLBACK")

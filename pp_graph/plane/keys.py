@@ -20,6 +20,7 @@ from pp_graph.errors import ConfigError, LedgerError
 
 KEY_ENV = "PP_GRAPH_PLANE_KEY"  # hex secret
 KEY_FILE_ENV = "PP_GRAPH_PLANE_KEY_FILE"  # path of a file holding the hex secret
+MAX_KEY_FILE = 4096  # a hex key and a newline need < 200 bytes; never read an unbounded stream (/dev/zero)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,12 @@ class PlaneKeys:
     @property
     def public_key_hex(self) -> str:
         return self.signing_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+    @property
+    def fingerprint(self) -> str:
+        """What a database records to recognise its key: a one-way digest of the (public) checkpoint key."""
+        raw = self.signing_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return "sha256:" + hashlib.sha256(b"pp-graph plane key fingerprint\x00" + raw).hexdigest()
 
 
 def _parse(text: str, source: str) -> PlaneKeys:
@@ -72,10 +79,25 @@ def load_keys(key: bytes | str | None = None, key_file: str | Path | None = None
         return _parse(os.environ[KEY_ENV], f"${KEY_ENV}")
     if path is None:
         raise ConfigError(f"no plane key: give --key-file (key_file=) or set ${KEY_ENV} (hex) or ${KEY_FILE_ENV}")
+    return _parse(read_key_file(Path(path)), str(path))
+
+
+def read_key_file(path: Path) -> str:
+    """The key file's text, read with a bound: larger files, NUL bytes or non-UTF-8 are refused, not parsed."""
     try:
-        return _parse(Path(path).read_text(encoding="utf-8"), str(path))
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_KEY_FILE + 1)
     except OSError as e:
         raise ConfigError(f"{path}: the key file cannot be read ({e.strerror})") from e
+    if len(data) > MAX_KEY_FILE:
+        raise ConfigError(f"{path}: not a key file (more than {MAX_KEY_FILE} bytes; a key is 64 hex digits)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a key file (not UTF-8 text; a key is 64 hex digits)") from None
+    if "\x00" in text:
+        raise ConfigError(f"{path}: not a key file (it holds NUL bytes; a key is 64 hex digits)")
+    return text
 
 
 def verify_signature(public_hex: str, signature_hex: str, message: bytes) -> None:

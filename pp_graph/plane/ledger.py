@@ -14,7 +14,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from pp_graph.anonymize.recognizers import DIGEST, MODE_NAME, ner_modes
 from pp_graph.errors import LedgerError, ProofError
 from pp_graph.plane import merkle
-from pp_graph.plane.db import transaction
+from pp_graph.plane.db import bind_key, read_snapshot, transaction
 from pp_graph.plane.keys import PlaneKeys, verify_signature
 
 RECORD_KEYS = frozenset(
@@ -110,6 +110,8 @@ class Ledger:
         self.conn = conn
         self.keys = keys
         self._nodes: dict[tuple[int, int], bytes] = {}
+        if keys is not None:
+            bind_key(conn, keys.fingerprint, _db_name(conn))
 
     # -- writing --
 
@@ -209,10 +211,15 @@ class Ledger:
     # -- verification --
 
     def verify(self, since: Mapping[str, Any] | None = None, trusted_key: str | None = None) -> Report:
-        """Recompute the chain and the tree from the entries; compare with the head and, if given, a checkpoint."""
+        """Recompute the chain and the tree from the entries; compare with the head, the stored Merkle nodes and, if
+        given, a checkpoint. Everything is read in one snapshot, so appends running meanwhile are not seen halfway."""
         cp = check_checkpoint(since, trusted_key) if since is not None else None
+        with read_snapshot(self.conn):
+            return self._verify(cp)
+
+    def _verify(self, cp: Mapping[str, Any] | None) -> Report:
         size, chain, root = self.head()
-        scan = _Scan(cp["size"] if cp is not None else None)
+        scan = _Scan(cp["size"] if cp is not None else None, self._stored_nodes)
         cur = self.conn.execute("SELECT seq, entry, hash FROM ledger ORDER BY seq")
         try:
             while rows := cur.fetchmany(_CHUNK):
@@ -229,10 +236,17 @@ class Ledger:
             return self._bad(size, f"entry {size} and later were added outside the ledger (inserted)", prev)
         if prev != chain or got_root != root:
             return self._bad(max(n - 1, 0), "the head does not match the entries (head rewritten)", prev)
+        stored = int(self.conn.execute("SELECT COUNT(*) FROM ledger_nodes").fetchone()[0])
+        if stored != (want := sum(n >> level for level in range(n.bit_length()))):
+            return self._bad(n, f"the stored Merkle tree has {stored} nodes, the entries make {want}: altered", prev)
         report = Report(True, n, got_root.hex(), prev.hex())
         if cp is not None:
             self._against(report, cp, scan.cp_root)
         return report
+
+    def _stored_nodes(self, level: int, lo: int, hi: int) -> list[bytes]:
+        q = "SELECT hash FROM ledger_nodes WHERE level = ? AND idx >= ? AND idx < ? ORDER BY idx"
+        return [r[0] for r in self.conn.execute(q, (level, lo, hi)).fetchall()]  # a non-BLOB never compares equal
 
     def _against(self, report: Report, cp: Mapping[str, Any], cp_root: bytes | None) -> None:
         """Prove the log only grew since checkpoint ``cp``, with a consistency proof from the stored tree."""
@@ -277,12 +291,15 @@ _CHUNK = 1 << 14  # entries per fetch; a full aligned chunk is one perfect subtr
 
 
 class _Scan:
-    """Chain and tree of the log recomputed chunk by chunk (comprehensions, not a Python loop per hash)."""
+    """Chain and tree of the log recomputed chunk by chunk (comprehensions, not a Python loop per hash); the complete
+    Merkle nodes each chunk finishes are compared with the stored ones (proofs are built from those)."""
 
-    def __init__(self, cp_size: int | None) -> None:
+    def __init__(self, cp_size: int | None, stored: Callable[[int, int, int], list[bytes]]) -> None:
         self.n, self.prev, self.cp_size = 0, GENESIS, cp_size
         self.frontier: list[bytes] = []
         self.cp_root: bytes | None = None
+        self.stored = stored
+        self.made: dict[int, list[bytes]] = {}
 
     def chunk(self, rows: list[tuple[Any, Any, Any]]) -> tuple[int, str | None, bytes, bytes] | None:
         """Fold ``rows`` in; (entry number, problem or None to diagnose, entry, hash) for the first bad one."""
@@ -309,32 +326,56 @@ class _Scan:
             if i > 0:
                 self.prev = hashes[i - 1]
             return n0 + i, None, entries[i], hashes[i]
+        self._fold(leaves, n0)
+        self.n, self.prev = n0 + k, hashes[-1]
+        return self._check_nodes(n0, k)
+
+    def _fold(self, leaves: list[bytes], n0: int) -> None:
+        self.made = {}
+        k = len(leaves)
         cp_inside = self.cp_size is not None and n0 < self.cp_size <= n0 + k
         if k == _CHUNK and n0 % _CHUNK == 0 and not cp_inside:
-            self._push(_perfect_root(leaves), n0 >> (_CHUNK.bit_length() - 1))
+            levels = _perfect_levels(leaves)
+            self.made = dict(enumerate(levels[:-1]))
+            self._push(levels[-1][0], len(levels) - 1, n0 >> (len(levels) - 1))
         else:
             for i, leaf in enumerate(leaves):
-                self._push(leaf, n0 + i)
+                self._push(leaf, 0, n0 + i)
                 if self.cp_size == n0 + i + 1:
                     self.cp_root = merkle.frontier_root(self.frontier)
-        self.n, self.prev = n0 + k, hashes[-1]
-        return None
 
-    def _push(self, node: bytes, idx: int) -> None:
+    def _push(self, node: bytes, level: int, idx: int) -> None:
         """Append perfect subtree number ``idx`` of its size (every frontier entry before it is at least as large)."""
-        sha = hashlib.sha256
+        sha, made = hashlib.sha256, self.made
+        made.setdefault(level, []).append(node)
         while idx & 1:
             node = sha(b"\x01" + self.frontier.pop() + node).digest()
             idx >>= 1
+            level += 1
+            made.setdefault(level, []).append(node)
         self.frontier.append(node)
 
+    def _check_nodes(self, n0: int, k: int) -> tuple[int, str | None, bytes, bytes] | None:
+        """The nodes finished by entries [n0, n0 + k), level by level, against the stored ones."""
+        for level, want in sorted(self.made.items()):
+            lo = ((n0 + (1 << level)) >> level) - 1  # the first node of this level that entry n0 or later completes
+            got = self.stored(level, lo, lo + len(want))
+            if got != want:
+                j = next((j for j, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), len(got))
+                what = "is missing" if j >= len(got) else "does not match the entries"
+                problem = f"Merkle node ({level}, {lo + j}) {what}: the stored tree was altered (proofs would lie)"
+                return (lo + j) << level, problem, b"", b""
+        return None
 
-def _perfect_root(leaves: list[bytes]) -> bytes:
+
+def _perfect_levels(leaves: list[bytes]) -> list[list[bytes]]:
+    """Every level of the perfect tree over ``leaves`` (a power of two of them), leaves first, root last."""
     sha = hashlib.sha256
-    level = leaves
-    while len(level) > 1:
-        level = [sha(b"\x01" + a + b).digest() for a, b in zip(level[0::2], level[1::2], strict=True)]
-    return level[0]
+    levels = [leaves]
+    while len(levels[-1]) > 1:
+        level = levels[-1]
+        levels.append([sha(b"\x01" + a + b).digest() for a, b in zip(level[0::2], level[1::2], strict=True)])
+    return levels
 
 
 def check_checkpoint(cp: Mapping[str, Any], trusted_key: str | None = None) -> Mapping[str, Any]:
@@ -354,6 +395,12 @@ def check_checkpoint(cp: Mapping[str, Any], trusted_key: str | None = None) -> M
     except (TypeError, ValueError):
         raise LedgerError("the checkpoint's root is not hex") from None
     return cp
+
+
+def _db_name(conn: sqlite3.Connection) -> str:
+    """The file behind a connection, for messages."""
+    rows = conn.execute("PRAGMA database_list").fetchall()
+    return str(rows[0][2]) if rows and rows[0][2] else "the plane database"
 
 
 def replay_rows(ledger: Ledger, start: int = 0) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ import pyoxigraph as ox
 
 from pp_graph.errors import DataFileError, InputError, VocabularyError
 from pp_graph.model import PracticeType
+from pp_graph.query.service import services
 from pp_graph.resources import QUERIES
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
@@ -70,6 +71,7 @@ class NamedQuery:
     text: str
     path: Path
     lists: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()  # endpoints of SERVICE calls (ad-hoc files only; refused unless allowed)
 
     def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, ox.NamedNode | ox.Literal]:
         """User values (strings) plus defaults → terms; unknown or missing parameters raise InputError."""
@@ -208,12 +210,8 @@ def variables(text: str) -> set[str]:
     return set(_VAR.findall(mask(text)))
 
 
-def parse(path: Path) -> NamedQuery:
-    """Read and validate one .rq file; errors name the file and line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(str(path), f"is not valid UTF-8 (byte {e.start})") from e
+def _header(path: Path, text: str) -> tuple[dict[str, str], list[Param]]:
+    """The ``# key: value`` and ``# param`` lines before the query."""
     meta: dict[str, str] = {}
     params: list[Param] = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -240,19 +238,45 @@ def parse(path: Path) -> NamedQuery:
         km = _KEY.match(body)
         if km and km["key"] in {"name", "purpose", "lists"}:
             meta[km["key"]] = km["value"].strip()
-    for key in ("name", "purpose"):
-        if not meta.get(key):
-            raise DataFileError(f"{path}: header lacks '# {key}: …'")
-    if meta["name"] != path.stem:
-        raise DataFileError(f"{path}: '# name: {meta['name']}' does not match the file name {path.stem!r}")
+    return meta, params
+
+
+def parse(path: Path, *, library: bool = True) -> NamedQuery:
+    """Read and validate one .rq file; errors name the file and line. The named-query ``library`` requires the
+    ``# name:`` (matching the file) and ``# purpose:`` headers and no SERVICE; an ad-hoc file needs neither."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(str(path), f"is not valid UTF-8 (byte {e.start})") from e
+    meta, params = _header(path, text)
+    if library:
+        for key in ("name", "purpose"):
+            if not meta.get(key):
+                raise DataFileError(f"{path}: header lacks '# {key}: …'")
+        if meta["name"] != path.stem:
+            raise DataFileError(f"{path}: '# name: {meta['name']}' does not match the file name {path.stem!r}")
     used = variables(text)
     for p in params:
         if p.name not in used:
             raise DataFileError(f"{path}: parameter {p.name!r} is declared but ?{p.name} does not occur in the query")
         if p.default is not None:
             term_for(p.default, p.kind, f"{path}: default of {p.name}")
-    # Run once on an empty store: catches syntax errors, and parameters the store cannot bind
-    # (pyoxigraph binds only projected variables: a parameter must be in SELECT, and in GROUP BY).
+    calls = services(text)
+    if calls and library:
+        raise DataFileError(f"{path}: named queries may not call SERVICE ({', '.join(calls)})")
+    if not calls:  # a dry run of a SERVICE call would already reach out to its endpoint
+        _dry_run(path, text, params)
+    lists = tuple(meta.get("lists", "").split())
+    for col in lists:
+        if col not in used:
+            raise DataFileError(f"{path}: list column {col!r} is not a variable of the query")
+    name, purpose = meta.get("name") or path.stem, meta.get("purpose") or "ad-hoc query"
+    return NamedQuery(name, purpose, tuple(params), text, path, lists, calls)
+
+
+def _dry_run(path: Path, text: str, params: list[Param]) -> None:
+    """Run once on an empty store: catches syntax errors, and parameters the store cannot bind
+    (pyoxigraph binds only projected variables: a parameter must be in SELECT, and in GROUP BY)."""
     dummy: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {
         ox.Variable(p.name): ox.Literal("x") for p in params
     }
@@ -262,11 +286,6 @@ def parse(path: Path) -> NamedQuery:
         raise DataFileError(f"{path}: SPARQL syntax error: {e}") from e
     except RuntimeError as e:
         raise DataFileError(f"{path}: {e}; project every parameter (SELECT ?name …, GROUP BY ?name …)") from e
-    lists = tuple(meta.get("lists", "").split())
-    for col in lists:
-        if col not in used:
-            raise DataFileError(f"{path}: list column {col!r} is not a variable of the query")
-    return NamedQuery(meta["name"], meta["purpose"], tuple(params), text, path, lists)
 
 
 @cache
@@ -279,8 +298,8 @@ def available(folder: Path = QUERIES) -> dict[str, Path]:
 
 
 @cache
-def _load_cached(path: Path, mtime: float) -> NamedQuery:
-    return parse(path)
+def _load_cached(path: Path, mtime: float, library: bool = True) -> NamedQuery:
+    return parse(path, library=library)
 
 
 def load_query(name_or_path: str | Path, folder: Path = QUERIES) -> NamedQuery:
@@ -294,7 +313,8 @@ def load_query(name_or_path: str | Path, folder: Path = QUERIES) -> NamedQuery:
         p = Path(name_or_path)
         if not p.is_file():
             raise InputError(s, "no such query file")
-        return _load_cached(p.resolve(), p.stat().st_mtime)
+        p = p.resolve()
+        return _load_cached(p, p.stat().st_mtime, p.parent == Path(folder).resolve())
     found = folder / f"{s}.rq"
     if not found.is_file():
         names = ", ".join(available(folder)) or "none"
@@ -304,7 +324,7 @@ def load_query(name_or_path: str | Path, folder: Path = QUERIES) -> NamedQuery:
 
 def load_all(folder: Path = QUERIES) -> list[NamedQuery]:
     """Every query in ``folder``, validated (raises on the first bad file)."""
-    return [load_query(p) for p in available(folder).values()]
+    return [load_query(p, folder) for p in available(folder).values()]
 
 
 def run_query(store: Store, name_or_path: str | Path, params: Mapping[str, str] | None = None) -> list[dict[str, Any]]:

@@ -12,14 +12,13 @@ import csv
 import io
 import json
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, render_template, request
 
-from pp_graph.errors import PPGraphError
+from pp_graph.deadline import budget, check_budget
+from pp_graph.errors import PPGraphError, QueryTimeout
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.query.runner import NamedQuery, load_all
 from pp_graph.report.highlight import Mark, pieces, to_html
@@ -27,22 +26,41 @@ from pp_graph.risk.engine import ActionContext, RiskEngine
 from pp_graph.serve.cards import card, concept_id
 
 PAGE_CACHE = 32  # rendered policy pages kept in memory
-QUERY_SECONDS = 10.0  # a named query that runs longer is abandoned with an error page
+QUERY_SECONDS = 10.0  # a named query that runs longer is stopped with an error page (504)
+PAGE_SECONDS = 20.0  # a policy page (its queries and its lines) that takes longer is stopped likewise
+WHATIF_SECONDS = 20.0  # a what-if's policy look-ups and evidence
+PAGE_LINES = 1000  # policy lines shown per page; a longer policy is paged ("lines 1–1000 of N")
+MAX_WHATIF_TEXT = 20_000  # characters of what-if text: detection reads ~10,000 per second, refused before it runs
+MAX_BODY_BYTES = 512 * 1024  # any request body; larger is refused (413) before it is read
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pp-graph-query")
 
 
-def create_app(corpus: Corpus, *, query_seconds: float = QUERY_SECONDS) -> Flask:
+def create_app(
+    corpus: Corpus,
+    *,
+    query_seconds: float = QUERY_SECONDS,
+    page_seconds: float = PAGE_SECONDS,
+    whatif_seconds: float = WHATIF_SECONDS,
+) -> Flask:
     here = Path(__file__).parent
     app = Flask(__name__, template_folder=str(here / "templates"), static_folder=str(here / "static"))
     app.jinja_env.autoescape = True  # every template, whatever its suffix: policy text is untrusted
-    app.config.update(corpus=corpus, engine=RiskEngine(corpus.store), query_seconds=query_seconds)
+    app.config.update(
+        corpus=corpus,
+        engine=RiskEngine(corpus.store),
+        query_seconds=query_seconds,
+        page_seconds=page_seconds,
+        whatif_seconds=whatif_seconds,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
+    )
     app.jinja_env.globals.update(label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=_cell)
     app.before_request(_loopback_only)
     app.after_request(_headers)
     for rule, view, methods in _ROUTES:
         app.add_url_rule(rule, view.__name__, view, methods=methods)
     app.register_error_handler(PPGraphError, _input_error)
+    app.register_error_handler(QueryTimeout, _too_slow)
     for name in app.jinja_env.list_templates():  # compile once at start, not on a user's first page
         app.jinja_env.get_template(name)
     _top_classes(corpus)  # the site cards' one corpus-wide query, run at start too
@@ -78,6 +96,11 @@ def _headers(resp: Response) -> Response:
 
 def _input_error(e: PPGraphError) -> tuple[str, int]:
     return render_template("error.html", message=str(e)), 400
+
+
+def _too_slow(e: QueryTimeout) -> tuple[str, int]:
+    # The work stopped where the budget ran out (see pp_graph.deadline): nothing goes on after this answer.
+    return render_template("error.html", message=str(e).replace("--timeout", "the server's limit")), 504
 
 
 def _short(iri: str) -> str:
@@ -126,28 +149,42 @@ def site(name: str) -> str:
 
     c = _corpus()
     summary = c.find(name, request.args.get("version"))
-    pages: dict[str, str] = current_app.config.setdefault("pages", {})
-    if summary.policy not in pages:  # the corpus never changes while the server runs
+    first = request.args.get("from", "0")
+    start = int(first) if first.isdigit() else 0
+    pages: dict[tuple[str, int], str] = current_app.config.setdefault("pages", {})
+    if (summary.policy, start) not in pages:  # the corpus never changes while the server runs
+        with budget(current_app.config["page_seconds"], f"the page of {summary.site}"):
+            html = _render_policy(c, summary, start)
         if len(pages) >= PAGE_CACHE:
             pages.pop(next(iter(pages)))
-        pages[summary.policy] = _render_policy(c, summary)
-    return pages[summary.policy]
+        pages[summary.policy, start] = html
+    return pages[summary.policy, start]
 
 
-def _render_policy(c: Corpus, summary: Any) -> str:
+def _render_policy(c: Corpus, summary: Any, start: int = 0) -> str:
+    """The policy's lines ``start`` … ``start + PAGE_LINES`` with their practices; the budget is checked per line."""
     view = c.view(summary)
     by_segment = view.practices_by_segment()
+    shown = view.segments[start : start + PAGE_LINES]
     lines: list[tuple[Any, str, str]] = []
     concepts: set[str] = set()
-    for seg in view.segments:
+    for seg in shown:
+        check_budget()
         practices = by_segment.get(seg.iri, [])
         marks = [m for p in practices for m in _marks(p)]
         cards = "".join(card(p, seg, c.label) for p in practices)
         concepts.update(ln.value for p in practices for ln in p.links if not ln.name)
         lines.append((seg, to_html(pieces(seg.text, seg.start, marks)), cards))
     glossary = [(concept_id(i), c.label(i), i, c.definition(i)) for i in sorted(concepts, key=c.label)]
+    window = {"first": start + 1, "last": start + len(shown), "total": len(view.segments), "size": PAGE_LINES}
     return render_template(
-        "site.html", s=summary, view=view, lines=lines, versions=c.sites[summary.site], glossary=glossary
+        "site.html",
+        s=summary,
+        view=view,
+        lines=lines,
+        versions=c.sites[summary.site],
+        glossary=glossary,
+        window=window,
     )
 
 
@@ -173,6 +210,8 @@ def _named_queries() -> list[NamedQuery]:
 
 
 def query(name: str) -> Response | str:
+    from flask import current_app
+
     c = _corpus()
     q = next((x for x in _named_queries() if x.name == name), None)
     if q is None:
@@ -181,7 +220,8 @@ def query(name: str) -> Response | str:
     ran = "run" in request.args or not [p for p in q.params if p.default is None]
     rows: list[dict[str, Any]] = []
     if ran:
-        rows = _timed(lambda: q.run(c.store, values), name)
+        with budget(current_app.config["query_seconds"], f"query {name}"):
+            rows = q.run(c.store, values)
     fmt = request.args.get("format", "html")
     if fmt == "json":
         return Response(
@@ -196,16 +236,6 @@ def query(name: str) -> Response | str:
     return render_template("query.html", q=q, values=values, rows=rows, ran=ran)
 
 
-def _timed(fn: Callable[[], list[dict[str, Any]]], name: str) -> list[dict[str, Any]]:
-    from flask import current_app
-
-    future = _POOL.submit(fn)
-    try:
-        return future.result(timeout=current_app.config["query_seconds"])
-    except FutureTimeout:
-        abort(504, description=f"query {name} took longer than {current_app.config['query_seconds']:.0f} s")
-
-
 def _csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     if rows:
@@ -216,7 +246,7 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def whatif() -> str:
+def whatif() -> str | tuple[str, int]:
     from flask import current_app
 
     c = _corpus()
@@ -234,8 +264,11 @@ def whatif() -> str:
             basis=fields["basis"] or None,
             text=fields["text"] or None,
         )
-        decision, released = _decide(engine, ctx)
-        lines = _evidence_lines(c, decision)
+        if len(fields["text"]) > MAX_WHATIF_TEXT:  # refused before detection, which reads ~10,000 characters/s
+            return render_template("error.html", message=_too_long(len(fields["text"]))), 413
+        with budget(current_app.config["whatif_seconds"], "the what-if"):
+            decision, released = _decide(engine, ctx)
+            lines = _evidence_lines(c, decision)
     return render_template(
         "whatif.html",
         f=fields,
@@ -245,6 +278,13 @@ def whatif() -> str:
         sites=list(c.sites),
         recipients=sorted(engine.t.recipient_tr),
         bases=sorted(engine.t.basis_mb),
+    )
+
+
+def _too_long(n: int) -> str:
+    return (
+        f"the text has {n:,} characters; the what-if reads at most {MAX_WHATIF_TEXT:,} "
+        "(use pp-graph risk --text-file for longer texts)"
     )
 
 

@@ -19,8 +19,9 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from pp_graph.deadline import check_budget
 from pp_graph.errors import InputError
-from pp_graph.graph.files import graph_files, graph_suffix
+from pp_graph.graph.files import GRAPH_SUFFIXES, graph_files, graph_suffix, parse_failure
 from pp_graph.graph.namespaces import POLICY_BASE
 from pp_graph.resources import DPV_FILES
 from pp_graph.store.values import XSD_NS, literal_value
@@ -85,8 +86,8 @@ def read_graph_file(path: Path) -> dict[str, list[ox.Quad]]:
     fmt = RDF_FORMATS[graph_suffix(path)]
     try:
         quads = list(ox.parse(path=str(path), format=fmt))
-    except (SyntaxError, ValueError, OSError) as e:
-        raise InputError(path.name, f"cannot be loaded as RDF: {e}") from e
+    except (SyntaxError, ValueError, OSError, MemoryError) as e:
+        raise parse_failure(path, e, GRAPH_SUFFIXES[path.suffix.lower()]) from e
     if fmt in _TRIPLE_FORMATS:
         g = _policy_graph_of(quads)
         if g is None:
@@ -98,6 +99,23 @@ def read_graph_file(path: Path) -> dict[str, list[ox.Quad]]:
             raise InputError(path.name, "triples outside a named graph; every policy must be its own graph")
         out.setdefault(q.graph_name.value, []).append(q)
     return out
+
+
+def _rows(res: ox.QuerySolutions) -> list[dict[str, Any]]:
+    """The solutions as dicts. A failure while evaluating (a SERVICE call that fails, a store read error) is an
+    InputError that holds no reference to ``res``: pyoxigraph's solutions may only be dropped on their own thread."""
+    names = [v.value for v in res.variables]
+    out: list[dict[str, Any]] = []
+    try:
+        for i, sol in enumerate(res):
+            if not i & 255:  # a caller's time budget (the UI) stops a long result here
+                check_budget()
+            out.append({n: to_python(sol[n]) for n in names})
+        return out
+    except (OSError, RuntimeError) as e:
+        problem = str(e)
+    del res
+    raise InputError("query", f"the query failed while running: {problem}")
 
 
 class EmbeddedStore:
@@ -214,12 +232,11 @@ class EmbeddedStore:
             res = self.store.query(sparql, substitutions=subs, **self._dataset())
         except SyntaxError as e:
             raise InputError("query", f"SPARQL syntax error: {e}") from e
-        if isinstance(res, ox.QuerySolutions):
-            names = [v.value for v in res.variables]
-            return [{n: to_python(sol[n]) for n in names} for sol in res]
         if isinstance(res, ox.QueryBoolean | bool):  # pyoxigraph 0.5 answers ASK with a QueryBoolean
             return [{"ask": bool(res)}]
-        raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
+        if not isinstance(res, ox.QuerySolutions):
+            raise InputError("query", "CONSTRUCT/DESCRIBE queries are not supported here; use SELECT or ASK")
+        return _rows(res)
 
     def _dataset(self) -> dict[str, Any]:
         """Query dataset options: the union default graph, restricted to the scope when there is one."""

@@ -31,7 +31,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
 from pp_graph.errors import ConfigError, DataFileError, InputError
-from pp_graph.graph.files import GRAPH_SUFFIXES, graph_suffix
+from pp_graph.graph.files import GRAPH_SUFFIXES, graph_suffix, parse_failure
 from pp_graph.graph.namespaces import PPG, PR2G, bind_prefixes
 from pp_graph.resources import PR2GRAPH_ONTOLOGY, PR2GRAPH_SHAPES
 from pp_graph.validate.literals import compare, well_formed
@@ -1126,10 +1126,8 @@ def _units_from_file(path: Path) -> list[_Index]:
                     if o not in seen:
                         seen.add(o)
                         objs.append(o)
-    except OSError as e:
-        raise InputError(str(path), f"cannot be read ({e.strerror or e})") from e
-    except (SyntaxError, ValueError) as e:
-        raise InputError(str(path), f"is not valid {GRAPH_SUFFIXES[suffix]}: {e}") from e
+    except (OSError, SyntaxError, ValueError, MemoryError) as e:
+        raise parse_failure(path, e, GRAPH_SUFFIXES[suffix]) from e
     if not units:
         raise InputError(str(path), "contains no triples")
     return [units[k] for k in sorted(units)]
