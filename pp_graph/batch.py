@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pp_graph.errors import ConfigError, InputError, OutputError, PPGraphError
 from pp_graph.extras import need
@@ -484,10 +484,14 @@ def _run_pool(
     import multiprocessing
 
     site, out_dir, fmt, settings, max_bytes, valid_from = args
-    queue = multiprocessing.get_context().Queue() if on_step else None
+    context = _TrackingContext(multiprocessing.get_context())
+    queue = context.Queue() if on_step else None
     results: list[FileResult] = []
     pool = ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(backend, options, queue, os.getpid(), learned)
+        max_workers=jobs,
+        mp_context=cast(Any, context),  # a BaseContext in all but name: it delegates to one
+        initializer=_init_worker,
+        initargs=(backend, options, queue, os.getpid(), learned),
     )
     try:
         # Largest first keeps the workers busy to the end.
@@ -505,7 +509,7 @@ def _run_pool(
                 if on_done:
                     on_done(r)
     finally:
-        _stop(pool)
+        _stop(pool, context.processes)
     return results
 
 
@@ -522,9 +526,26 @@ def _drain(queue: Any, on_step: Progress | None) -> None:
 _STOP_GRACE = 3.0  # seconds a signalled worker has to clean up before it is killed
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+class _TrackingContext:
+    """A multiprocessing context that remembers the worker processes it starts: the pool has no public way to end
+    running workers, so the batch keeps its own handles (passed as the pool's ``mp_context``)."""
+
+    def __init__(self, base: Any) -> None:
+        self._base = base
+        self.processes: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def Process(self, *args: Any, **kwargs: Any) -> Any:
+        proc = self._base.Process(*args, **kwargs)
+        self.processes.append(proc)
+        return proc
+
+
+def _stop(pool: ProcessPoolExecutor, workers: list[Any]) -> None:
     """Cancel what has not started and end the workers now (a no-op after a normal finish)."""
-    procs = list(getattr(pool, "_processes", {}).values())  # no public way to end running workers
+    procs = list(workers)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         if proc.is_alive():

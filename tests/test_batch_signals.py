@@ -86,19 +86,22 @@ def _ignore_term_and_wait(ready: Path) -> None:
 def test_stopping_the_pool_ends_a_worker_that_survives_sigterm(tmp_path: Path) -> None:
     """_stop must not leave a live worker behind: the interpreter's exit would join the pool's manager thread and
     hang on it (seen once at the end of a full test run: a worker stuck after the first signal)."""
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from pp_graph.batch import _stop
+    from pp_graph.batch import _stop, _TrackingContext
 
     ready = tmp_path / "ready"
-    pool = ProcessPoolExecutor(max_workers=1)
+    context = _TrackingContext(multiprocessing.get_context())
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=context)  # type: ignore[arg-type]
     pool.submit(_ignore_term_and_wait, ready)
     end = time.monotonic() + 60
     while not ready.exists() and time.monotonic() < end:
         time.sleep(0.05)
     pid = int(ready.read_text())
     try:
-        _stop(pool)
+        assert len(context.processes) == 1  # the batch holds its own handle on the worker
+        _stop(pool, context.processes)
         gone = False
         end = time.monotonic() + 10
         while time.monotonic() < end and not gone:
