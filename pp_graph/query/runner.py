@@ -34,6 +34,7 @@ from pp_graph.errors import DataFileError, InputError, VocabularyError
 from pp_graph.model import PracticeType
 from pp_graph.query.service import services
 from pp_graph.resources import QUERIES
+from pp_graph.store.sparql_text import mask as mask
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, compact, expand, vocabulary
 
 LIST_SEPARATOR = "|"
@@ -43,11 +44,6 @@ _PARAM = re.compile(
 )
 _KEY = re.compile(r"^(?P<key>[a-z]+)\s*:\s*(?P<value>.*)$")
 _VAR = re.compile(r"[?$]([A-Za-z_]\w*)")
-# Strings, IRIs and comments, in the order SPARQL's lexer sees them.
-_OPAQUE = re.compile(
-    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\''
-    r"|<[^<>\"{}|^`\\\s]*>|#[^\n]*"
-)
 _XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 
 
@@ -198,11 +194,6 @@ def _nearest(value: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(value, known, n=3, cutoff=0.6)
     return f"; nearest: {', '.join(close)}" if close else ""
-
-
-def mask(text: str) -> str:
-    """Replace strings, IRIs and comments by spaces of the same length (keeps offsets)."""
-    return _OPAQUE.sub(lambda m: " " * len(m.group()), text)
 
 
 def variables(text: str) -> set[str]:

@@ -33,10 +33,10 @@ def convert_remote(
     max_bytes: int | None = None,
 ) -> tuple[Any, dict[str, bytes]]:
     """On a worker: convert one policy given as bytes; (its FileResult, output file name → bytes)."""
-    from pp_graph import batch
+    from pp_graph import worker
 
-    if batch.backend_key() != (backend, repr(sorted(options.items())), learned):
-        batch._init_worker(backend, options, learned=learned)
+    if worker.backend_key() != (backend, repr(sorted(options.items())), learned):
+        worker.init_worker(backend, options, learned=learned)
     with tempfile.TemporaryDirectory(prefix="pp-graph-task-") as tmp:
         src = Path(tmp) / "in" / rel
         src.parent.mkdir(parents=True)
@@ -45,7 +45,7 @@ def convert_remote(
         out.mkdir()
         # The size limit is checked again on the bytes sent (the file may have grown since the client planned), as
         # the in-process runner does; the label is the file's name as the client gave it.
-        result = batch._convert_one(str(src), label, site, str(out), fmt, digest, settings, max_bytes, valid_from)
+        result = worker.convert_one(str(src), label, site, str(out), fmt, digest, settings, max_bytes, valid_from)
         files = {f.name: f.read_bytes() for f in out.iterdir() if f.is_file() and not f.name.startswith(".")}
     return result, files
 
@@ -71,7 +71,7 @@ def run_on_dask(
         from distributed import Client, as_completed
     except ImportError as e:
         raise ConfigError("--executor dask needs the 'distributed' package (pip install 'pp-graph[dask]')") from e
-    from pp_graph.batch import atomic_write
+    from pp_graph.outfiles import atomic_write
 
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS)

@@ -29,9 +29,9 @@ import pyoxigraph as ox
 from pp_graph.errors import ConfigError, InputError, PPGraphError
 from pp_graph.graph.files import graph_files
 from pp_graph.graph.namespaces import POLICY_BASE
-from pp_graph.query.runner import mask
 from pp_graph.resources import DPV_FILES
 from pp_graph.store.embedded import DPV_GRAPH, dpv_closure, read_graph_file, to_term
+from pp_graph.store.sparql_text import mask
 from pp_graph.store.values import XSD_NS, literal_value
 
 # RFC 3987 IRIs in SPARQL/N-Triples syntax: a scheme, then no spaces, controls or <>"{}|^`\ characters.

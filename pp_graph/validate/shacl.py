@@ -1022,14 +1022,8 @@ def named_shape(g: Graph, node: Node | None) -> Node:
 
 
 def _graph_triples(g: Graph) -> Iterable[tuple[Node, Node, Node]]:
-    """All triples of one graph. rdflib's Memory store checks each triple's contexts when asked through
-    the API (over half the time here); its per-context sets hold the same triples, so read those when
-    they are there, and use the public API for any other store."""
-    sets = getattr(g.store, "_Memory__contextTriples", None)
-    if isinstance(sets, dict):
-        got = sets.get(f"{type(g.identifier).__name__}:{g.identifier}")
-        if isinstance(got, set):
-            return got
+    """All triples of one graph, through rdflib's public API (its Memory store checks each triple's contexts, which
+    is slower than reading its internal per-context sets, but those are not an interface)."""
     return g.triples((None, None, None))
 
 

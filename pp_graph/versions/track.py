@@ -84,7 +84,7 @@ def track_site(site: str, url: str, out: Path, fetch: Callable[[str], Fetched] =
     target = folder / f"{stamp_of_iso(got.fetched_at)}.md"
     if target.exists():  # two changes within one second: keep the first, say so
         return Tracked(site, url, "failed", error=f"{target.name} already exists; run again in a second")
-    from pp_graph.batch import atomic_write
+    from pp_graph.outfiles import atomic_write
 
     atomic_write(target, text)
     return Tracked(site, url, "new" if prev is None else "changed", str(target.relative_to(out)))
