@@ -181,3 +181,12 @@ def test_bootstrap_interval_spreads_with_disagreeing_units_and_covers_the_estima
     assert iv.low < 0.5 < iv.high
     assert iv.low > 0.15 and iv.high < 0.85
     assert iv == bootstrap_macro_f1(units, ["a"], resamples=400, seed=3)
+
+
+def _naive_lcs(a: str, b: str) -> int:
+    return max((k for i in range(len(a)) for k in range(1, len(a) - i + 1) if a[i : i + k] in b), default=0)
+
+
+@given(st.text(alphabet="abc ", max_size=12), st.text(alphabet="abc ", max_size=12))
+def test_longest_common_substring_matches_the_definition(a: str, b: str) -> None:
+    assert longest_common_substring(a, b) == _naive_lcs(a, b)

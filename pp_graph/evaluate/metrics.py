@@ -5,7 +5,7 @@ Fixes over the released Pr2Graph evaluation code:
 - the span ratio is symmetric: ``|longest common substring| / max(|pred|, |gold|)``, so a short prediction
   inside a long gold span (or the reverse) is not rewarded; a ratio ≥ 0.9 adds the ratio to the true
   positives, anything lower counts only if exact;
-- predictions and gold items are paired one-to-one by an optimal assignment (Hungarian algorithm), not
+- predictions and gold items are paired one-to-one by an optimal assignment (scipy's linear_sum_assignment), not
   greedily, so the order of the items never changes the score;
 - segments with empty gold are scored apart (f1-e) from the others (f1-n) instead of inflating one mean.
 
@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from pp_graph.extras import import_optional
 
 SPAN_THRESHOLD = 0.9
 
@@ -241,21 +244,10 @@ def bootstrap_macro_f1(
 
 
 def longest_common_substring(a: str, b: str) -> int:
-    """Length of the longest common (contiguous) substring; O(|a|·|b|) time, O(|b|) memory."""
+    """Length of the longest common (contiguous) substring (difflib, with no junk heuristics)."""
     if not a or not b:
         return 0
-    best = 0
-    prev = [0] * (len(b) + 1)
-    for ca in a:
-        cur = [0] * (len(b) + 1)
-        for j, cb in enumerate(b, 1):
-            if ca == cb:
-                v = prev[j - 1] + 1
-                cur[j] = v
-                if v > best:
-                    best = v
-        prev = cur
-    return best
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b)).size
 
 
 def lcs_ratio(a: str, b: str) -> float:
@@ -289,7 +281,7 @@ def span_score(pred: Item, gold: Item, threshold: float = SPAN_THRESHOLD) -> flo
 
 
 def assign(weights: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
-    """Maximum-weight one-to-one assignment (Hungarian algorithm, O(n³)); pairs with weight 0 are dropped.
+    """Maximum-weight one-to-one assignment (scipy's linear_sum_assignment); pairs with weight 0 are dropped.
 
     ``weights[i][j]`` ≥ 0 is the value of pairing row i with column j; the matrix may be rectangular.
     """
@@ -297,45 +289,9 @@ def assign(weights: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     cols = len(weights[0]) if rows else 0
     if rows == 0 or cols == 0:
         return []
-    n = max(rows, cols)
-    big = max((w for r in weights for w in r), default=0.0)
-    # Minimise cost = big - weight on a square matrix padded with zero-weight cells.
-    cost = [[big - (weights[i][j] if i < rows and j < cols else 0.0) for j in range(n)] for i in range(n)]
-    inf = float("inf")
-    u = [0.0] * (n + 1)
-    v = [0.0] * (n + 1)
-    p = [0] * (n + 1)  # p[j] = row matched to column j (1-based; 0 = none)
-    way = [0] * (n + 1)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = [inf] * (n + 1)
-        used = [False] * (n + 1)
-        while True:
-            used[j0] = True
-            i0, delta, j1 = p[j0], inf, 0
-            for j in range(1, n + 1):
-                if not used[j]:
-                    c = cost[i0 - 1][j - 1] - u[i0] - v[j]
-                    if c < minv[j]:
-                        minv[j], way[j] = c, j0
-                    if minv[j] < delta:
-                        delta, j1 = minv[j], j
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    pairs = [(p[j] - 1, j - 1) for j in range(1, n + 1) if p[j] and p[j] - 1 < rows and j - 1 < cols]
-    return sorted((i, j) for i, j in pairs if weights[i][j] > 0)
+    optimize = import_optional("scipy.optimize", "learned", "evaluation's optimal span matching")
+    r, c = optimize.linear_sum_assignment([list(row) for row in weights], maximize=True)
+    return sorted((int(i), int(j)) for i, j in zip(r, c, strict=True) if weights[i][j] > 0)
 
 
 Compatible = Callable[[Item, Item], bool]
