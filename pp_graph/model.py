@@ -49,7 +49,10 @@ class Policy:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """One non-empty line of the policy (Pr2Graph's unit), with the section it sits in."""
+    """One unit of the policy as read (a paragraph, list item, heading or table row; Pr2Graph's unit), with the
+    section it sits in. ``start``/``end`` are offsets in ``Policy.text``; ``text`` is the unit as read: its
+    wrapped lines joined by a space and inline markup removed, so it can differ from ``Policy.text[start:end]``
+    (see docs/segments.md); spans inside it are always exact text of the policy."""
 
     index: int
     start: int
@@ -215,6 +218,7 @@ class PolicyExtraction:
     results: list[SegmentExtraction]
     provenance: Provenance
     stats: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # what the reading could not recover (see load.reading)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""

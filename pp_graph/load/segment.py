@@ -1,9 +1,15 @@
-"""Policy text → segments: one per non-empty line, with offsets and the heading path it sits under."""
+"""Policy text → segments: one per unit of meaning (see pp_graph.load.reading), with offsets and headings.
+
+:func:`segment_lines` cuts a reading (one unit per line) into segments; :func:`segment` gives a policy's segments
+with their offsets in the policy's own text (``Segment.text`` is the unit as read, see docs/segments.md).
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from pp_graph.load.reading import Reading, read
 from pp_graph.model import Policy, Segment
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -22,6 +28,19 @@ def heading_title(line: str) -> str:
 
 
 def segment(policy: Policy) -> list[Segment]:
+    """The policy's segments, offsets in ``policy.text`` (each segment's text is its unit as read)."""
+    reading = read(policy)
+    return [to_source(reading, s) for s in segment_lines(reading.policy)]
+
+
+def to_source(reading: Reading, seg: Segment) -> Segment:
+    """A segment of the reading with its offsets in the source text (its text stays the reading's)."""
+    start, end = reading.source_span(seg.start, seg.end)
+    return replace(seg, start=start, end=end)
+
+
+def segment_lines(policy: Policy) -> list[Segment]:
+    """One segment per non-empty line of the policy's text (a reading has one unit per line)."""
     text = policy.text
     lines: list[tuple[int, int, str]] = []
     pos = 0
