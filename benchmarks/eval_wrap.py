@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -23,7 +24,6 @@ from pp_graph.evaluate.pdf_print import markdown_to_pdf
 from pp_graph.evaluate.wrap import Statement, agreement, rewrap, statements
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import get_backend
-from pp_graph.load.fetch import pdf_text
 from pp_graph.load.sources import load_policy, policy_from_text
 from pp_graph.model import Policy
 
@@ -53,7 +53,7 @@ def wrap_figures(files: list[Path], widths: list[int]) -> int:
     for w in widths:
         pairs = []
         worst: list[tuple[float, str]] = []
-        for f, (pol, gold) in published.items():
+        for pol, gold in published.values():
             wrapped = policy_from_text(rewrap(pol.text, w), pol.site, pol.source_name, pol.media_type)
             got = _facts(wrapped, backend)
             pairs.append((gold, got))
@@ -71,8 +71,10 @@ def pdf_figure(path: Path) -> int:
     backend = get_backend("offline")
     pol = load_policy(path)
     gold = _facts(pol, backend)
-    text = pdf_text(markdown_to_pdf(pol.text), path.name)
-    got = _facts(policy_from_text(text, pol.site, path.stem + ".pdf", "text/plain"), backend)
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / f"{pol.site}.pdf"
+        pdf.write_bytes(markdown_to_pdf(pol.text))
+        got = _facts(load_policy(pdf), backend)
     p, r, f1 = agreement(gold, got)
     print(
         f"PDF ({pol.site}): statements {sum(gold.values()):,} (markdown) vs {sum(got.values()):,} (PDF text); "

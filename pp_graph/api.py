@@ -42,6 +42,8 @@ class PolicyReport:
     practice_rules: list[dict[str, Any]] = field(default_factory=list)
     # per data, purpose and party mention: the ids of the rules that made it and tied it to a practice
     mention_rules: list[dict[str, Any]] = field(default_factory=list)
+    # what the reading could not recover (a run of text without paragraphs or sentences, read in windows)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,6 +105,7 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
         backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
         practice_rules=practice_rules,
         mention_rules=mention_rules,
+        warnings=list(ex.warnings),
     )
 
 

@@ -8,8 +8,8 @@ relation pointing at an existing practice and entity. What fails is dropped and 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pp_graph.extract.registry import STAGES, Backend, stage
 from pp_graph.load.reading import Reading, read

@@ -7,7 +7,6 @@ or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urljoin, urlsplit
@@ -17,6 +16,7 @@ import httpx2 as httpx  # the HTTP client the openai package already brings
 
 from pp_graph import __version__
 from pp_graph.errors import InputError
+from pp_graph.load.pdf import pdf_text
 
 USER_AGENT = f"pp-graph/{__version__} (privacy-policy research; honours robots.txt)"
 MAX_BYTES = 10 * 1024 * 1024
@@ -105,21 +105,6 @@ def html_main_text(html: str) -> str:
     from pp_graph.load.sources import html_to_text
 
     return html_to_text(html)
-
-
-def pdf_text(data: bytes, url: str) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError) as e:
-        raise InputError(url, f"is not a readable PDF ({e})") from e
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
-    if not text:
-        raise InputError(url, "PDF has no text layer (a scan?)")
-    return text + "\n"
 
 
 def fetch_policy(

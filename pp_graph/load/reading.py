@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pp_graph.model import Policy
 
 VERSION = "units-2"  # the segmenter's version in provenance (units-1: one segment per line)
-MAX_UNIT = 4000  # characters: longer units are read in windows of at most this size
+MAX_UNIT = 4000  # characters: longer units are read in windows of at most this size, cut at sentence ends
+RUN_WINDOW = 500  # characters: the windows of a run with no sentence end in reach (cut at spaces)
 
 _ATX = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
 _UNDERLINE = re.compile(r"^\s{0,3}(?:=+|-+)\s*$")
@@ -60,6 +61,7 @@ class Reading:
     starts: array = field(repr=False)
     ends: array = field(repr=False)
     warnings: tuple[str, ...] = ()
+    bounds: dict[int, tuple[int, int]] = field(default_factory=dict, repr=False)  # unit start → its source bounds
 
     @property
     def identical(self) -> bool:
@@ -70,6 +72,12 @@ class Reading:
         if self.identical or end <= start:
             return start, end
         return self.starts[start], self.ends[end - 1]
+
+    def unit_span(self, start: int, end: int) -> tuple[int, int]:
+        """A unit of the reading [start, end) → its bounds in the source: its lines whole, markup included."""
+        if self.identical:
+            return start, end
+        return self.bounds.get(start) or self.source_span(start, end)
 
 
 class _Text:
@@ -125,6 +133,7 @@ def read(policy: Policy) -> Reading:
     kinds = _kinds(lines)
     width = wrap_width(lines, kinds)
     out = _Text()
+    bounds: dict[int, tuple[int, int]] = {}
     warnings: list[str] = []
     pos = 0
     for unit in _units(lines, kinds, width):
@@ -133,7 +142,16 @@ def read(policy: Policy) -> Reading:
             gap = text.count("\n", pos, first.start)
             out.put("\n" * max(1, min(gap, 2)), pos, first.start)
         body = _unit_text(text, [lines[i] for i in unit], kinds[unit[0]])
-        out.extend(_windows(body, warnings, policy.source_name))
+        windows = _windows(body, warnings)
+        for j, (a, b) in enumerate(windows):
+            if j:
+                out.put("\n", body.ends[windows[j - 1][1] - 1], body.starts[a])
+            # a segment's bounds: its unit's lines whole (markup and all), or where its window starts and ends
+            bounds[len(out.starts)] = (
+                first.start if j == 0 else body.starts[a],
+                last.end if j == len(windows) - 1 else body.ends[b - 1],
+            )
+            out.take(body, a, b)
         pos = last.end
     if pos < len(text):
         out.put("\n", pos, len(text))
@@ -141,7 +159,7 @@ def read(policy: Policy) -> Reading:
     if reading == text:
         return Reading(policy, policy, array("i"), array("i"))
     view = Policy(policy.site, reading, policy.source_name, policy.media_type, policy.valid_from)
-    return Reading(policy, view, out.starts, out.ends, tuple(dict.fromkeys(warnings)))
+    return Reading(policy, view, out.starts, out.ends, tuple(dict.fromkeys(warnings)), bounds)
 
 
 def _lines(text: str) -> list[Line]:
@@ -164,7 +182,7 @@ def _kinds(lines: list[Line]) -> list[str]:
     kinds = []
     fenced = False
     for ln in lines:
-        raw = ln.raw
+        raw = ln.raw.lstrip()  # indented markup counts as such (a heading inside a list item)
         if _FENCE.match(raw):
             fenced = not fenced
             kinds.append("code")
@@ -176,7 +194,7 @@ def _kinds(lines: list[Line]) -> list[str]:
             kinds.append("underline")
         elif _RULE.match(raw):
             kinds.append("rule")
-        elif raw.lstrip().startswith("|"):
+        elif raw.startswith("|"):
             kinds.append("table")
         elif _ITEM.match(raw):
             kinds.append("item")
@@ -188,7 +206,7 @@ def _kinds(lines: list[Line]) -> list[str]:
         if i and kinds[i - 1] in ("text", "item") and lines[i - 1].row == lines[i].row - 1:
             kinds[i - 1] = "title"
         else:
-            kinds[i] = "rule" if _RULE.match(lines[i].raw) else "text"
+            kinds[i] = "rule" if _RULE.match(lines[i].raw.lstrip()) else "text"
     return kinds
 
 
@@ -208,8 +226,10 @@ def wrap_width(lines: list[Line], kinds: list[str]) -> int | None:
     if len(lengths) < 2:
         return None
     width = lengths[min(len(lengths) - 1, math.ceil(0.9 * (len(lengths) - 1)))]
-    near = sum(n >= 0.6 * width for n in lengths) / len(lengths)
-    return width if 20 <= width <= 250 and near >= 0.6 else None
+    # Wrapped lines end in a narrow band below the width (headings and last lines are short; one-line paragraphs
+    # are spread over every length).
+    near = sum(0.85 * width <= n <= width + 2 for n in lengths)
+    return width if 20 <= width <= 250 and near >= 2 and near >= 0.3 * len(lengths) else None
 
 
 def _units(lines: list[Line], kinds: list[str], width: int | None) -> list[list[int]]:
@@ -235,7 +255,7 @@ def _continues(a: Line, b: Line, kind: str, width: int | None) -> bool:
         return False
     first = b.raw.lstrip().split(" ", 1)[0]  # a no-break space does not end a word for a wrapper
     if kind == "item":  # "(ii) develop", "- the", "2. days" where the width forced the break: the sentence goes on
-        return width - len(first) - 1 < len(a.raw) <= width
+        return not _ITEM.match(a.raw) and width - len(first) - 1 < len(a.raw) <= width
     letter = re.search(r"[^\W_]", b.raw)
     boundary = bool(_END.search(a.raw)) and (letter is None or not letter.group().islower())
     n = len(a.raw)
@@ -254,8 +274,25 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
             if not (split_word and text[ln.start].islower()):
                 out.put(" ", prev.end, ln.start)
         out.copy(text, ln.start, ln.end)
-    out.text()
-    return out if kind == "code" else _strip_markup(out)
+    s = out.text()
+    if kind == "code":
+        return out
+    bold = _BOLD_LINE.fullmatch(s)
+    if bold is None:
+        return _strip_markup(out)
+    # A line bold from end to end reads as a title: its outer markers are kept for the extractor to see.
+    inner = _Text()
+    inner.take(out, bold.start(3), bold.end(3))
+    inner.text()
+    whole = _Text()
+    whole.take(out, 0, bold.start(3))
+    whole.extend(_strip_markup(inner))
+    whole.take(out, bold.end(3), len(s))
+    whole.text()
+    return whole
+
+
+_BOLD_LINE = re.compile(r"((?:[-*+]|\d{1,3}[.)])?\s*(\*\*|__))(?!\s)((?:(?!\2).)+?)(?<!\s)\2[.:]?")
 
 
 _KEEP_TAGS = re.compile(r"</?(?:a|b|i|em|strong|span|u|sup|sub|small|code|mark|abbr|font)\b", re.IGNORECASE)
@@ -296,32 +333,30 @@ def _strip_markup(t: _Text) -> _Text:
 _SENTENCE_END = re.compile(r"[.!?;][\"'”’)\]]*\s")
 
 
-def _windows(body: _Text, warnings: list[str], name: str) -> _Text:
-    """A unit over MAX_UNIT characters cut into windows: at the last sentence end in each, else at a space."""
+def _windows(body: _Text, warnings: list[str]) -> list[tuple[int, int]]:
+    """The unit's windows [a, b): one, or for a unit over MAX_UNIT characters, windows cut at the last sentence
+    end in each, else at a space (the space is dropped), else anywhere."""
     s = body.parts[0]
-    if len(s) <= MAX_UNIT:
-        return body
-    out = _Text()
+    out: list[tuple[int, int]] = []
     pos = 0
     unstructured = False
     while len(s) - pos > MAX_UNIT:
         lo, hi = pos + MAX_UNIT // 2, pos + MAX_UNIT
         ends = [m.end() - 1 for m in _SENTENCE_END.finditer(s, lo, hi)]
+        if not ends:  # no sentence to end a window at: short ones, as a run-on "sentence" costs its square
+            lo, hi = pos + RUN_WINDOW // 2, pos + RUN_WINDOW
         cut = ends[-1] if ends else s.rfind(" ", lo, hi)
         unstructured = unstructured or not ends
         if cut <= pos:  # no space either: a hard cut
-            out.take(body, pos, hi)
-            out.put("\n", body.ends[hi - 1], body.ends[hi - 1])
+            out.append((pos, hi))
             pos = hi
-            continue
-        out.take(body, pos, cut)
-        out.put("\n", body.starts[cut], body.ends[cut])
-        pos = cut + 1
-    out.take(body, pos, len(s))
-    out.text()
+        else:
+            out.append((pos, cut))
+            pos = cut + 1
+    out.append((pos, len(s)))
     if unstructured:
         warnings.append(
-            f"{name}: a run of {len(s):,} characters without paragraph or sentence breaks; read in windows of "
-            f"at most {MAX_UNIT:,} characters (facts that span a window's edge can be missed)"
+            f"a run of {len(s):,} characters without paragraph or sentence breaks; read in windows of "
+            f"about {RUN_WINDOW:,} characters (facts that span a window's edge can be missed)"
         )
     return out

@@ -35,7 +35,7 @@ def segment(policy: Policy) -> list[Segment]:
 
 def to_source(reading: Reading, seg: Segment) -> Segment:
     """A segment of the reading with its offsets in the source text (its text stays the reading's)."""
-    start, end = reading.source_span(seg.start, seg.end)
+    start, end = reading.unit_span(seg.start, seg.end)
     return replace(seg, start=start, end=end)
 
 
