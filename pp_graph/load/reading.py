@@ -223,13 +223,13 @@ def wrap_width(lines: list[Line], kinds: list[str]) -> int | None:
         and lines[i + 1].row == lines[i].row + 1
         and max(map(len, lines[i].raw.split(" "))) <= 30  # a link's address runs over any width
     )
-    if len(lengths) < 2:
-        return None
+    if not lengths or (len(lengths) == 1 and lengths[0] < 40):
+        return None  # one short line followed by another tells nothing of a width
     width = lengths[min(len(lengths) - 1, math.ceil(0.9 * (len(lengths) - 1)))]
     # Wrapped lines end in a narrow band below the width (headings and last lines are short; one-line paragraphs
     # are spread over every length).
     near = sum(0.85 * width <= n <= width + 2 for n in lengths)
-    return width if 20 <= width <= 250 and near >= 2 and near >= 0.3 * len(lengths) else None
+    return width if 20 <= width <= 250 and near >= min(2, len(lengths)) and near >= 0.3 * len(lengths) else None
 
 
 def _units(lines: list[Line], kinds: list[str], width: int | None) -> list[list[int]]:
@@ -237,7 +237,9 @@ def _units(lines: list[Line], kinds: list[str], width: int | None) -> list[list[
     units: list[list[int]] = []
     cur: list[int] | None = None
     for i, k in enumerate(kinds):
-        if cur is not None and _continues(lines[cur[-1]], lines[i], k, width):
+        if cur is not None and _continues(
+            lines[cur[-1]], lines[i], k, width, len(cur) == 1 and kinds[cur[0]] == "item"
+        ):
             cur.append(i)
             continue
         cur = [i]
@@ -247,15 +249,16 @@ def _units(lines: list[Line], kinds: list[str], width: int | None) -> list[list[
     return units
 
 
-def _continues(a: Line, b: Line, kind: str, width: int | None) -> bool:
-    """Line b continues line a's unit: the break between them was forced by the wrap width."""
+def _continues(a: Line, b: Line, kind: str, width: int | None, a_opens_item: bool) -> bool:
+    """Line b continues line a's unit: the break between them was forced by the wrap width (``a_opens_item``:
+    line a is a list item's first line, so a marked line b is the next item)."""
     if width is None or b.row != a.row + 1 or a.hard_break:
         return False
     if kind not in ("text", "item") or _BULLET.match(b.raw):
         return False
     first = b.raw.lstrip().split(" ", 1)[0]  # a no-break space does not end a word for a wrapper
     if kind == "item":  # "(ii) develop", "- the", "2. days" where the width forced the break: the sentence goes on
-        return not _ITEM.match(a.raw) and width - len(first) - 1 < len(a.raw) <= width
+        return not a_opens_item and width - len(first) - 1 < len(a.raw) <= width
     letter = re.search(r"[^\W_]", b.raw)
     boundary = bool(_END.search(a.raw)) and (letter is None or not letter.group().islower())
     n = len(a.raw)
