@@ -209,6 +209,7 @@ class Provenance:
     prompt_version: str  # content hash of the lexicons/prompts used
     vocabulary: str = ""  # content hash of the DPV files the concepts were checked against
     software: str = ""  # pp-graph package version
+    segmenter: str = ""  # how the text was cut into segments (pp_graph.load.reading.VERSION)
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pp_graph.extract.registry import STAGES, Backend, stage
+from pp_graph.load.reading import VERSION as SEGMENTER
 from pp_graph.load.reading import Reading, read
 from pp_graph.load.segment import segment_lines, to_source
 from pp_graph.model import (
@@ -216,7 +217,8 @@ def extract(
         spec.run(backend, view, segs, results)
     backend.finish(view, results)
     mapped = to_source_results(reading, results)
-    ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, backend.provenance)
+    prov = replace(backend.provenance, segmenter=SEGMENTER)
+    ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov)
     ex.warnings = list(reading.warnings)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex

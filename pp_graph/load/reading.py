@@ -214,15 +214,17 @@ def wrap_width(lines: list[Line], kinds: list[str]) -> int | None:
     """The width the running text is hard-wrapped at, or None when its lines do not share one.
 
     Read from the lines followed directly by a line of running text: in a wrapped text nearly all of them end
-    close to the width; in a text of one line per paragraph their lengths are spread out (or there are none)."""
-    lengths = sorted(
-        len(lines[i].raw)
+    close to the width, most of them inside a sentence; in a text of one line per paragraph or per sentence their
+    lengths are spread out, they end sentences (or there are none)."""
+    followed = [
+        lines[i].raw
         for i in range(len(lines) - 1)
-        if kinds[i] in ("text", "item")
-        and kinds[i + 1] == "text"
-        and lines[i + 1].row == lines[i].row + 1
-        and max(map(len, lines[i].raw.split(" "))) <= 30  # a link's address runs over any width
-    )
+        if kinds[i] in ("text", "item") and kinds[i + 1] == "text" and lines[i + 1].row == lines[i].row + 1
+    ]
+    if sum(bool(_END.search(s)) for s in followed) > 0.5 * len(followed):
+        return None  # one sentence per line (or one paragraph per line): the breaks are the author's
+    # a line with a link's address runs over any width: not one to measure it by
+    lengths = sorted(len(s) for s in followed if max(map(len, s.split(" "))) <= 30)
     if not lengths or (len(lengths) == 1 and lengths[0] < 40):
         return None  # one short line followed by another tells nothing of a width
     width = lengths[min(len(lengths) - 1, math.ceil(0.9 * (len(lengths) - 1)))]
