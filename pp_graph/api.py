@@ -146,7 +146,7 @@ def convert_policy(
 def convert(
     source: str | Path, *, site: str | None = None, backend: Backend | str = "offline", **options: Any
 ) -> Conversion:
-    """Convert one policy file (.txt, .md, .html) into its Pr2Graph named graph."""
+    """Convert one policy file (.txt, .md, .html, .pdf) into its Pr2Graph named graph."""
     return convert_policy(load_policy(Path(source), site=site), backend, **options)
 
 

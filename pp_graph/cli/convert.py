@@ -171,7 +171,7 @@ def convert(
     as_json: bool,
     progress: bool | None,
 ) -> None:
-    """Convert policy files or folders (.txt, .md, .html) into one graph per policy."""
+    """Convert policy files or folders (.txt, .md, .html, .pdf) into one graph per policy."""
     from tqdm import tqdm
 
     from pp_graph.batch import convert_batch
