@@ -17,7 +17,8 @@ def pdf_text(data: bytes, source: str) -> str:
         pages = [page.extract_text() or "" for page in reader.pages]
     except (PdfReadError, ValueError, KeyError) as e:
         raise InputError(source, f"is not a readable PDF ({e})") from e
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
+    # A page break is a line break: a paragraph that runs on to the next page is joined back like any other.
+    text = "\n".join(p.strip() for p in pages if p.strip())
     if not text:
         raise InputError(source, "PDF has no text layer (a scan?)")
     return text + "\n"

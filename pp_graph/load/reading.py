@@ -35,6 +35,8 @@ _ITEM = re.compile(r"^\s*(?:[-*+•◦▪‣●–—]|\d{1,3}[.)]|\(?[a-zA-Z]{1
 _BULLET = re.compile(r"^\s*[*+•◦▪‣●]\s")  # always an item; a dash, number or letter can be a wrapped sentence's
 _END = re.compile(r"[.!?:;][\"'”’)\]]*$")  # a line that ends a sentence or announces a list
 _HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
+_SPACES = re.compile(r"[ \t]{2,}")
+_MARKER = re.compile(r"(?:[-*+•◦▪‣●–—]|\d{1,3}[.)]|\(?[a-zA-Z]{1,4}\)|\(\d{1,3}\))\s+")
 
 # Inline markup, in one pass: links and images, autolinks, HTML tags, entities, escapes, emphasis runs, code ticks.
 _INLINE = re.compile(
@@ -121,9 +123,10 @@ class _Text:
 class Line:
     start: int  # offsets of the line's text, surrounding whitespace trimmed
     end: int
-    raw: str  # the line as written (indentation kept, trailing whitespace dropped): its length is its width
+    raw: str  # the line as written (indentation kept, trailing whitespace dropped)
     row: int  # its line number (0-based)
     hard_break: bool  # ends in a markdown hard line break (two spaces or a backslash)
+    width: int  # its length with inner runs of spaces as one (a justified PDF line's text doubles some)
 
 
 def read(policy: Policy) -> Reading:
@@ -173,7 +176,10 @@ def _lines(text: str) -> list[Line]:
         if stripped:
             lead = len(kept) - len(stripped)
             hard = raw.endswith("  ") or kept.endswith("\\")
-            out.append(Line(start + lead, start + len(kept), kept, row, hard))
+            marker = _MARKER.match(stripped)  # "*   " counts as written: a wrapper measures it so
+            cut = marker.end() if marker else 0
+            width = lead + cut + len(_SPACES.sub(" ", stripped[cut:]))
+            out.append(Line(start + lead, start + len(kept), kept, row, hard, width))
     return out
 
 
@@ -217,14 +223,14 @@ def wrap_width(lines: list[Line], kinds: list[str]) -> int | None:
     close to the width, most of them inside a sentence; in a text of one line per paragraph or per sentence their
     lengths are spread out, they end sentences (or there are none)."""
     followed = [
-        lines[i].raw
+        lines[i]
         for i in range(len(lines) - 1)
         if kinds[i] in ("text", "item") and kinds[i + 1] == "text" and lines[i + 1].row == lines[i].row + 1
     ]
-    if sum(bool(_END.search(s)) for s in followed) > 0.5 * len(followed):
+    if sum(bool(_END.search(ln.raw)) for ln in followed) > 0.5 * len(followed):
         return None  # one sentence per line (or one paragraph per line): the breaks are the author's
     # a line with a link's address runs over any width: not one to measure it by
-    lengths = sorted(len(s) for s in followed if max(map(len, s.split(" "))) <= 30)
+    lengths = sorted(ln.width for ln in followed if max(map(len, ln.raw.split(" "))) <= 30)
     if not lengths or (len(lengths) == 1 and lengths[0] < 40):
         return None  # one short line followed by another tells nothing of a width
     width = lengths[min(len(lengths) - 1, math.ceil(0.9 * (len(lengths) - 1)))]
@@ -254,16 +260,16 @@ def _units(lines: list[Line], kinds: list[str], width: int | None) -> list[list[
 def _continues(a: Line, b: Line, kind: str, width: int | None, a_opens_item: bool) -> bool:
     """Line b continues line a's unit: the break between them was forced by the wrap width (``a_opens_item``:
     line a is a list item's first line, so a marked line b is the next item)."""
-    if width is None or b.row != a.row + 1 or a.hard_break:
-        return False
+    if width is None or b.row != a.row + 1 or (a.hard_break and a.width < 0.85 * width):
+        return False  # (trailing spaces on a line that reaches the width are a justified PDF line's, no break)
     if kind not in ("text", "item") or _BULLET.match(b.raw):
         return False
     first = b.raw.lstrip().split(" ", 1)[0]  # a no-break space does not end a word for a wrapper
     if kind == "item":  # "(ii) develop", "- the", "2. days" where the width forced the break: the sentence goes on
-        return not a_opens_item and width - len(first) - 1 < len(a.raw) <= width
+        return not a_opens_item and width - len(first) - 1 < a.width <= width
     letter = re.search(r"[^\W_]", b.raw)
     boundary = bool(_END.search(a.raw)) and (letter is None or not letter.group().islower())
-    n = len(a.raw)
+    n = a.width
     if n > width + 2 and n - max(map(len, a.raw.split(" "))) > width:
         return not boundary  # longer than the width (not by one long word such as a URL): joined inside a sentence
     return n + 1 + len(first) > width or (n >= 0.85 * width and not boundary)
