@@ -49,10 +49,9 @@ class Policy:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """One unit of the policy as read (a paragraph, list item, heading or table row; Pr2Graph's unit), with the
-    section it sits in. ``start``/``end`` are offsets in ``Policy.text``; ``text`` is the unit as read: its
-    wrapped lines joined by a space and inline markup removed, so it can differ from ``Policy.text[start:end]``
-    (see docs/segments.md); spans inside it are always exact text of the policy."""
+    """One unit of meaning of the policy (a paragraph, list item, heading or table row; Pr2Graph's unit), with
+    the section it sits in. ``Policy.text[start:end] == text``: the unit's source lines whole, line breaks and
+    markup as written (the extractor read them joined and without markup: see pp_graph.load.reading)."""
 
     index: int
     start: int

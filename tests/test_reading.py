@@ -22,19 +22,23 @@ def reading(text: str) -> str:
 
 def test_hard_wrapped_paragraph_is_one_segment_with_exact_offsets() -> None:
     text = (
-        "## Sharing\n\nWe share your device identifiers with advertising partners so that they can show you\n"
+        "## Sharing\n\nWe share your email address and purchase history with our advertising partners so that they can show you\n"
         "personalized ads.\n\nWe do not sell your data.\n"
     )
     p = policy_from_text(text, "example.com")
     segs = segment(p)
     assert [s.text for s in segs] == [
         "## Sharing",
-        "We share your device identifiers with advertising partners so that they can show you personalized ads.",
+        "We share your email address and purchase history with our advertising partners so that they can show you\npersonalized ads.",
         "We do not sell your data.",
     ]
-    para = segs[1]
-    assert p.text[para.start : para.end] == para.text.replace("show you personalized", "show you\npersonalized")
+    assert all(p.text[s.start : s.end] == s.text for s in segs)
     assert segs[2].start == text.index("We do not")
+    # read as one sentence: the purpose is the sharing's
+    ex = convert_text(text, "example.com").extraction
+    share = next(r for r in ex.results if r.practices)
+    assert share.segment == ex.segments[1]
+    assert [c.concept for c in share.purposes] == ["https://w3id.org/dpv#PersonalisedAdvertising"]
 
 
 def test_one_line_per_paragraph_is_never_joined() -> None:

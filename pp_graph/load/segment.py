@@ -1,7 +1,7 @@
 """Policy text → segments: one per unit of meaning (see pp_graph.load.reading), with offsets and headings.
 
 :func:`segment_lines` cuts a reading (one unit per line) into segments; :func:`segment` gives a policy's segments
-with their offsets in the policy's own text (``Segment.text`` is the unit as read, see docs/segments.md).
+as its own text: each one's lines whole, markup and line breaks as written (see docs/segments.md).
 """
 
 from __future__ import annotations
@@ -28,15 +28,17 @@ def heading_title(line: str) -> str:
 
 
 def segment(policy: Policy) -> list[Segment]:
-    """The policy's segments, offsets in ``policy.text`` (each segment's text is its unit as read)."""
+    """The policy's segments: ``policy.text[s.start:s.end] == s.text`` (the unit's source lines)."""
     reading = read(policy)
     return [to_source(reading, s) for s in segment_lines(reading.policy)]
 
 
 def to_source(reading: Reading, seg: Segment) -> Segment:
-    """A segment of the reading with its offsets in the source text (its text stays the reading's)."""
+    """A segment of the reading as a segment of the source: its unit's lines whole, offsets and text."""
+    if reading.identical:
+        return seg
     start, end = reading.unit_span(seg.start, seg.end)
-    return replace(seg, start=start, end=end)
+    return replace(seg, start=start, end=end, text=reading.source.text[start:end])
 
 
 def segment_lines(policy: Policy) -> list[Segment]:
