@@ -22,14 +22,16 @@ def reading(text: str) -> str:
 
 def test_hard_wrapped_paragraph_is_one_segment_with_exact_offsets() -> None:
     text = (
-        "## Sharing\n\nWe share your email address and purchase history with our advertising partners so that they can show you\n"
+        "## Sharing\n\nWe share your email address and purchase history with our advertising partners so that "
+        "they can show you\n"
         "personalized ads.\n\nWe do not sell your data.\n"
     )
     p = policy_from_text(text, "example.com")
     segs = segment(p)
     assert [s.text for s in segs] == [
         "## Sharing",
-        "We share your email address and purchase history with our advertising partners so that they can show you\npersonalized ads.",
+        "We share your email address and purchase history with our advertising partners so that they can show "
+        "you\npersonalized ads.",
         "We do not sell your data.",
     ]
     assert all(p.text[s.start : s.end] == s.text for s in segs)
