@@ -149,6 +149,8 @@ def test_pdf_text_layer(backend: object, expected: Counter[tuple[object, ...]], 
     policy = load_policy(pdf)
     assert policy.media_type == "text/plain" and policy.site == "example.com"
     assert "\n" in policy.text.split("When you create", 1)[1].split("preferences", 1)[0]  # it is hard-wrapped
+    # headings come back from the font size, so the sections are read as in markdown
+    assert "\n# Privacy Notice of Example Books\n" in "\n" + policy.text and "\n## Your rights\n" in policy.text
     ex = extract(policy, backend)  # type: ignore[arg-type]
     ex.check_grounding()
     assert facts(ex) == expected

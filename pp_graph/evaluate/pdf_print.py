@@ -16,6 +16,7 @@ from pp_graph.load.reading import read
 from pp_graph.model import Policy
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING_SIZE = (18, 15, 13, 12, 11.5, 11)  # points, by heading level (body text: 10.5)
 _BULLET = re.compile(r"^([-*+])\s+")
 _LATIN1 = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "…": "...", "•": "-"})
 
@@ -65,7 +66,8 @@ def _print_line(pdf: object, family: str, fix: object, line: str, after: str) ->
     head = _HEADING.match(s)
     setext = re.fullmatch(r"\s{0,3}(=+|-+)\s*", after) is not None
     if head or setext:
-        pdf.set_font(family, "B", 15 if (head and len(head.group(1)) <= 2) else 13)  # type: ignore[attr-defined]
+        level = len(head.group(1)) if head else (1 if after.strip().startswith("=") else 2)
+        pdf.set_font(family, "B", _HEADING_SIZE[min(level, 6) - 1])  # type: ignore[attr-defined]
         pdf.multi_cell(0, 7, fix(head.group(2) if head else s))  # type: ignore[attr-defined,operator]
         pdf.ln(1)  # type: ignore[attr-defined]
         return
