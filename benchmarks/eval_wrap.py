@@ -59,7 +59,7 @@ def wrap_figures(files: list[Path], widths: list[int]) -> int:
             got = _facts(wrapped, backend)
             pairs.append((gold, got))
             worst.append((agreement(gold, got)[2], pol.site))
-        p, r, _, na, nb = _micro(pairs)
+        p, r, f1, na, nb = _micro(pairs)
         low = ", ".join(f"{s} {x:.3f}" for x, s in sorted(worst)[:3])
         print(f"width {w:3d}: statements {na:,} vs {nb:,}  P {p:.3f}  R {r:.3f}  F1 {f1:.3f}  (lowest: {low})")
         failed |= target(f"statement F1 at {w} columns >= {TARGET}", f1 >= TARGET)
