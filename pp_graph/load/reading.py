@@ -34,7 +34,6 @@ _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _ITEM = re.compile(r"^\s*(?:[-*+•◦▪‣●–—]|\d{1,3}[.)]|\(?[a-zA-Z]{1,4}\)|\(\d{1,3}\))\s+\S")
 _BULLET = re.compile(r"^\s*[*+•◦▪‣●]\s")  # always an item; a dash, number or letter can be a wrapped sentence's
 _END = re.compile(r"[.!?:;][\"'”’)\]]*$")  # a line that ends a sentence or announces a list
-_HARD_BREAK = re.compile(r"(?: {2,}|\\)$")
 _SPACES = re.compile(r"[ \t]{2,}")
 _MARKER = re.compile(r"(?:[-*+•◦▪‣●–—]|\d{1,3}[.)]|\(?[a-zA-Z]{1,4}\)|\(\d{1,3}\))\s+")
 
