@@ -46,6 +46,8 @@ class PolicyReport:
     practice_rules: list[dict[str, Any]] = field(default_factory=list)
     # per data, purpose and party mention: the ids of the rules that made it and tied it to a practice
     mention_rules: list[dict[str, Any]] = field(default_factory=list)
+    # what the reading could not recover (a run of text without paragraphs or sentences, read in windows)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -110,6 +112,7 @@ def report_for(ex: PolicyExtraction, triples: int, seconds: float) -> PolicyRepo
         backend={k: v for k, v in ex.stats.items() if k != "extract_seconds"},
         practice_rules=practice_rules,
         mention_rules=mention_rules,
+        warnings=list(ex.warnings),
     )
 
 
@@ -150,7 +153,7 @@ def convert_policy(
 def convert(
     source: str | Path, *, site: str | None = None, backend: Backend | str = "offline", **options: Any
 ) -> Conversion:
-    """Convert one policy file (.txt, .md, .html) into its Pr2Graph named graph."""
+    """Convert one policy file (.txt, .md, .html, .pdf) into its Pr2Graph named graph."""
     return convert_policy(load_policy(Path(source), site=site), backend, **options)
 
 

@@ -49,7 +49,9 @@ class Policy:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """One non-empty line of the policy (Pr2Graph's unit), with the section it sits in."""
+    """One unit of meaning of the policy (a paragraph, list item, heading or table row; Pr2Graph's unit), with
+    the section it sits in. ``Policy.text[start:end] == text``: the unit's source lines whole, line breaks and
+    markup as written (the extractor read them joined and without markup: see pp_graph.load.reading)."""
 
     index: int
     start: int
@@ -206,6 +208,7 @@ class Provenance:
     prompt_version: str  # content hash of the lexicons/prompts used
     vocabulary: str = ""  # content hash of the DPV files the concepts were checked against
     software: str = ""  # pp-graph package version
+    segmenter: str = ""  # how the text was cut into segments (pp_graph.load.reading.VERSION)
 
 
 @dataclass(slots=True)
@@ -215,6 +218,7 @@ class PolicyExtraction:
     results: list[SegmentExtraction]
     provenance: Provenance
     stats: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # what the reading could not recover (see load.reading)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""

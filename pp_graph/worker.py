@@ -143,14 +143,15 @@ def convert_one(
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         t_write = time.perf_counter()
-        atomic_write(out, serialize_policy(conv.triples, conv.graph, fmt))
-        report = conv.report.to_dict()
+        triples, graph, report = conv.triples, conv.graph, conv.report.to_dict()
+        del conv  # the extraction (every segment's mentions) is not needed to write the graph: freed first
+        atomic_write(out, serialize_policy(triples, graph, fmt))
         report.update(
             characters=len(policy.text),
             input_digest=input_digest,
             settings_digest=settings,
             format=fmt,
-            graph=str(conv.graph),
+            graph=str(graph),
             output=out.name,
             # Reading, extraction, the graph and writing it: what the file cost.
             seconds=round(time.perf_counter() - t0, 4),

@@ -56,7 +56,8 @@ def test_html_keeps_headings_and_lists_drops_scripts_and_nav(tmp_path: Path) -> 
         ("empty.example.md", b"   \n\n", "is empty"),
         ("binary.example.txt", b"\x89PNG\x00\x00data", "binary"),
         ("latin.example.md", "Caf\u00e9 policy".encode("latin-1"), "not valid UTF-8"),
-        ("policy.example.pdf", b"%PDF-1.4", "unsupported file type"),
+        ("policy.example.pdf", b"%PDF-1.4", "is not a readable PDF"),
+        ("policy.example.docx", b"PK\x03\x04", "unsupported file type"),
     ],
 )
 def test_bad_input_names_file_and_problem(tmp_path: Path, name: str, content: bytes, problem: str) -> None:

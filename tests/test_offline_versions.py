@@ -10,6 +10,7 @@ import pytest
 from pp_graph.batch import convert_batch, settings_digest
 from pp_graph.extract.offline import backend as offline_backend
 from pp_graph.extract.offline.backend import OfflineBackend
+from pp_graph.extract.offline.version import RULESET_NAME
 from pp_graph.extract.pipeline import extract
 from pp_graph.load.sources import policy_from_text
 from pp_graph.model import PartyKind
@@ -69,7 +70,7 @@ def test_provenance_names_ruleset_dpv_and_package() -> None:
 
     conv = convert_text(ACME, "acme.com")
     g = conv.dataset.graph(conv.graph)
-    assert {str(o) for o in g.objects(None, PPG.model)} == {f"offline-rules-12+{ruleset_digest()}"}
+    assert {str(o) for o in g.objects(None, PPG.model)} == {f"{RULESET_NAME}+{ruleset_digest()}"}
     assert {str(o) for o in g.objects(None, PPG.vocabularyVersion)} == {dpv_digest()}
     assert {str(o) for o in g.objects(None, PPG.softwareVersion)} == {__version__}
 

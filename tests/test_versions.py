@@ -211,3 +211,39 @@ def test_guard_decides_against_the_version_in_force_as_of(dated: Path) -> None:
     assert json.loads(res.output)[0]["policy"]["valid_from"] == "2022-06-01T12:00:00Z"
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0 and json.loads(res.output)[0]["policy"]["valid_from"] == "2023-03-01T00:00:00Z"
+
+
+def test_diff_says_the_extractor_changed(tmp_path: Path) -> None:
+    """A graph made before segments were units (no segmenter recorded, an older rule set) against one made now,
+    of the same hard-wrapped text: the diff says the extractor changed rather than passing its changes as the
+    text's."""
+    from dataclasses import replace
+
+    from pp_graph.evaluate.wrap import rewrap
+    from pp_graph.extract.pipeline import extract
+    from pp_graph.extract.registry import get_backend
+    from pp_graph.graph.build import build_graph
+    from pp_graph.graph.serialize import serialize
+    from pp_graph.load.sources import policy_from_text
+
+    text = rewrap((V / "base.md").read_text(encoding="utf-8"), 50)
+    for date, old in (("2024-01-01", True), ("2024-06-01", False)):
+        policy = policy_from_text(text, SITE, "base.md", valid_from=parse_date(date))
+        ex = extract(policy, get_backend("offline"))
+        if old:
+            ex.provenance = replace(ex.provenance, model="offline-rules-12+0123456789abcdef", segmenter="")
+        ds, name = build_graph(ex)
+        (tmp_path / f"{output_stem(SITE, policy.valid_from)}.trig").write_text(serialize(ds, name, "trig"))
+    run = CliRunner().invoke
+    res = run(main, ["diff", SITE, "--graph", str(tmp_path), "--format", "json"])
+    d = json.loads(res.stdout)
+    assert d["extractor_changed"] and not d["text_changed"]
+    assert d["extractor"]["from"]["segmenter"] == "units-1" and d["extractor"]["to"]["segmenter"] == "units-2"
+    table = run(main, ["diff", SITE, "--graph", str(tmp_path)])
+    assert "note: extractor changed (model offline-rules-12+0123456789abcdef" in table.stderr
+    assert (
+        "segmenter units-1 → units-2" in table.stderr and "every change listed comes from the extractor" in table.stderr
+    )
+    # the same extractor on both sides: no such note
+    same = diff_files(V / "base.md", V / "base.md", SITE)
+    assert not same.extractor_changed and same.to_dict()["extractor"] is None

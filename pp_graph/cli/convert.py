@@ -177,7 +177,7 @@ def convert(
     as_json: bool,
     progress: bool | None,
 ) -> None:
-    """Convert policy files or folders (.txt, .md, .html) into one graph per policy."""
+    """Convert policy files or folders (.txt, .md, .html, .pdf) into one graph per policy."""
     from tqdm import tqdm
 
     from pp_graph.batch import convert_batch
@@ -192,6 +192,8 @@ def convert(
         bar.set_postfix_str(r.source[-40:])
         if r.status in {"failed", "skipped"}:  # said once, as it happens, by its path under the input
             bar.write(f"{r.status}: {r.error}", file=sys.stderr)
+        for w in r.report.get("warnings", []) if r.status == "converted" else []:
+            bar.write(f"warning: {r.source}: {w}", file=sys.stderr)
 
     def step(source: str, name: str, i: int, n: int) -> None:
         bar.set_postfix_str(f"{source[-40:]}: {name} {i}/{n}" if n else f"{source[-40:]}: {name}")

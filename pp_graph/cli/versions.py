@@ -29,10 +29,30 @@ def _row(c: Any) -> dict[str, Any]:
     }
 
 
+def extractor_note(diff: Any) -> str:
+    """What differs between the extractors of the two graphs, and what it means for the changes listed."""
+    a, b = diff.extractor["from"], diff.extractor["to"]
+    parts = [
+        f"{k} {a.get(k) or '-'} → {b.get(k) or '-'}"
+        for k in ("extractor", "model", "segmenter")
+        if a.get(k) != b.get(k)
+    ]
+    if not parts:
+        parts = ["lexicons/prompts changed"]
+    cause = (
+        "the text is the same, so every change listed comes from the extractor"
+        if (diff.old.digest == diff.new.digest)
+        else "changes listed can come from the extractor as well as from the text; convert both again to compare"
+    )
+    return f"extractor changed ({'; '.join(parts)}): {cause}"
+
+
 def _markdown(diff: Any) -> str:
     d = diff.to_dict()
     old, new = (d[k]["valid_from"] or d[k]["policy"] for k in ("from", "to"))
     lines = [f"# {d['site']}: {old} → {new}", ""]
+    if diff.extractor_changed:
+        lines += [f"> {extractor_note(diff)}", ""]
     for part in ("added", "removed", "changed"):
         lines.append(f"## {part.capitalize()} ({len(d[part])})")
         for c in getattr(diff, part):
@@ -59,6 +79,8 @@ def _print(diff: Any, fmt: str) -> None:
                 f"text {'changed' if old.digest != new.digest else 'unchanged'}; "
                 f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed"
             )
+        if diff.extractor_changed:
+            click.echo(f"note: {extractor_note(diff)}", err=True)
         emit(rows, fmt, ["change", "type", "data", "details", "evidence"])
 
 

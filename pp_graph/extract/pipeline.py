@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pp_graph.extract.registry import STAGES, Backend, stage
-from pp_graph.load.segment import segment as segment_policy
+from pp_graph.load.reading import VERSION as SEGMENTER
+from pp_graph.load.reading import Reading, read
+from pp_graph.load.segment import segment_lines, to_source
 from pp_graph.model import (
     AttributeKind,
     ClassifiedSpan,
@@ -194,20 +197,47 @@ def extract(
     stages: list[str] | None = None,
     on_stage: Callable[[str, int, int], None] | None = None,
 ) -> PolicyExtraction:
-    """Segment a policy and run the stages (all registered ones by default, in order).
+    """Read a policy into units (pp_graph.load.reading), run the stages over them (all registered ones by
+    default, in order) and give every span back in the policy's own text.
 
-    ``on_stage(name, i, n)`` is called before each stage: the progress inside one (large) policy.
+    The stages see the reading (its text and segments); the extraction returned holds the policy as given, its
+    segments and spans at their offsets there. ``on_stage(name, i, n)`` is called before each stage: the progress
+    inside one (large) policy.
     """
     t0 = time.perf_counter()
-    segs = segment_policy(policy)
+    reading = read(policy)
+    view = reading.policy
+    segs = segment_lines(view)
     results = [SegmentExtraction(s) for s in segs]
-    backend.begin(policy, segs)
+    backend.begin(view, segs)
     todo = [(name, spec) for name, spec in STAGES.items() if stages is None or name in stages]
     for i, (name, spec) in enumerate(todo, 1):
         if on_stage is not None:
             on_stage(name, i, len(todo))
-        spec.run(backend, policy, segs, results)
-    backend.finish(policy, results)
-    ex = PolicyExtraction(policy, segs, results, backend.provenance)
+        spec.run(backend, view, segs, results)
+    backend.finish(view, results)
+    mapped = to_source_results(reading, results)
+    prov = replace(backend.provenance, segmenter=SEGMENTER)
+    ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov)
+    ex.warnings = list(reading.warnings)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex
+
+
+def to_source_results(reading: Reading, results: list[SegmentExtraction]) -> list[SegmentExtraction]:
+    """Stage outputs over the reading → the same outputs at their offsets (and exact text) in the source."""
+    if reading.identical:
+        return results
+    text = reading.source.text
+
+    def span(s: Span) -> Span:
+        return Span.at(text, *reading.source_span(s.start, s.end))
+
+    for r in results:
+        r.segment = to_source(reading, r.segment)
+        r.data = [replace(d, span=span(d.span)) for d in r.data]
+        r.purposes = [replace(p, span=span(p.span)) for p in r.purposes]
+        r.parties = [replace(p, span=span(p.span)) for p in r.parties]
+        r.practices = [replace(p, span=span(p.span)) for p in r.practices]
+        r.attributes = [replace(a, span=span(a.span)) for a in r.attributes]
+    return results

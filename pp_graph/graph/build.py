@@ -156,6 +156,8 @@ class _Builder:
             self.add(run, PPG.vocabularyVersion, Literal(prov.vocabulary))
         if prov.software:
             self.add(run, PPG.softwareVersion, Literal(prov.software))
+        if prov.segmenter:
+            self.add(run, PPG.segmenterVersion, Literal(prov.segmenter))
         self.add(run, PROV.used, pol)
 
         for res in ex.results:

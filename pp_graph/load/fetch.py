@@ -13,7 +13,6 @@ or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
 
 from __future__ import annotations
 
-import io
 import ipaddress
 import socket
 import time
@@ -25,6 +24,7 @@ from urllib.robotparser import RobotFileParser
 import httpx2 as httpx  # the HTTP client the openai package already brings
 
 from pp_graph.errors import InputError
+from pp_graph.load.pdf import pdf_text
 from pp_graph.version import __version__
 
 USER_AGENT = f"pp-graph/{__version__} (privacy-policy research; honours robots.txt)"
@@ -178,21 +178,6 @@ def html_main_text(html: str) -> str:
     from pp_graph.load.sources import html_to_text
 
     return html_to_text(html)
-
-
-def pdf_text(data: bytes, url: str) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError) as e:
-        raise InputError(url, f"is not a readable PDF ({e})") from e
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
-    if not text:
-        raise InputError(url, "PDF has no text layer (a scan?)")
-    return text + "\n"
 
 
 def fetch_policy(

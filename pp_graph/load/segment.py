@@ -1,9 +1,15 @@
-"""Policy text → segments: one per non-empty line, with offsets and the heading path it sits under."""
+"""Policy text → segments: one per unit of meaning (see pp_graph.load.reading), with offsets and headings.
+
+:func:`segment_lines` cuts a reading (one unit per line) into segments; :func:`segment` gives a policy's segments
+as its own text: each one's lines whole, markup and line breaks as written (see docs/segments.md).
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from pp_graph.load.reading import Reading, read
 from pp_graph.model import Policy, Segment
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -22,6 +28,21 @@ def heading_title(line: str) -> str:
 
 
 def segment(policy: Policy) -> list[Segment]:
+    """The policy's segments: ``policy.text[s.start:s.end] == s.text`` (the unit's source lines)."""
+    reading = read(policy)
+    return [to_source(reading, s) for s in segment_lines(reading.policy)]
+
+
+def to_source(reading: Reading, seg: Segment) -> Segment:
+    """A segment of the reading as a segment of the source: its unit's lines whole, offsets and text."""
+    if reading.identical:
+        return seg
+    start, end = reading.unit_span(seg.start, seg.end)
+    return replace(seg, start=start, end=end, text=reading.source.text[start:end])
+
+
+def segment_lines(policy: Policy) -> list[Segment]:
+    """One segment per non-empty line of the policy's text (a reading has one unit per line)."""
     text = policy.text
     lines: list[tuple[int, int, str]] = []
     pos = 0

@@ -1,4 +1,4 @@
-"""Read policy files: plain text, markdown, HTML. Errors name the file and the problem."""
+"""Read policy files: plain text, markdown, HTML, PDF (its text layer). Errors name the file and the problem."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ SUFFIXES = {
     ".markdown": "text/markdown",
     ".html": "text/html",
     ".htm": "text/html",
+    ".pdf": "application/pdf",  # read as its text layer (text/plain)
 }
 
 # Files over this size are refused by the batch unless raised (--max-size): a policy is rarely over 1 MB,
@@ -143,6 +144,19 @@ def read_text(path: Path, label: str | None = None, max_bytes: int | None = None
     return decode_text(raw, src)
 
 
+def pdf_file_text(path: Path, src: str, max_bytes: int | None = None) -> str:
+    """A PDF file's text layer; InputError naming ``src`` otherwise."""
+    from pp_graph.load.pdf import pdf_text
+
+    try:
+        if max_bytes is not None and path.stat().st_size > max_bytes:
+            raise InputError(src, too_big(path.stat().st_size, max_bytes))
+        raw = path.read_bytes()
+    except OSError as e:
+        raise InputError(src, f"cannot be read ({e.strerror})") from e
+    return pdf_text(raw, src)
+
+
 def too_big(size: int, limit: int) -> str:
     return (
         f"is {size / 1e6:.3g} MB, over the size limit of {limit / 1e6:g} MB; if it really is one policy, "
@@ -240,7 +254,10 @@ def load_policy(
     media = SUFFIXES.get(suffix)
     if media is None:
         raise InputError(src, f"unsupported file type {suffix or '(none)'}; use one of {', '.join(SUFFIXES)}")
-    text = read_text(path, src, max_bytes)
+    if media == "application/pdf":
+        text, media = pdf_file_text(path, src, max_bytes), "text/plain"
+    else:
+        text = read_text(path, src, max_bytes)
     if site is not None:
         site = check_site(site, src, from_option=True)
     stamp = stamp_of(path)

@@ -336,7 +336,7 @@ def _practice(r: dict[str, Any]) -> Practice:
     trigger = None
     if r.get("triggerStart") is not None:
         trigger = Span(int(r["triggerStart"]), int(r["triggerEnd"]), str(r["trigger"]))
-    prov = {k: str(r[k]) for k in ("extractor", "model", "promptVersion") if r.get(k)}
+    prov = {k: str(r[k]) for k in ("extractor", "model", "promptVersion", "segmenterVersion") if r.get(k)}
     return Practice(
         iri=str(r["practice"]),
         type=str(r["type"]),

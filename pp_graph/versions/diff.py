@@ -105,6 +105,13 @@ class Diff:
     added: list[Change]
     removed: list[Change]
     changed: list[Change]
+    # {"from": …, "to": …} when the two graphs were made by different extractors (rules, lexicons or segmenter):
+    # then the changes can come from the extractor, not from the text
+    extractor: dict[str, dict[str, str]] | None = None
+
+    @property
+    def extractor_changed(self) -> bool:
+        return self.extractor is not None
 
     @property
     def empty(self) -> bool:
@@ -116,6 +123,8 @@ class Diff:
             "from": {"valid_from": self.old.valid_from, "policy": self.old.policy, "digest": self.old.digest},
             "to": {"valid_from": self.new.valid_from, "policy": self.new.policy, "digest": self.new.digest},
             "text_changed": self.old.digest != self.new.digest,
+            "extractor_changed": self.extractor_changed,
+            "extractor": self.extractor,
             "added": [c.to_dict() for c in self.added],
             "removed": [c.to_dict() for c in self.removed],
             "changed": [c.to_dict() for c in self.changed],
@@ -158,7 +167,24 @@ def diff_views(c: Corpus, old: PolicyView, new: PolicyView) -> Diff:
     added.extend(_single("added", st, new=True) for _, st in sorted(only_b.items()))
     removed.extend(_single("removed", st, new=False) for _, st in sorted(only_a.items()))
     changed.extend(_policy_level(c, old.summary, new.summary))
-    return Diff(new.summary.site, old.summary, new.summary, added, removed, changed)
+    before, after = extractor_of(old), extractor_of(new)
+    moved = {"from": before, "to": after} if before and after and before != after else None
+    return Diff(new.summary.site, old.summary, new.summary, added, removed, changed, moved)
+
+
+# Graphs made before segments were units of meaning record no segmenter: theirs cut one segment per line.
+LINE_SEGMENTER = "units-1"
+
+
+def extractor_of(view: PolicyView) -> dict[str, str]:
+    """The extractor that made a graph's practices: backend, rule-set or model, lexicon/prompt hash, segmenter
+    (empty when the graph has no practice to tell)."""
+    for p in view.practices:
+        prov = p.provenance
+        if prov.get("extractor"):
+            keys = ("extractor", "model", "promptVersion")
+            return {k: prov.get(k, "") for k in keys} | {"segmenter": prov.get("segmenterVersion", LINE_SEGMENTER)}
+    return {}
 
 
 def _single(kind: str, st: Statement, *, new: bool) -> Change:

@@ -17,7 +17,7 @@ from pp_graph.extract.llm.prices import estimate_tokens
 from pp_graph.extract.llm.schemas import answer_key
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.pipeline import extract
-from pp_graph.load.segment import segment as segment_policy
+from pp_graph.load.segment import segment_lines
 from pp_graph.model import Policy, Segment
 from pp_graph.vocab.dpv import PERSONAL_DATA, compact
 
@@ -33,7 +33,7 @@ class EstimateTransport:
     def _stage(self, policy: Policy, name: str, seg: Segment) -> list[Any]:
         """The offline extractor's output for one segment (run over the whole policy, once)."""
         if self._key != policy.digest:
-            off, segs = self.offline, segment_policy(policy)
+            off, segs = self.offline, segment_lines(policy)  # the backend is given the policy as read already
             self._key = policy.digest
             self._out = {
                 "data": off.data_spans(policy, segs),

@@ -590,6 +590,7 @@ class OfflineBackend(Backend):
     def finish(self, policy: Policy, results: list[SegmentExtraction]) -> None:
         for r in results:
             self._mention_rules(r, r.relations, self._state(policy, r.segment).settled)
+        self._cache, self._cache_policy = {}, ("", "")  # the policy is done: its analyses are not kept alive
 
     def _mention_rules(
         self, res: SegmentExtraction, rels: list[Relation], settled: dict[tuple[str, int, int], str]

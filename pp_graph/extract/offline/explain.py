@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pp_graph.errors import InputError
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.offline.mentions import MentionRule, mention_rules
 from pp_graph.extract.offline.rules import Event, Rule, Trace, rule_by_id
 from pp_graph.extract.pipeline import extract
+from pp_graph.load.reading import read
 from pp_graph.model import Policy, PolicyExtraction, Segment
 from pp_graph.vocab.dpv import compact
 
@@ -45,7 +46,7 @@ class Explanation:
 
 
 def traced_extract(policy: Policy, backend: OfflineBackend | None = None) -> tuple[PolicyExtraction, Trace]:
-    """Extract a policy with a trace of every rule event attached."""
+    """Extract a policy with a trace of every rule event attached (offsets in the policy's text)."""
     be = backend or OfflineBackend()
     trace = Trace()
     be.trace = trace
@@ -53,6 +54,11 @@ def traced_extract(policy: Policy, backend: OfflineBackend | None = None) -> tup
         ex = extract(policy, be)
     finally:
         be.trace = None
+    reading = read(policy)  # the rules ran on the reading: their offsets go back to the text as the spans did
+    if not reading.identical:
+        trace.events = [
+            replace(e, start=a, end=b) for e in trace.events for a, b in [reading.source_span(e.start, e.end)]
+        ]
     return ex, trace
 
 

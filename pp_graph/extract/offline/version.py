@@ -13,7 +13,7 @@ from pathlib import Path
 from pp_graph.extract.offline.lexicon import digest_files
 from pp_graph.resources import DATA, DPV_FILES
 
-RULESET_NAME = "offline-rules-12"
+RULESET_NAME = "offline-rules-13"  # 13: runs on units of meaning (pp_graph.load.reading), not lines
 CODE_DIR = Path(__file__).resolve().parent
 RULE_DATA = (DATA / "lexicon", DATA / "rules")
 
