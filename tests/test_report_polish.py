@@ -43,3 +43,17 @@ def test_labels_and_periods_in_words() -> None:
     assert readable_label("Email Address") == "Email Address"
     assert period_words("P2Y") == "2 years" and period_words("P1Y6M") == "1 year 6 months"
     assert period_words("P1D") == "1 day" and period_words("later") == "later" and period_words(None) == ""
+
+
+def test_markdown_markup_is_hidden_and_offsets_kept() -> None:
+    from pp_graph.report.highlight import Mark, pieces, to_html
+
+    text = "| **Deletion** | We [collect](#x) your **email**<br>* address \\. now |"
+    start = 100 + text.index("email")
+    html_out = to_html(pieces(text, 100, [Mark(start, start + 5, "p1", "first-party-collection-use", "data")]))
+    assert "**" not in html_out and "](#x)" not in html_out and "&lt;br&gt;" not in html_out and "|" not in html_out
+    assert "Deletion · We collect your" in html_out and "<br>• address . now" in html_out
+    assert f'data-start="{start}" data-end="{start + 5}">email</a>' in html_out
+    # the pieces still cover the text exactly: offsets are the policy's
+    parts = pieces(text, 100, [])
+    assert "".join(p.text for p in parts) == text and parts[0].start == 100 and parts[-1].end == 100 + len(text)
