@@ -9,6 +9,7 @@ re-queries the whole store per page.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -303,7 +304,14 @@ class Corpus:
     # -- DPV --
 
     def label(self, iri: str) -> str:
-        return self.vocab.label(iri) if iri.startswith("https://w3id.org/dpv") else compact(iri)
+        """A person's name for a concept: DPV's label ("Right to object (Art. 21)" for a GDPR right), a recipient
+        kind's words ("Service provider"), else the compact IRI."""
+        if iri.startswith("https://w3id.org/dpv"):
+            return readable_label(self.vocab.label(iri))
+        local = iri.rsplit("#", 1)[-1]
+        if iri.startswith("urn:pp-graph:ontology#recipient-"):
+            return local.removeprefix("recipient-").replace("-", " ").capitalize()
+        return compact(iri)
 
     @cached_property
     def _definitions(self) -> dict[str, str]:
@@ -363,3 +371,15 @@ def type_counts(policies: Iterable[PolicySummary]) -> Counter[str]:
     for s in policies:
         out.update(s.practices)
     return out
+
+
+_ARTICLE = re.compile(r"^A(\d+)(?:-(\d+))?\s+(.+)$")
+
+
+def readable_label(label: str) -> str:
+    """DPV's GDPR labels open with the article code ("A15 Right of Access"): the name first, the article after."""
+    m = _ARTICLE.match(label)
+    if not m:
+        return label
+    article = m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
+    return f"{m.group(3)} (Art. {article})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -70,18 +71,36 @@ def collect(c: Corpus) -> ReportData:
         ],
         sharing=sharing,
         sharing_kinds=sorted({k for row in sharing for k in row["kinds"]}),
-        retention=[r for r in c.query("retention")],
+        retention=[
+            {**r, "wording": "; ".join(r["wording"] or []), "period": period_words(r["period"])}
+            for r in c.query("retention")
+        ],
         negated=[r for r in c.query("view-negated")],
         rejections=_rejections(c, keep),
         statements=_statements(c),
     )
 
 
+_UNITS = {"Y": "year", "M": "month", "W": "week", "D": "day", "H": "hour"}
+_DURATION = re.compile(r"^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(\d+)H)?$")
+
+
+def period_words(period: str | None) -> str:
+    """An xsd:duration in words ("P2Y" → "2 years", "P1Y6M" → "1 year 6 months"); other values as they are."""
+    if not period:
+        return ""
+    m = _DURATION.match(period)
+    if not m or not any(m.groups()):
+        return period
+    parts = [(n, u) for n, u in zip(m.groups(), _UNITS.values(), strict=True) if n]
+    return " ".join(f"{int(n)} {u}{'' if int(n) == 1 else 's'}" for n, u in parts)
+
+
 def _sharing(c: Corpus) -> list[dict[str, Any]]:
     """Site → recipient kind → (practices, data classes by count)."""
     cells: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for r in c.query("view-sharing"):
-        cells[r["site"]][compact(r["kind"]).removeprefix("ppg:recipient-")][r["data"]] += int(r["practices"])
+        cells[r["site"]][c.label(r["kind"])][r["data"]] += int(r["practices"])
     return [
         {
             "site": site,
