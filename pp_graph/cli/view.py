@@ -54,6 +54,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     from pp_graph.serve.app import create_app
     from pp_graph.serve.server import make_server
 
+    click.echo(f"pp-graph UI: loading the graphs in {', '.join(str(p) for p in paths)} …", err=True)
     corpus = Corpus.open(paths)
     app = create_app(corpus)
     server = make_server(app, port)
