@@ -69,4 +69,32 @@ def conformance_cmd(folder: Path, fmt: str) -> None:
     sys.exit(0 if all(r.passed for r in results) else 1)
 
 
+@odrl.command("preferences")
+@click.argument("prefs", type=click.Path(path_type=Path))
+@click.option(
+    "--graph",
+    "graphs",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    required=True,
+    help="Policy graphs (dir/files).",
+)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@handle_errors
+def preferences_cmd(prefs: Path, graphs: tuple[Path, ...], fmt: str) -> None:
+    """Check every practice each site states (its exported ODRL policy) against PREFS, your own ODRL policy of
+    what you allow. One row per site practice; exit 1 when any practice is not permitted by PREFS."""
+    from dataclasses import asdict
+
+    from pp_graph.odrl.preferences import check_preferences
+
+    rows = check_preferences(prefs, graphs)
+    cols = ["site", "action", "target", "recipient", "purposes", "verdict", "decided_by", "practice"]
+    emit([asdict(r) for r in rows], fmt, cols if fmt != "json" else None)
+    if fmt == "table":
+        bad = sum(r.conflict for r in rows)
+        click.echo(f"{len(rows)} site practices: {len(rows) - bad} permitted by your preferences, {bad} not")
+    sys.exit(1 if any(r.conflict for r in rows) else 0)
+
+
 commands = [odrl]
