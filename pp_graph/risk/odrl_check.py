@@ -1,0 +1,144 @@
+"""The ODRL side of a risk decision: an agent's call becomes an ODRL request (its operation or, failing that,
+dpv:Share towards a third party and dpv:Use otherwise; each data category as the target; the purposes as
+facts; each recipient kind as the assignee) evaluated against the site's exported ODRL policy.
+
+A recipient kind is a member (odrl:partOf) of every party of the policy with that kind, and a third-party kind
+of every party of unknown kind too ("an unspecified third party"), so "we do not share with third parties"
+covers an advertiser. The answer (memoised per identical question) is the compliance report's verdict with the
+rules it rests on and the policy lines they were exported from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rdflib import Graph, URIRef
+from rdflib.namespace import DCTERMS
+from rdflib.term import Node
+
+from pp_graph.graph.namespaces import ODRL, recipient_kind_iri
+from pp_graph.odrl.api import evaluate_parsed
+from pp_graph.odrl.model import Policy, Request, RequestRule, parse_policy
+from pp_graph.odrl.report import PolicyReport
+from pp_graph.odrl.terms import NOT_APPLICABLE, NOT_PERMITTED, PERMITTED, PROHIBITED, VERDICT_UNDETERMINED
+from pp_graph.risk.signals import Profile, Store
+
+SHARE, USE = URIRef("https://w3id.org/dpv#Share"), URIRef("https://w3id.org/dpv#Use")
+FIRST_PARTY = "first_party"
+KIND_PREFIX = str(recipient_kind_iri("x"))[:-1]
+_ORDER = (PROHIBITED, VERDICT_UNDETERMINED, PERMITTED, NOT_PERMITTED, NOT_APPLICABLE)  # the strongest first
+_MAX_MEMO = 50_000
+
+
+@dataclass(frozen=True)
+class SitePolicy:
+    policy: Policy
+    kinds: dict[Node, frozenset[str]]  # party -> its recipient kinds
+
+
+@dataclass(frozen=True)
+class Call:
+    categories: tuple[str, ...]
+    purposes: tuple[str, ...]
+    recipients: tuple[str, ...]
+    operation: str | None
+
+
+class OdrlCheck:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._policies: dict[str, SitePolicy] = {}
+        self._memo: dict[tuple[tuple[str, ...], Call], dict[str, Any]] = {}
+
+    def site_policy(self, policy: str) -> SitePolicy:
+        if policy not in self._policies:
+            from pp_graph.export.odrl import export_policy
+            from pp_graph.query.runner import run_query
+
+            g = export_policy(self.store, policy)
+            kinds: dict[Node, set[str]] = {}
+            for row in run_query(self.store, "export-parties", {"policy": policy}):
+                if row.get("kind"):
+                    kinds.setdefault(URIRef(str(row["party"])), set()).add(kind_name(str(row["kind"])))
+            pol = parse_policy(g, f"the ODRL export of {policy}", URIRef(policy + "/odrl"))
+            self._policies[policy] = SitePolicy(pol, {p: frozenset(k) for p, k in kinds.items()})
+        return self._policies[policy]
+
+    def check(self, prof: Profile, call: Call) -> dict[str, Any]:
+        key = (prof.policies, call)
+        out = self._memo.get(key)
+        if out is None:
+            if len(self._memo) >= _MAX_MEMO:
+                self._memo.clear()
+            out = self._check(prof, call)
+            self._memo[key] = out
+        return out
+
+    def _check(self, prof: Profile, call: Call) -> dict[str, Any]:
+        verdicts: list[str] = []
+        deciding: list[dict[str, Any]] = []
+        for policy in prof.policies:
+            site = self.site_policy(policy)
+            rep = evaluate_parsed(site.policy, request_of(call), memberships(site, call.recipients), policy)
+            verdicts.append(rep.verdict)
+            deciding.extend(_evidence(site.policy.graph, prof, rep))
+        verdict = min(verdicts, key=_ORDER.index) if verdicts else NOT_APPLICABLE
+        strongest = [d for d in deciding if d["verdict"] == verdict]
+        return {"verdict": verdict, "rules": [{k: v for k, v in d.items() if k != "verdict"} for d in strongest]}
+
+
+def kind_name(iri: str) -> str:
+    return iri.removeprefix(KIND_PREFIX).replace("-", "_")
+
+
+def request_of(call: Call) -> Request:
+    if call.operation:
+        action = URIRef(call.operation)
+    else:
+        action = SHARE if any(r != FIRST_PARTY for r in call.recipients) else USE
+    facts: dict[Node, tuple[Node, ...]] = (
+        {ODRL.purpose: tuple(URIRef(p) for p in call.purposes)} if call.purposes else {}
+    )
+    rules: list[RequestRule] = []
+    for cat in call.categories or (None,):
+        for kind in call.recipients or (None,):
+            who = recipient_kind_iri(kind) if kind else None
+            target = URIRef(cat) if cat else None
+            rules.append(RequestRule(URIRef(f"urn:pp-graph:agent-call/{len(rules)}"), action, target, who, facts))
+    return Request(URIRef("urn:pp-graph:agent-call"), tuple(rules), Graph())
+
+
+def memberships(site: SitePolicy, recipients: tuple[str, ...]) -> Graph:
+    g = Graph()
+    for kind in recipients:
+        for party, kinds in site.kinds.items():
+            if kind in kinds or (kind != FIRST_PARTY and "unknown" in kinds):
+                g.add((recipient_kind_iri(kind), ODRL.partOf, party))
+    return g
+
+
+def _evidence(g: Graph, prof: Profile, rep: PolicyReport) -> list[dict[str, Any]]:
+    """The rules the verdict rests on, each with the practice it was exported from and that practice's line."""
+    by_iri = {p.iri: p for p in prof.practices}
+    out = []
+    for rule in rep.deciding:
+        practice = str(g.value(rule, DCTERMS.source) or "")
+        p = by_iri.get(practice)
+        out.append(
+            {
+                "verdict": rep.verdict,
+                "rule": str(rule),
+                "kind": "prohibition" if (None, ODRL.prohibition, rule) in g else "permission",
+                "practice": practice,
+                "text": _clip(p.text) if p else None,
+                "start": p.start if p else None,
+                "end": p.end if p else None,
+            }
+        )
+    return out
+
+
+def _clip(text: str | None, limit: int = 400) -> str | None:
+    """Policy text (never user data), cut like the AMRSF evidence records."""
+    return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
