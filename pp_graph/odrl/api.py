@@ -22,7 +22,7 @@ from pp_graph.odrl.terms import (
     SATISFIED,
     VERDICT_UNDETERMINED,
 )
-from pp_graph.odrl.world import Hierarchy, read_world
+from pp_graph.odrl.world import Hierarchy, World, read_world
 
 Source = Graph | str | Path
 
@@ -58,8 +58,19 @@ def evaluate(
 
 
 def evaluate_parsed(pol: Policy, req: Request, state: Graph | None, sname: str) -> PolicyReport:
-    world = read_world(state, sname, extra=(pol.graph, req.graph))
-    hier = Hierarchy((pol.graph, req.graph, *([state] if state is not None else [])), world)
+    world, hier = prepare(pol, state, sname, req.graph)
+    return evaluate_prepared(pol, req, world, hier)
+
+
+def prepare(pol: Policy, state: Graph | None, sname: str, *extra: Graph) -> tuple[World, Hierarchy]:
+    """The world and the hierarchies one policy is evaluated in; reusable for every request that adds no
+    hierarchy or membership of its own (an agent's calls against one site)."""
+    world = read_world(state, sname, extra=(pol.graph, *extra))
+    hier = Hierarchy((pol.graph, *extra, *([state] if state is not None else [])), world)
+    return world, hier
+
+
+def evaluate_prepared(pol: Policy, req: Request, world: World, hier: Hierarchy) -> PolicyReport:
     rules = evaluate_rules(pol, req, world, hier)
     verdict, deciding = decide(rules, pol.conflict)
     report = PolicyReport(pol.iri, req.iri, world.now_literal, rules, verdict, deciding)

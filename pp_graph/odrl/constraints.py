@@ -22,9 +22,11 @@ from pp_graph.odrl.terms import OPEN_STATES, SATISFIED, UNDETERMINED, UNSATISFIE
 from pp_graph.odrl.world import Hierarchy, World, aware
 
 Outcome = bool | str  # True / False, or why it cannot be decided
+DATETIME, EQ, NEQ, IS_A = ODRL.dateTime, ODRL.eq, ODRL.neq, ODRL.isA  # rdflib Namespace lookups are slow
 ORDER = {ODRL.lt: "<", ODRL.lteq: "<=", ODRL.gt: ">", ODRL.gteq: ">=", ODRL.eq: "==", ODRL.neq: "!="}
-SET_OPS = (ODRL.isAnyOf, ODRL.isNoneOf, ODRL.isAllOf)
-CONCEPT_OPS = (ODRL.isA, *SET_OPS)
+SET_OPS = frozenset((ODRL.isAnyOf, ODRL.isNoneOf, ODRL.isAllOf))
+IS_ANY, IS_NONE = ODRL.isAnyOf, ODRL.isNoneOf
+AND_LIKE, OR, XONE = frozenset((ODRL["and"], ODRL.andSequence)), ODRL["or"], ODRL.xone
 
 
 def evaluate_constraint(c: Constraint, req: RequestRule, world: World, hier: Hierarchy, key: str) -> PremiseReport:
@@ -47,7 +49,7 @@ def evaluate_constraint(c: Constraint, req: RequestRule, world: World, hier: Hie
 
 
 def left_values(c: Constraint, req: RequestRule, world: World) -> tuple[tuple[Node, ...], str]:
-    if c.left == ODRL.dateTime:
+    if c.left == DATETIME:
         if world.now_literal is None:
             return (), f"the state of the world ({world.source}) gives no current time for odrl:dateTime"
         return (world.now_literal,), ""
@@ -71,18 +73,18 @@ def decide(c: Constraint, left: tuple[Node, ...], hier: Hierarchy) -> Outcome:
 
 
 def _scalar(op: Node | None, lv: Node, rv: Node, hier: Hierarchy) -> Outcome:
-    if op == ODRL.isA:
+    if op == IS_A:
         if not isinstance(lv, URIRef) or not isinstance(rv, URIRef):
             return "odrl:isA compares concepts (IRIs), not literals"
         return hier.falls_under(lv, rv)
     if op not in ORDER:
         return f"the operator {op} is not supported"
-    if isinstance(lv, URIRef) and isinstance(rv, URIRef) and op in (ODRL.eq, ODRL.neq):
-        return (lv == rv) == (op == ODRL.eq)
+    if isinstance(lv, URIRef) and isinstance(rv, URIRef) and op in (EQ, NEQ):
+        return (lv == rv) == (op == EQ)
     a, b = _comparable(lv, rv)
     if a is None or b is None:
         return f"cannot compare {lv!r} with {rv!r} (unsupported or mismatched datatypes)"
-    if isinstance(a, str) and op not in (ODRL.eq, ODRL.neq):
+    if isinstance(a, str) and op not in (EQ, NEQ):
         return f"{op} on text values is not supported"
     return _COMPARE[ORDER[op]](a, b)  # type: ignore[index]
 
@@ -124,9 +126,9 @@ def _set_op(op: Node, left: tuple[Node, ...], right: tuple[Node, ...], hier: Hie
             return hier.falls_under(v, r)
         return v == r
 
-    if op == ODRL.isAnyOf:
+    if op == IS_ANY:
         return all(any(under(v, r) for r in right) for v in left)
-    if op == ODRL.isNoneOf:
+    if op == IS_NONE:
         return not any(under(v, r) for v in left for r in right)
     return all(any(under(v, r) for v in left) for r in right)  # isAllOf: the request covers every value
 
@@ -135,11 +137,11 @@ def combine(logical: Node, states: list[str]) -> str:
     sat, unsat = states.count(SATISFIED), states.count(UNSATISFIED)
     open_ = [s for s in states if s in OPEN_STATES]
     worst = UNSUPPORTED if UNSUPPORTED in open_ else UNDETERMINED
-    if logical in (ODRL["and"], ODRL.andSequence):
+    if logical in AND_LIKE:
         return UNSATISFIED if unsat else (worst if open_ else SATISFIED)
-    if logical == ODRL["or"]:
+    if logical == OR:
         return SATISFIED if sat else (worst if open_ else UNSATISFIED)
-    if logical == ODRL.xone:
+    if logical == XONE:
         if sat > 1:
             return UNSATISFIED
         if open_:

@@ -76,13 +76,14 @@ def obligation_report(rule: Rule, req: RequestRule, world: World, hier: Hierarch
 
 def _match(kind: str, allowed: tuple[Node, ...], asked: Node | None, policy: Policy, hier: Hierarchy) -> PremiseReport:
     rep = PremiseReport(kind, UNSATISFIED, kind.lower(), rule_values=allowed, request_value=asked)
-    refined = [a for a in allowed if (a, COLLECTION_REFINEMENT, None) in policy.graph]
     if asked is None:
         rep.message = f"the request names no {'assignee' if kind == 'Party' else kind.lower()}"
         return rep
     if any(hier.falls_under(asked, a) for a in allowed):
         rep.state = SATISFIED
-    elif refined:
+        return rep
+    refined = [a for a in allowed if (a, COLLECTION_REFINEMENT, None) in policy.graph]
+    if refined:
         rep.state = UNSUPPORTED
         rep.message = f"membership by odrl:refinement of {refined[0]} is not supported"
     return rep

@@ -69,17 +69,6 @@ def aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
-def closure(start: Node, edges: dict[Node, set[Node]]) -> set[Node]:
-    seen = {start}
-    todo = [start]
-    while todo:
-        for nxt in edges.get(todo.pop(), ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
-
-
 @cache
 def _vocab_edges() -> dict[Node, frozenset[Node]]:
     """Action inclusion from the ODRL 2.2 vocabulary and our profile (DPV actions), exact matches both ways."""
@@ -116,17 +105,17 @@ class Hierarchy:
         self._memo: dict[Node, frozenset[Node]] = {}
 
     def above(self, term: Node) -> frozenset[Node]:
-        if term not in self._memo:
-            edges = self._edges_of
+        found = self._memo.get(term)
+        if found is None:
             seen = {term}
             todo = [term]
             while todo:
-                for nxt in edges(todo.pop()):
+                for nxt in self._edges_of(todo.pop()):
                     if nxt not in seen:
                         seen.add(nxt)
                         todo.append(nxt)
-            self._memo[term] = frozenset(seen)
-        return self._memo[term]
+            found = self._memo[term] = frozenset(seen)
+        return found
 
     def _edges_of(self, t: Node) -> set[Node]:
         out = set(_vocab_edges().get(t, ())) | self._local.get(t, set()) | self._world.part_of.get(t, set())

@@ -10,7 +10,7 @@ rules it rests on and the policy lines they were exported from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rdflib import Graph, URIRef
@@ -18,14 +18,18 @@ from rdflib.namespace import DCTERMS
 from rdflib.term import Node
 
 from pp_graph.graph.namespaces import ODRL, recipient_kind_iri
-from pp_graph.odrl.api import evaluate_parsed
+from pp_graph.model import RecipientKind
+from pp_graph.odrl.api import decide, prepare
+from pp_graph.odrl.evaluator import evaluate_rules
 from pp_graph.odrl.model import Policy, Request, RequestRule, parse_policy
-from pp_graph.odrl.report import PolicyReport
+from pp_graph.odrl.report import RuleReport
 from pp_graph.odrl.terms import NOT_APPLICABLE, NOT_PERMITTED, PERMITTED, PROHIBITED, VERDICT_UNDETERMINED
+from pp_graph.odrl.world import Hierarchy, World
 from pp_graph.risk.signals import Profile, Store
 
 SHARE, USE = URIRef("https://w3id.org/dpv#Share"), URIRef("https://w3id.org/dpv#Use")
 FIRST_PARTY = "first_party"
+ALL_KINDS = tuple(k.value for k in RecipientKind)
 KIND_PREFIX = str(recipient_kind_iri("x"))[:-1]
 _ORDER = (PROHIBITED, VERDICT_UNDETERMINED, PERMITTED, NOT_PERMITTED, NOT_APPLICABLE)  # the strongest first
 _MAX_MEMO = 50_000
@@ -35,6 +39,9 @@ _MAX_MEMO = 50_000
 class SitePolicy:
     policy: Policy
     kinds: dict[Node, frozenset[str]]  # party -> its recipient kinds
+    world: World  # every recipient kind's memberships at once (kinds are distinct IRIs): built once per policy
+    hier: Hierarchy
+    by_action: dict[Node | None, tuple[int, ...]]  # action -> the rules naming it (None: naming none)
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,7 @@ class OdrlCheck:
         self.store = store
         self._policies: dict[str, SitePolicy] = {}
         self._memo: dict[tuple[tuple[str, ...], Call], dict[str, Any]] = {}
+        self._parts: dict[tuple[Any, ...], list[RuleReport]] = {}
 
     def site_policy(self, policy: str) -> SitePolicy:
         if policy not in self._policies:
@@ -62,7 +70,9 @@ class OdrlCheck:
                 if row.get("kind"):
                     kinds.setdefault(URIRef(str(row["party"])), set()).add(kind_name(str(row["kind"])))
             pol = parse_policy(g, f"the ODRL export of {policy}", URIRef(policy + "/odrl"))
-            self._policies[policy] = SitePolicy(pol, {p: frozenset(k) for p, k in kinds.items()})
+            frozen = {p: frozenset(k) for p, k in kinds.items()}
+            world, hier = prepare(pol, memberships(frozen), f"the recipient kinds of {policy}")
+            self._policies[policy] = SitePolicy(pol, frozen, world, hier, action_index(pol))
         return self._policies[policy]
 
     def check(self, prof: Profile, call: Call) -> dict[str, Any]:
@@ -80,12 +90,47 @@ class OdrlCheck:
         deciding: list[dict[str, Any]] = []
         for policy in prof.policies:
             site = self.site_policy(policy)
-            rep = evaluate_parsed(site.policy, request_of(call), memberships(site, call.recipients), policy)
-            verdicts.append(rep.verdict)
-            deciding.extend(_evidence(site.policy.graph, prof, rep))
+            outcomes = [r for q in request_of(call).rules for r in self._outcomes(policy, site, q)]
+            verdict, rules = decide(outcomes, site.policy.conflict) if outcomes else (NOT_APPLICABLE, [])
+            verdicts.append(verdict)
+            deciding.extend(_evidence(site, prof, verdict, rules))
         verdict = min(verdicts, key=_ORDER.index) if verdicts else NOT_APPLICABLE
         strongest = [d for d in deciding if d["verdict"] == verdict]
         return {"verdict": verdict, "rules": [{k: v for k, v in d.items() if k != "verdict"} for d in strongest]}
+
+    def _outcomes(self, policy: str, site: SitePolicy, q: RequestRule) -> list[RuleReport]:
+        """The reports of the rules one requested permission can meet (memoised: calls share their parts)."""
+        key = (policy, q.action, q.target, q.assignee, tuple(sorted(q.facts.items())))
+        out = self._parts.get(key)
+        if out is None:
+            if len(self._parts) >= _MAX_MEMO:
+                self._parts.clear()
+            req = Request(q.iri, (q,), Graph())
+            out = evaluate_rules(relevant(site, req), req, site.world, site.hier)
+            self._parts[key] = out
+        return out
+
+
+def relevant(site: SitePolicy, req: Request) -> Policy:
+    """The rules whose action and target the request can meet: the others are inactive whatever their party or
+    constraints, so they cannot change the verdict (a site has hundreds of rules; a call meets a few)."""
+    h = site.hier
+    picked: set[int] = set()
+    for q in req.rules:
+        for act in (*h.above(q.action), None):  # None: the rules that name no action apply to every action
+            for i in site.by_action.get(act, ()):
+                rule = site.policy.rules[i]
+                if not rule.targets or (q.target is not None and any(h.falls_under(q.target, t) for t in rule.targets)):
+                    picked.add(i)
+    return replace(site.policy, rules=tuple(site.policy.rules[i] for i in sorted(picked)))
+
+
+def action_index(pol: Policy) -> dict[Node | None, tuple[int, ...]]:
+    index: dict[Node | None, list[int]] = {}
+    for i, rule in enumerate(pol.rules):
+        for a in rule.actions or (None,):
+            index.setdefault(a.iri if a is not None else None, []).append(i)
+    return {k: tuple(v) for k, v in index.items()}
 
 
 def kind_name(iri: str) -> str:
@@ -109,27 +154,28 @@ def request_of(call: Call) -> Request:
     return Request(URIRef("urn:pp-graph:agent-call"), tuple(rules), Graph())
 
 
-def memberships(site: SitePolicy, recipients: tuple[str, ...]) -> Graph:
+def memberships(parties: dict[Node, frozenset[str]]) -> Graph:
     g = Graph()
-    for kind in recipients:
-        for party, kinds in site.kinds.items():
+    for kind in ALL_KINDS:
+        for party, kinds in parties.items():
             if kind in kinds or (kind != FIRST_PARTY and "unknown" in kinds):
                 g.add((recipient_kind_iri(kind), ODRL.partOf, party))
     return g
 
 
-def _evidence(g: Graph, prof: Profile, rep: PolicyReport) -> list[dict[str, Any]]:
+def _evidence(site: SitePolicy, prof: Profile, verdict: str, rules: list[Node]) -> list[dict[str, Any]]:
     """The rules the verdict rests on, each with the practice it was exported from and that practice's line."""
     by_iri = {p.iri: p for p in prof.practices}
+    kinds = {r.iri: r.kind for r in site.policy.rules}
     out = []
-    for rule in rep.deciding:
-        practice = str(g.value(rule, DCTERMS.source) or "")
+    for rule in rules:
+        practice = str(site.policy.graph.value(rule, DCTERMS.source) or "")
         p = by_iri.get(practice)
         out.append(
             {
-                "verdict": rep.verdict,
+                "verdict": verdict,
                 "rule": str(rule),
-                "kind": "prohibition" if (None, ODRL.prohibition, rule) in g else "permission",
+                "kind": kinds.get(rule, "").lower(),
                 "practice": practice,
                 "text": _clip(p.text) if p else None,
                 "start": p.start if p else None,
