@@ -76,3 +76,16 @@ def test_an_unreadable_odrl_policy_fails_closed(store: EmbeddedStore, monkeypatc
 def test_no_policy_no_odrl_verdict(store: EmbeddedStore) -> None:
     d = RiskEngine(store).decide(sell(site="nowhere.example"))
     assert d.odrl is None
+
+
+def test_cli_odrl_switch(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import json
+
+    out = tmp_path_factory.mktemp("risk-odrl-cli")
+    assert CliRunner().invoke(main, ["convert", str(FIXTURES / "policies"), "-o", str(out)]).exit_code == 0
+    args = ["risk", "--graph", str(out), "--site", "tinyshop.example", "--data", "pd:EmailAddress"]
+    args += ["--purpose", "dpv:SellDataToThirdParties", "--recipient", "advertising", "--likelihood", "0"]
+    on = json.loads(CliRunner().invoke(main, args).output)
+    off = json.loads(CliRunner().invoke(main, [*args, "--no-odrl"]).output)
+    assert (on["decision"], on["odrl"]["verdict"]) == ("deny", "prohibited")
+    assert (off["decision"], off["odrl"]) == ("allow", None)
