@@ -34,7 +34,7 @@ def load_graph(src: Source, what: str) -> tuple[Graph, str]:
     path = Path(src)
     name = str(path)
     if not path.is_file():
-        raise InputError(name, f"the {what} file does not exist")
+        raise InputError(name, f"the {what} file {'is a folder' if path.is_dir() else 'does not exist'}")
     fmt = {".jsonld": "json-ld", ".json": "json-ld", ".nt": "nt", ".rdf": "xml", ".xml": "xml"}.get(
         path.suffix.lower(), "turtle"
     )
