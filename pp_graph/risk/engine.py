@@ -177,7 +177,9 @@ class RiskEngine:
             return None
         for domain in candidate_domains(site):
             if domain not in self._profiles:
-                self._profiles[domain] = load_domain_profile(self.store, domain, self.t.vocab, self.as_of)
+                self._profiles[domain] = loaded = load_domain_profile(self.store, domain, self.t.vocab, self.as_of)
+                if loaded is not None and self.odrl is not None:
+                    self.odrl.prepare(loaded)  # the site's ODRL export, read with its signals
             prof = self._profiles[domain]
             if prof is not None:
                 return prof

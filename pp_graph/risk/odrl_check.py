@@ -10,6 +10,7 @@ rules it rests on and the policy lines they were exported from.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -77,6 +78,15 @@ class OdrlCheck:
             world, hier = prepare(pol, memberships(frozen), f"the recipient kinds of {policy}")
             self._policies[policy] = SitePolicy(pol, members, frozen, world, hier, action_index(pol))
         return self._policies[policy]
+
+    def prepare(self, prof: Profile) -> None:
+        """Export and prepare the site's policies now (when its signals are read) rather than on its first call.
+        A policy that cannot be exported is left for ``check``, which then fails closed with the error."""
+        from pp_graph.errors import PPGraphError
+
+        for policy in prof.policies:
+            with contextlib.suppress(PPGraphError):
+                self.site_policy(policy)
 
     def check(self, prof: Profile, call: Call) -> dict[str, Any]:
         key = (prof.policies, call)
