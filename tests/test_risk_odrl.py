@@ -89,3 +89,37 @@ def test_cli_odrl_switch(tmp_path_factory: pytest.TempPathFactory) -> None:
     off = json.loads(CliRunner().invoke(main, [*args, "--no-odrl"]).output)
     assert (on["decision"], on["odrl"]["verdict"]) == ("deny", "prohibited")
     assert (off["decision"], off["odrl"]) == ("allow", None)
+
+
+def test_the_memoised_rule_activations_equal_the_full_evaluation(store: EmbeddedStore) -> None:
+    """The risk path's RuleMemo decides premises with the evaluator's own functions; the activation of every rule
+    for a grid of calls must be the full evaluation's."""
+    import itertools
+
+    from pp_graph.odrl.evaluator import evaluate_rules
+    from pp_graph.odrl.model import Request
+    from pp_graph.risk.odrl_check import Call, OdrlCheck, request_of
+    from pp_graph.vocab.dpv import expand
+
+    engine = RiskEngine(store)
+    check = OdrlCheck(store)
+    compared = 0
+    for site in ("tinyshop.example", "lists.example"):
+        prof = engine.profile(site)
+        assert prof is not None
+        sp = check.site_policy(prof.policies[0])
+        grid = itertools.product(
+            ("pd:EmailAddress", "pd:Name", "pd:CurrentLocation", "pd:IPAddress"),
+            ((), ("https://w3id.org/dpv#DirectMarketing",), ("https://w3id.org/dpv#SellDataToThirdParties",)),
+            ((), ("advertising",), ("service_provider",), ("first_party",)),
+            (None, "https://w3id.org/dpv#Collect", "https://w3id.org/dpv#Store"),
+        )
+        for data, purposes, recipients, op in grid:
+            cat = expand(data)
+            for q in request_of(Call((cat,), purposes, recipients, op)).rules:
+                everything = list(range(len(sp.policy.rules)))
+                fast = sp.memo.activations(everything, q)
+                full = evaluate_rules(sp.policy, Request(q.iri, (q,)), sp.world, sp.hier)
+                assert [(r.rule, r.activation) for r in fast] == [(r.rule, r.activation) for r in full]
+                compared += len(fast)
+    assert compared > 500

@@ -30,9 +30,9 @@ COLLECTION_REFINEMENT = URIRef("http://www.w3.org/ns/odrl/2/refinement")
 def rule_report(rule: Rule, req: RequestRule, policy: Policy, world: World, hier: Hierarchy) -> RuleReport:
     premises: list[PremiseReport] = []
     if rule.targets:
-        premises.append(_match("Target", rule.targets, req.target, policy, hier))
+        premises.append(match_premise("Target", rule.targets, req.target, policy, hier))
     if rule.assignees:
-        premises.append(_match("Party", rule.assignees, req.assignee, policy, hier))
+        premises.append(match_premise("Party", rule.assignees, req.assignee, policy, hier))
     if rule.actions:
         premises.append(_action(rule, req, world, hier))
     for i, c in enumerate(rule.constraints):
@@ -74,7 +74,9 @@ def obligation_report(rule: Rule, req: RequestRule, world: World, hier: Hierarch
     return rep
 
 
-def _match(kind: str, allowed: tuple[Node, ...], asked: Node | None, policy: Policy, hier: Hierarchy) -> PremiseReport:
+def match_premise(
+    kind: str, allowed: tuple[Node, ...], asked: Node | None, policy: Policy, hier: Hierarchy
+) -> PremiseReport:
     rep = PremiseReport(kind, UNSATISFIED, kind.lower(), rule_values=allowed, request_value=asked)
     if asked is None:
         rep.message = f"the request names no {'assignee' if kind == 'Party' else kind.lower()}"

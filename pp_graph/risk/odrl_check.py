@@ -21,7 +21,7 @@ from rdflib.term import Node
 from pp_graph.graph.namespaces import ODRL, recipient_kind_iri
 from pp_graph.model import RecipientKind
 from pp_graph.odrl.api import decide, prepare
-from pp_graph.odrl.evaluator import evaluate_rules
+from pp_graph.odrl.memo import RuleMemo
 from pp_graph.odrl.model import Constraint, Policy, Request, RequestRule, Rule, parse_policy
 from pp_graph.odrl.report import RuleReport
 from pp_graph.odrl.terms import NOT_APPLICABLE, NOT_PERMITTED, PERMITTED, PROHIBITED, VERDICT_UNDETERMINED
@@ -45,6 +45,7 @@ class SitePolicy:
     world: World  # every recipient kind's memberships at once (kinds are distinct IRIs): built once per policy
     hier: Hierarchy
     by_action: dict[Node | None, tuple[int, ...]]  # action -> the rules naming it (None: naming none)
+    memo: RuleMemo
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,8 @@ class OdrlCheck:
             frozen = {p: frozenset(k) for p, k in kinds.items()}
             pol, members = representatives(full, frozen)
             world, hier = prepare(pol, memberships(frozen), f"the recipient kinds of {policy}")
-            self._policies[policy] = SitePolicy(pol, members, frozen, world, hier, action_index(pol))
+            memo = RuleMemo(pol, world, hier)
+            self._policies[policy] = SitePolicy(pol, members, frozen, world, hier, action_index(pol), memo)
         return self._policies[policy]
 
     def prepare(self, prof: Profile) -> None:
@@ -120,8 +122,7 @@ class OdrlCheck:
         if out is None:
             if len(self._parts) >= _MAX_MEMO:
                 self._parts.clear()
-            req = Request(q.iri, (q,), Graph())
-            out = evaluate_rules(relevant(site, req), req, site.world, site.hier)
+            out = site.memo.activations(relevant(site, q), q)
             self._parts[key] = out
         return out
 
@@ -143,18 +144,17 @@ def _signature(constraints: tuple[Constraint, ...]) -> tuple[Any, ...]:
     return tuple((c.left, c.operator, c.right, c.logical, _signature(c.children)) for c in constraints)
 
 
-def relevant(site: SitePolicy, req: Request) -> Policy:
+def relevant(site: SitePolicy, q: RequestRule) -> list[int]:
     """The rules whose action and target the request can meet: the others are inactive whatever their party or
     constraints, so they cannot change the verdict (a site has hundreds of rules; a call meets a few)."""
     h = site.hier
     picked: set[int] = set()
-    for q in req.rules:
-        for act in (*h.above(q.action), None):  # None: the rules that name no action apply to every action
-            for i in site.by_action.get(act, ()):
-                rule = site.policy.rules[i]
-                if not rule.targets or (q.target is not None and any(h.falls_under(q.target, t) for t in rule.targets)):
-                    picked.add(i)
-    return replace(site.policy, rules=tuple(site.policy.rules[i] for i in sorted(picked)))
+    for act in (*h.above(q.action), None):  # None: the rules that name no action apply to every action
+        for i in site.by_action.get(act, ()):
+            rule = site.policy.rules[i]
+            if not rule.targets or (q.target is not None and any(h.falls_under(q.target, t) for t in rule.targets)):
+                picked.add(i)
+    return sorted(picked)
 
 
 def action_index(pol: Policy) -> dict[Node | None, tuple[int, ...]]:
