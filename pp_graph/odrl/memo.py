@@ -47,8 +47,7 @@ class RuleMemo:
             if rule.assignees:
                 states.append(self._match("Party", i, rule.assignees, q.assignee))
             if rule.actions:
-                hit = any(self.hier.falls_under(q.action, a.iri) for a in rule.actions)
-                states.append(SATISFIED if hit else UNSATISFIED)
+                states.append(self._action(i, q.action))
             states.extend(self._constraint_states(i, q, facts))
             activation, why = activation_of(states)
             out.append(RuleReport(rule.kind, rule.iri, q.iri, "Attempted", activation, message=why))
@@ -59,6 +58,14 @@ class RuleMemo:
         state = self._premise.get(key)
         if state is None:
             state = self._premise[key] = match_premise(kind, allowed, asked, self.pol, self.hier).state
+        return state
+
+    def _action(self, i: int, asked: Node) -> str:
+        key = ("Action", i, asked)
+        state = self._premise.get(key)
+        if state is None:
+            hit = any(self.hier.falls_under(asked, a.iri) for a in self.pol.rules[i].actions)
+            state = self._premise[key] = SATISFIED if hit else UNSATISFIED
         return state
 
     def _constraint_states(self, i: int, q: RequestRule, facts: tuple[Any, ...]) -> list[str]:

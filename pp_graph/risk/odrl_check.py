@@ -45,7 +45,10 @@ class SitePolicy:
     world: World  # every recipient kind's memberships at once (kinds are distinct IRIs): built once per policy
     hier: Hierarchy
     by_action: dict[Node | None, tuple[int, ...]]  # action -> the rules naming it (None: naming none)
+    by_target: dict[Node | None, tuple[int, ...]]  # target -> the rules naming it (None: naming none)
     memo: RuleMemo
+    kind_of: dict[Node, str]  # every rule (members too) -> permission / prohibition / duty
+    source_of: dict[Node, str]  # every rule -> the practice it was exported from
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class OdrlCheck:
         self._policies: dict[str, SitePolicy] = {}
         self._memo: dict[tuple[tuple[str, ...], Call], dict[str, Any]] = {}
         self._parts: dict[tuple[Any, ...], list[RuleReport]] = {}
+        self._practices: dict[tuple[str, ...], dict[str, Any]] = {}
 
     def site_policy(self, policy: str) -> SitePolicy:
         if policy not in self._policies:
@@ -78,7 +82,12 @@ class OdrlCheck:
             pol, members = representatives(full, frozen)
             world, hier = prepare(pol, memberships(frozen), f"the recipient kinds of {policy}")
             memo = RuleMemo(pol, world, hier)
-            self._policies[policy] = SitePolicy(pol, members, frozen, world, hier, action_index(pol), memo)
+            kind_of = {m: r.kind.lower() for r in pol.rules for m in members[r.iri]}
+            source_of = {r: str(g.value(r, DCTERMS.source) or "") for r in kind_of}
+            by_action, by_target = indexes(pol)
+            self._policies[policy] = SitePolicy(
+                pol, members, frozen, world, hier, by_action, by_target, memo, kind_of, source_of
+            )
         return self._policies[policy]
 
     def prepare(self, prof: Profile) -> None:
@@ -101,19 +110,32 @@ class OdrlCheck:
         return out
 
     def _check(self, prof: Profile, call: Call) -> dict[str, Any]:
-        verdicts: list[str] = []
-        deciding: list[dict[str, Any]] = []
+        found: list[tuple[str, SitePolicy, list[Node]]] = []
         for policy in prof.policies:
             site = self.site_policy(policy)
             outcomes = [r for q in request_of(call).rules for r in self._outcomes(policy, site, q)]
             verdict, reps = decide(outcomes, site.policy.conflict) if outcomes else (NOT_APPLICABLE, [])
-            rules = sorted({m for r in reps for m in site.members[r]}, key=str)
-            verdicts.append(verdict)
-            deciding.extend(_evidence(site, prof, verdict, rules))
-        verdict = min(verdicts, key=_ORDER.index) if verdicts else NOT_APPLICABLE
-        strongest = [d for d in deciding if d["verdict"] == verdict]
-        shown = [{k: v for k, v in d.items() if k != "verdict"} for d in strongest[:MAX_EVIDENCE]]
+            found.append((verdict, site, sorted({m for r in reps for m in site.members[r]}, key=str)))
+        verdict = min((v for v, _, _ in found), key=_ORDER.index) if found else NOT_APPLICABLE
+        strongest = [(site, rule) for v, site, rules in found if v == verdict for rule in rules]
+        shown = [self._evidence(prof, site, rule) for site, rule in strongest[:MAX_EVIDENCE]]
         return {"verdict": verdict, "rules": shown, "rule_count": len(strongest)}
+
+    def _evidence(self, prof: Profile, site: SitePolicy, rule: Node) -> dict[str, Any]:
+        """A rule the verdict rests on, with the practice it was exported from and that practice's line."""
+        by_iri = self._practices.get(prof.policies)
+        if by_iri is None:
+            by_iri = self._practices[prof.policies] = {p.iri: p for p in prof.practices}
+        practice = site.source_of.get(rule, "")
+        p = by_iri.get(practice)
+        return {
+            "rule": str(rule),
+            "kind": site.kind_of.get(rule, ""),
+            "practice": practice,
+            "text": _clip(p.text) if p else None,
+            "start": p.start if p else None,
+            "end": p.end if p else None,
+        }
 
     def _outcomes(self, policy: str, site: SitePolicy, q: RequestRule) -> list[RuleReport]:
         """The reports of the rules one requested permission can meet (memoised: calls share their parts)."""
@@ -148,21 +170,22 @@ def relevant(site: SitePolicy, q: RequestRule) -> list[int]:
     """The rules whose action and target the request can meet: the others are inactive whatever their party or
     constraints, so they cannot change the verdict (a site has hundreds of rules; a call meets a few)."""
     h = site.hier
-    picked: set[int] = set()
-    for act in (*h.above(q.action), None):  # None: the rules that name no action apply to every action
-        for i in site.by_action.get(act, ()):
-            rule = site.policy.rules[i]
-            if not rule.targets or (q.target is not None and any(h.falls_under(q.target, t) for t in rule.targets)):
-                picked.add(i)
-    return sorted(picked)
+    by_action = {i for act in (*h.above(q.action), None) for i in site.by_action.get(act, ())}
+    above = h.above(q.target) if q.target is not None else frozenset()
+    by_target = {i for t in (*above, None) for i in site.by_target.get(t, ())}
+    return sorted(by_action & by_target)  # None keys: the rules that name no action / no target apply to any
 
 
-def action_index(pol: Policy) -> dict[Node | None, tuple[int, ...]]:
-    index: dict[Node | None, list[int]] = {}
+def indexes(pol: Policy) -> tuple[dict[Node | None, tuple[int, ...]], dict[Node | None, tuple[int, ...]]]:
+    """Action -> rules naming it, target -> rules naming it (None: rules naming none)."""
+    by_action: dict[Node | None, list[int]] = {}
+    by_target: dict[Node | None, list[int]] = {}
     for i, rule in enumerate(pol.rules):
         for a in rule.actions or (None,):
-            index.setdefault(a.iri if a is not None else None, []).append(i)
-    return {k: tuple(v) for k, v in index.items()}
+            by_action.setdefault(a.iri if a is not None else None, []).append(i)
+        for t in rule.targets or (None,):
+            by_target.setdefault(t, []).append(i)
+    return {k: tuple(v) for k, v in by_action.items()}, {k: tuple(v) for k, v in by_target.items()}
 
 
 def kind_name(iri: str) -> str:
@@ -193,28 +216,6 @@ def memberships(parties: dict[Node, frozenset[str]]) -> Graph:
             if kind in kinds or (kind != FIRST_PARTY and "unknown" in kinds):
                 g.add((recipient_kind_iri(kind), ODRL.partOf, party))
     return g
-
-
-def _evidence(site: SitePolicy, prof: Profile, verdict: str, rules: list[Node]) -> list[dict[str, Any]]:
-    """The rules the verdict rests on, each with the practice it was exported from and that practice's line."""
-    by_iri = {p.iri: p for p in prof.practices}
-    kinds = {m: r.kind for r in site.policy.rules for m in site.members[r.iri]}
-    out = []
-    for rule in rules:
-        practice = str(site.policy.graph.value(rule, DCTERMS.source) or "")
-        p = by_iri.get(practice)
-        out.append(
-            {
-                "verdict": verdict,
-                "rule": str(rule),
-                "kind": kinds.get(rule, "").lower(),
-                "practice": practice,
-                "text": _clip(p.text) if p else None,
-                "start": p.start if p else None,
-                "end": p.end if p else None,
-            }
-        )
-    return out
 
 
 def _clip(text: str | None, limit: int = 400) -> str | None:
