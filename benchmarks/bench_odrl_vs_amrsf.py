@@ -102,7 +102,8 @@ def _print(
     print(f"{len(sites)} sites, {n} calls ({len(DATA)} data x {len(PURPOSES)} purposes x {len(RECIPIENTS)} recipients)")
     print(
         f"CPU time per decision: AMRSF only {timings[False] / n * 1000:.3f} ms, with the ODRL check "
-        f"{timings[True] / n * 1000:.3f} ms (every call distinct; the first call to a site exports its policy)"
+        f"{timings[True] / n * 1000:.3f} ms (every call distinct; each site's ODRL policy is exported and "
+        "prepared with its signals, before timing)"
     )
     print("\nAMRSF verdict x ODRL verdict (calls to sites with a policy):")
     for (a, o), k in sorted(cross.items()):
