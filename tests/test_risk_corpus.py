@@ -44,7 +44,14 @@ def test_same_action_differs_by_policy(engine: RiskEngine) -> None:
         "no_purpose",
         "category_only",
     }
-    assert (g.decision, a.decision) == ("allow", "transform")
+    # AMRSF alone allows Google and transforms Amazon; both policies also state they do not share personal
+    # information with such recipients, and those ODRL prohibitions deny, citing the line.
+    assert g.odrl is not None and a.odrl is not None
+    assert (g.odrl["amrsf"], a.odrl["amrsf"]) == ("allow", "transform")
+    assert (g.decision, a.decision) == ("deny", "deny")
+    assert g.odrl["verdict"] == a.odrl["verdict"] == "prohibited"
+    assert "We do not share your personal information" in g.odrl["rules"][0]["text"]
+    assert "never share" in a.odrl["rules"][0]["text"]
     for d, site in ((g, "google.com"), (a, "amazon.com")):
         assert d.evidence, site
         assert all(e["practice"].startswith(f"urn:pp-graph:policy:{site}:") and e["text"] for e in d.evidence)

@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "versions",
     "mcp",
     "coverage",
+    "odrl",
 ]
 
 

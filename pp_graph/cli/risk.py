@@ -21,6 +21,7 @@ def _engine(
     llm_key_env: str,
     as_of: str | None = None,
     ner_mode: str | None = None,
+    odrl: bool = True,
 ) -> Any:
     from pp_graph.graph.files import no_graph_files
     from pp_graph.risk.engine import RiskEngine
@@ -39,7 +40,7 @@ def _engine(
     from pp_graph.load.versions import parse_date
 
     when = parse_date(as_of, "--as-of") if as_of else None
-    return RiskEngine(store, thresholds=thresholds, model=model, as_of=when, ner_mode=ner_mode)
+    return RiskEngine(store, thresholds=thresholds, model=model, as_of=when, ner_mode=ner_mode, odrl=odrl)
 
 
 def _batch(engine: Any, stream: IO[bytes], out: IO[str]) -> int:
@@ -146,6 +147,12 @@ def _deny_unloaded(e: Exception, batch: IO[bytes] | None) -> None:
 @click.option(
     "--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the API key."
 )
+@click.option(
+    "--odrl/--no-odrl",
+    default=True,
+    show_default=True,
+    help="Also evaluate the action against the site's exported ODRL policy (an active prohibition denies).",
+)
 @handle_errors
 def risk(
     graphs: tuple[Path, ...],
@@ -165,6 +172,7 @@ def risk(
     llm_api_key_env: str,
     as_of: str | None,
     ner_mode: str | None,
+    odrl: bool,
 ) -> None:
     """Decide allow / transform / deny for an outgoing action (AMRSF over the site's policy graph).
 
@@ -175,7 +183,7 @@ def risk(
     from pp_graph.risk.engine import ActionContext
 
     try:
-        engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of, ner_mode)
+        engine = _engine(graphs, thresholds, llm_model, llm_base_url, llm_api_key_env, as_of, ner_mode, odrl)
     except PPGraphError as e:
         _deny_unloaded(e, batch)
         raise

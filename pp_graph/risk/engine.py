@@ -124,6 +124,9 @@ class Decision:
     rules: list[dict[str, Any]] = field(default_factory=list)  # hard rules that fired (rules.tsv)
     detection: dict[str, Any] | None = None  # how much of the text each detector read (None: no text)
     detector: str | None = None  # digest of the models that read the text (CRF file, spaCy pipeline)
+    # The ODRL compliance verdict of the call against the site's exported ODRL policy, beside AMRSF's own
+    # verdict (``amrsf``), with the rules it rests on and their policy lines (None: no policy, or ODRL off).
+    odrl: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # Shallow on purpose: every field already holds plain JSON values (asdict's deep copy is slow).
@@ -145,8 +148,10 @@ class RiskEngine:
         model: LikelihoodModel | None = None,
         as_of: str | None = None,
         ner_mode: str | None = None,
+        odrl: bool = True,
     ) -> None:
         from pp_graph.anonymize.recognizers import mode_name
+        from pp_graph.risk.odrl_check import OdrlCheck
 
         self.store = store
         # The anonymizer's NER mode that reads action texts (None: its default); checked against its registry now.
@@ -162,6 +167,8 @@ class RiskEngine:
         self._profiles: dict[str, Profile | None] = {}
         self._terms: dict[tuple[str, str], str] = {}
         self._estimates: dict[tuple[Any, ...], float] = {}  # slow-path model answers per identical question
+        # An active ODRL prohibition in the site's exported policy denies, whatever the score.
+        self.odrl = OdrlCheck(store) if store is not None and odrl else None
 
     # -- caches --
 
@@ -171,7 +178,9 @@ class RiskEngine:
             return None
         for domain in candidate_domains(site):
             if domain not in self._profiles:
-                self._profiles[domain] = load_domain_profile(self.store, domain, self.t.vocab, self.as_of)
+                self._profiles[domain] = loaded = load_domain_profile(self.store, domain, self.t.vocab, self.as_of)
+                if loaded is not None and self.odrl is not None:
+                    self.odrl.prepare(loaded)  # the site's ODRL export, read with its signals
             prof = self._profiles[domain]
             if prof is not None:
                 return prof
@@ -320,6 +329,7 @@ class RiskEngine:
             f"tier {tier} allows below {th.allow:.2f} and denies from {th.deny:.2f} → {verdict}"
             + (f", start at L{level} (z = {z:.2f})" if verdict == amrsf.TRANSFORM else "")
         )
+        odrl, verdict = self._odrl_rule(prof, (tuple(cats), purposes, recipients, operation), verdict, reasons)
 
         return Decision(
             decision=verdict,
@@ -354,6 +364,7 @@ class RiskEngine:
             rules=rules,
             detection=read,
             detector=detector_digest(self.ner_mode) if ctx.text else None,
+            odrl=odrl,
         )
 
     def _categories(
@@ -436,6 +447,36 @@ class RiskEngine:
         )
         reasons.append(f"credentials/secrets ({', '.join(map(compact, secret))}) never leave: deny by rule")
         return amrsf.DENY
+
+    def _odrl_rule(
+        self,
+        prof: Profile | None,
+        call: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str | None],
+        verdict: str,
+        reasons: list[str],
+    ) -> tuple[dict[str, Any] | None, str]:
+        """The call against the site's exported ODRL policy: an active prohibition denies, naming its rule and
+        policy line; a policy that cannot be exported or read denies too (fail closed)."""
+        from pp_graph.errors import PPGraphError
+        from pp_graph.odrl.terms import PROHIBITED
+        from pp_graph.risk.odrl_check import Call
+
+        if prof is None or self.odrl is None:
+            return None, verdict
+        try:
+            out = {**self.odrl.check(prof, Call(*call)), "amrsf": verdict}
+        except PPGraphError as e:
+            reasons.append(f"ODRL: the site's ODRL policy could not be evaluated ({e}) → deny")
+            return {"verdict": "error", "rules": [], "amrsf": verdict, "message": str(e)}, amrsf.DENY
+        if out["verdict"] == PROHIBITED:
+            first = out["rules"][0] if out["rules"] else {}
+            line = f': "{first["text"]}"' if first.get("text") else ""
+            reasons.append(
+                f"ODRL: prohibition {first.get('rule', '?')} is active (practice {first.get('practice')}{line}) → deny"
+            )
+            return out, amrsf.DENY
+        reasons.append(f"ODRL: {out['verdict']} by the site's ODRL policy (AMRSF alone: {verdict})")
+        return out, verdict
 
     def _likelihood(
         self,
