@@ -25,6 +25,9 @@ from pp_graph.model import Policy
 
 VERSION = "units-2"  # the segmenter's version in provenance (units-1: one segment per line)
 MAX_UNIT = 4000  # characters: longer units are read in windows of at most this size, cut at sentence ends
+# A table row's cells belong together (a purpose in one cell, the data in the next): rows are windowed only past
+# this size, which the corpus's longest rows (under 8,000 characters) stay below.
+MAX_ROW = 16000
 RUN_WINDOW = 500  # characters: the windows of a run with no sentence end in reach (cut at spaces)
 
 _ATX = re.compile(r"^\s{0,3}#{1,6}(?:\s|$)")
@@ -144,7 +147,7 @@ def read(policy: Policy) -> Reading:
             gap = text.count("\n", pos, first.start)
             out.put("\n" * max(1, min(gap, 2)), pos, first.start)
         body = _unit_text(text, [lines[i] for i in unit], kinds[unit[0]])
-        windows = _windows(body, warnings)
+        windows = _windows(body, warnings, MAX_ROW if kinds[unit[0]] == "table" else MAX_UNIT)
         for j, (a, b) in enumerate(windows):
             if j:
                 out.put("\n", body.ends[windows[j - 1][1] - 1], body.starts[a])
@@ -343,15 +346,15 @@ def _strip_markup(t: _Text) -> _Text:
 _SENTENCE_END = re.compile(r"[.!?;][\"'”’)\]]*\s")
 
 
-def _windows(body: _Text, warnings: list[str]) -> list[tuple[int, int]]:
-    """The unit's windows [a, b): one, or for a unit over MAX_UNIT characters, windows cut at the last sentence
+def _windows(body: _Text, warnings: list[str], limit: int = MAX_UNIT) -> list[tuple[int, int]]:
+    """The unit's windows [a, b): one, or for a unit over ``limit`` characters, windows cut at the last sentence
     end in each, else at a space (the space is dropped), else anywhere."""
     s = body.parts[0]
     out: list[tuple[int, int]] = []
     pos = 0
     unstructured = False
-    while len(s) - pos > MAX_UNIT:
-        lo, hi = pos + MAX_UNIT // 2, pos + MAX_UNIT
+    while len(s) - pos > limit:
+        lo, hi = pos + limit // 2, pos + limit
         ends = [m.end() - 1 for m in _SENTENCE_END.finditer(s, lo, hi)]
         if not ends:  # no sentence to end a window at: short ones, as a run-on "sentence" costs its square
             lo, hi = pos + RUN_WINDOW // 2, pos + RUN_WINDOW
