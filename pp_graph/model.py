@@ -172,6 +172,17 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
+class RequirementMention:
+    """A span that addresses a transparency requirement (GDPR Art. 13/14), affirmed or denied."""
+
+    span: Span
+    requirement: str  # the requirement's id in data/rules/gdpr-transparency.toml, e.g. "third-country-transfers"
+    performed: bool  # False when the text denies it ("we do not transfer your data outside the EEA")
+    rule: str  # id of the rule (or fact) that found it
+    concepts: tuple[str, ...] = ()  # DPV / eu-gdpr IRIs it is linked to
+
+
+@dataclass(frozen=True, slots=True)
 class InferredClass:
     """A class a trained classifier gave a whole segment: no span, so not a mention (see pp_graph.extract.learned)."""
 
@@ -194,6 +205,7 @@ class SegmentExtraction:
     relations: list[Relation] = field(default_factory=list)
     rejected: dict[str, int] = field(default_factory=dict)  # stage → items rejected (ungrounded, unknown label…)
     inferred: list[InferredClass] = field(default_factory=list)  # only with a learned model (convert --model DIR)
+    requirements: list[RequirementMention] = field(default_factory=list)  # transparency stage (pp_graph.comply)
 
     def reject(self, stage: str, n: int = 1) -> None:
         self.rejected[stage] = self.rejected.get(stage, 0) + n
@@ -226,6 +238,7 @@ class PolicyExtraction:
                 *r.parties,
                 *r.practices,
                 *r.attributes,
+                *r.requirements,
             ]
             for item in items:
                 item.span.check(text)

@@ -211,3 +211,7 @@ def extract(
     ex = PolicyExtraction(policy, segs, results, backend.provenance)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex
+
+
+# The transparency stage lives with the compliance answers; importing it registers it after the stages above.
+import pp_graph.comply.stage  # noqa: E402, F401

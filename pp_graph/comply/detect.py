@@ -1,0 +1,86 @@
+"""Find the spans of a line that address each transparency requirement: cue patterns and earlier stages' facts.
+
+One statement per line, requirement and polarity, at the first span that shows it (the line is the evidence unit
+of the checklist; more spans per line would only grow the graph).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from pp_graph.comply.rules import Negation, Requirement, RuleSet
+from pp_graph.model import AttributeKind, PartyKind, RequirementMention, SegmentExtraction, Span
+
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)")
+
+
+def negated(text: str, start: int, end: int, neg: Negation) -> bool:
+    """Whether the cue at text[start:end] sits in a negated clause without an exception after it."""
+    clause_start = 0
+    for m in _CLAUSE_END.finditer(text, 0, start):
+        clause_start = m.end()
+    before = text[max(clause_start, start - neg.window) : start]
+    if not neg.cues.search(before):
+        return False
+    after = _CLAUSE_END.search(text, end)
+    rest = text[end : after.start() if after else len(text)]
+    return not neg.exceptions.search(rest)
+
+
+def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> Iterator[tuple[Span, bool]]:
+    """(span, performed) of the earlier stages' facts of one kind in this line."""
+    kind, _, concept = fact.partition(":")
+    if res.segment.is_heading:  # a heading announces a topic; the lines under it address it
+        return
+    negated_data = {
+        r.entity
+        for r in res.relations
+        if r.entity.startswith("data:") and 0 <= r.practice < len(res.practices) and res.practices[r.practice].negated
+    }
+    if kind == "data":
+        yield from (
+            (d.span, f"data:{i}" not in negated_data) for i, d in enumerate(res.data) if d.concept not in exclude
+        )
+    elif kind == "purpose":
+        yield from ((p.span, True) for p in res.purposes if p.concept not in exclude)
+    elif kind == "third-party":
+        yield from ((p.span, True) for p in res.parties if p.kind == PartyKind.THIRD_PARTY)
+    else:
+        want = {
+            "retention": AttributeKind.RETENTION_PERIOD,
+            "legal-basis": AttributeKind.LEGAL_BASIS,
+            "right": AttributeKind.USER_RIGHT,
+        }[kind]
+        for a in res.attributes:
+            if a.kind == want and (not concept or a.concept == concept):
+                yield a.span, True
+
+
+def _found(req: Requirement, res: SegmentExtraction, neg: Negation) -> Iterator[tuple[Span, bool, str]]:
+    seg = res.segment
+    if seg.is_heading and not req.headings:
+        return
+    for i, cue in enumerate(req.cues):
+        for m in cue.finditer(seg.text):
+            if m.end() > m.start():
+                performed = not (req.negatable and negated(seg.text, m.start(), m.end(), neg))
+                yield Span(seg.start + m.start(), seg.start + m.end(), m.group()), performed, f"{req.id}/cue-{i + 1}"
+    for fact in req.facts:
+        for span, performed in _fact_spans(res, fact, req.fact_exclude):
+            yield span, performed, f"{req.id}/fact-{fact.partition(':')[0]}"
+
+
+def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMention]:
+    """The requirement statements of one line, in rule-file order, first span per (requirement, polarity)."""
+    out: list[RequirementMention] = []
+    for req in rules.requirements:
+        first: dict[bool, tuple[Span, str]] = {}
+        for span, performed, rule in _found(req, res, rules.negation):
+            if performed not in first or span.start < first[performed][0].start:
+                first[performed] = (span, rule)
+        for performed in (True, False):
+            if performed in first:
+                span, rule = first[performed]
+                out.append(RequirementMention(span, req.id, performed, rule, req.concepts))
+    return out
