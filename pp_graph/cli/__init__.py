@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "audit",
     "view",
     "versions",
+    "comply",
 ]
 
 

@@ -14,6 +14,10 @@ With a learned model only (convert --model DIR), a class a classifier gave a who
   <inferred> a ppg:InferredClass ; ppg:inferredKind "data" ; ppg:inferredClass pd:… ; ppg:onText <text> ;
       ppg:start ; ppg:end (the line) ; ppg:score 0.87 ; ppg:modelDigest "sha256:…" ; prov:wasGeneratedBy <run> .
 It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions leave it out.
+Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per line, requirement and polarity:
+  <policy> ppg:transparencyRules "1.0+digest" ; ppg:addressesRequirement ppg:gdpr-… ; ppg:hasTransparencyStatement <s> .
+  <s> a ppg:TransparencyStatement ; ppg:requirement ppg:gdpr-… ; ppg:performed true ; ppg:evidence <mention> ;
+      ppg:onText <text> ; ppg:relatedConcept eu-gdpr:A15 ; ppg:rule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Iterable
 from rdflib import Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, XSD
 
+from pp_graph.comply.rules import rules as transparency_rules
 from pp_graph.graph.namespaces import (
     DPV,
     PPG,
@@ -40,6 +45,7 @@ from pp_graph.model import (
     PartyMention,
     PolicyExtraction,
     PracticeType,
+    RequirementMention,
     Role,
     SegmentExtraction,
     Span,
@@ -158,9 +164,38 @@ class _Builder:
             self.add(run, PPG.softwareVersion, Literal(prov.software))
         self.add(run, PROV.used, pol)
 
+        self.transparency_run = self.transparency_activity()
         for res in ex.results:
             self.segment(res, run)
         return pol
+
+    def transparency_activity(self) -> URIRef:
+        """The rule set the transparency statements came from; its version on the policy marks graphs that have them
+        (a graph converted before the transparency stage has none: comply asks to reconvert, never says 'missing')."""
+        version = transparency_rules().version
+        run = child(self.policy, "extraction", slug(f"transparency-{version}"))
+        self.add(self.policy, PPG.transparencyRules, Literal(version))
+        self.add(run, RDF.type, PROV.Activity)
+        self.add(run, PPG.extractor, Literal("transparency-rules"))
+        self.add(run, PPG.model, Literal(version))
+        self.add(run, PPG.promptVersion, Literal(version))
+        self.add(run, PROV.used, self.policy)
+        return run
+
+    def requirement(self, res: SegmentExtraction, i: int, m: RequirementMention) -> None:
+        pol, req = self.policy, PPG["gdpr-" + m.requirement]
+        node = child(pol, "transparency", f"{res.segment.index}-{i}")
+        self.add(pol, PPG.addressesRequirement, req)
+        self.add(pol, PPG.hasTransparencyStatement, node)
+        self.add(node, RDF.type, PPG.TransparencyStatement)
+        self.add(node, PPG.requirement, req)
+        self.add(node, PPG.performed, Literal(m.performed))
+        self.add(node, PPG.evidence, self.mention(m.span))
+        self.add(node, PPG.onText, self.text_node(res))
+        self.add(node, PPG.rule, Literal(m.rule))
+        for c in m.concepts:
+            self.add(node, PPG.relatedConcept, URIRef(c))
+        self.add(node, PROV.wasGeneratedBy, self.transparency_run)
 
     def segment(self, res: SegmentExtraction, run: URIRef) -> None:
         seg, pol = res.segment, self.policy
@@ -174,6 +209,8 @@ class _Builder:
                 self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
         if res.inferred:
             self.inferred(res)
+        for i, m in enumerate(res.requirements):
+            self.requirement(res, i, m)
         if not res.practices:
             return
         text = self.text_node(res)
