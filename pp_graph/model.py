@@ -232,7 +232,7 @@ class PolicyExtraction:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""
         text = self.policy.text
         for r in self.results:
-            items: list[ClassifiedSpan | PartyMention | PracticeMention | AttributeMention] = [
+            items: list[ClassifiedSpan | PartyMention | PracticeMention | AttributeMention | RequirementMention] = [
                 *r.data,
                 *r.purposes,
                 *r.parties,

@@ -68,6 +68,8 @@ def _found(req: Requirement, res: SegmentExtraction, neg: Negation) -> Iterator[
                 yield Span(seg.start + m.start(), seg.start + m.end(), m.group()), performed, f"{req.id}/cue-{i + 1}"
     for fact in req.facts:
         for span, performed in _fact_spans(res, fact, req.fact_exclude):
+            s, e = span.start - seg.start, span.end - seg.start
+            performed = performed and not (req.negatable and negated(seg.text, s, e, neg))
             yield span, performed, f"{req.id}/fact-{fact.partition(':')[0]}"
 
 
