@@ -89,6 +89,7 @@ class _Builder:
         self.policy = policy_iri(p.site, p.digest, p.valid_from)
         self.triples: dict[Triple, None] = {}
         self.parties: dict[str, URIRef] = {}
+        self.span_nodes: dict[tuple[int, int], URIRef] = {}  # first mention node of each span
 
     def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
         self.triples[(s, p, o)] = None
@@ -99,6 +100,7 @@ class _Builder:
         if denotes is not None:
             parts.append(slug(compact(str(denotes))))
         m = child(self.policy, *parts)
+        self.span_nodes.setdefault((span.start, span.end), m)
         self.add(m, RDF.type, PPG.Mention)
         self.add(m, PPG.start, Literal(span.start, datatype=XSD.integer))
         self.add(m, PPG.end, Literal(span.end, datatype=XSD.integer))
@@ -167,6 +169,8 @@ class _Builder:
         self.transparency_run = self.transparency_activity()
         for res in ex.results:
             self.segment(res, run)
+            for i, m in enumerate(res.requirements):  # after the line's other mentions: their nodes are reused
+                self.requirement(res, i, m)
         return pol
 
     def transparency_activity(self) -> URIRef:
@@ -190,7 +194,8 @@ class _Builder:
         self.add(node, RDF.type, PPG.TransparencyStatement)
         self.add(node, PPG.requirement, req)
         self.add(node, PPG.performed, Literal(m.performed))
-        self.add(node, PPG.evidence, self.mention(m.span))
+        # The span as the line's other stages read it, if they did (no second, concept-less node for it).
+        self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
         self.add(node, PPG.onText, self.text_node(res))
         self.add(node, PPG.rule, Literal(m.rule))
         for c in m.concepts:
@@ -209,8 +214,6 @@ class _Builder:
                 self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
         if res.inferred:
             self.inferred(res)
-        for i, m in enumerate(res.requirements):
-            self.requirement(res, i, m)
         if not res.practices:
             return
         text = self.text_node(res)
