@@ -66,6 +66,7 @@ def main() -> int:
     oof = out_of_fold(train)
     pass_t, doc_t = choose_thresholds(train, oof)
     print(f"thresholds chosen on 5-fold out-of-fold scores over train in {time.perf_counter() - t0:.1f} s")
+    report("train, learned layer out of fold", train, oof >= pass_t, doc_max(train, oof)[0] >= doc_t)
     if split == "train":  # rules in sample; learners out of fold
         test, learned, base = train, oof, out_of_fold(train, with_rules=False)
     else:

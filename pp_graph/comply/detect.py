@@ -1,6 +1,6 @@
 """Find the spans of a line that address each transparency requirement: cue patterns and earlier stages' facts.
 
-One statement per line, requirement and polarity, at the first span that shows it (the line is the evidence unit
+One statement per line, requirement and polarity, at the first span found that shows it (the line is the evidence unit
 of the checklist; more spans per line would only grow the graph).
 """
 
@@ -57,15 +57,17 @@ def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> I
                 yield a.span, True
 
 
-def _found(req: Requirement, res: SegmentExtraction, neg: Negation) -> Iterator[tuple[Span, bool, str]]:
+def _found(req: Requirement, res: SegmentExtraction, neg: Negation, lower: str) -> Iterator[tuple[Span, bool, str]]:
     seg = res.segment
     if seg.is_heading and not req.headings:
         return
-    for i, cue in enumerate(req.cues):
-        for m in cue.finditer(seg.text):
-            if m.end() > m.start():
-                performed = not (req.negatable and negated(seg.text, m.start(), m.end(), neg))
-                yield Span(seg.start + m.start(), seg.start + m.end(), m.group()), performed, f"{req.id}/cue-{i + 1}"
+    if not req.keywords or any(k in lower for k in req.keywords):
+        for i, cue in enumerate(req.cues):
+            for m in cue.finditer(seg.text):
+                if m.end() > m.start():
+                    performed = not (req.negatable and negated(seg.text, m.start(), m.end(), neg))
+                    span = Span(seg.start + m.start(), seg.start + m.end(), m.group())
+                    yield span, performed, f"{req.id}/cue-{i + 1}"
     for fact in req.facts:
         for span, performed in _fact_spans(res, fact, req.fact_exclude):
             s, e = span.start - seg.start, span.end - seg.start
@@ -74,13 +76,16 @@ def _found(req: Requirement, res: SegmentExtraction, neg: Negation) -> Iterator[
 
 
 def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMention]:
-    """The requirement statements of one line, in rule-file order, first span per (requirement, polarity)."""
+    """The requirement statements of one line, in rule-file order: per (requirement, polarity) the first span
+    found (cues in file order, then facts); the search of a requirement stops once it can find nothing new."""
     out: list[RequirementMention] = []
+    lower = res.segment.text.lower()
     for req in rules.requirements:
         first: dict[bool, tuple[Span, str]] = {}
-        for span, performed, rule in _found(req, res, rules.negation):
-            if performed not in first or span.start < first[performed][0].start:
-                first[performed] = (span, rule)
+        for span, performed, rule in _found(req, res, rules.negation, lower):
+            first.setdefault(performed, (span, rule))
+            if len(first) == 2 or not req.negatable:
+                break
         for performed in (True, False):
             if performed in first:
                 span, rule = first[performed]

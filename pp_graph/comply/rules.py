@@ -34,6 +34,7 @@ class Requirement:
     facts: tuple[str, ...]  # "data", "legal-basis:<IRI>", "right:<IRI>" …
     fact_exclude: frozenset[str]  # concepts whose facts do not count (too generic: dpv:PersonalData …)
     cues: tuple[re.Pattern[str], ...]
+    keywords: tuple[str, ...]  # prefilter of the cues: a line without any of these is not matched against them
     negatable: bool
     headings: bool  # whether a heading line alone addresses it ("Automated decision-making and profiling")
     examples: tuple[Example, ...]
@@ -105,6 +106,7 @@ def _requirement(raw: dict[str, Any], n: int) -> Requirement:
         facts=tuple(_fact(f, where) for f in _need(raw, "facts", list, where)),
         fact_exclude=frozenset(_concept(c, where) for c in raw.get("fact_exclude", [])),
         cues=tuple(_pattern(c, where) for c in _need(raw, "cues", list, where)),
+        keywords=tuple(k.lower() for k in raw.get("keywords", [])),
         negatable=_need(raw, "negatable", bool, where),
         headings=bool(raw.get("headings", False)),
         examples=tuple(examples),

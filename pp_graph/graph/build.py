@@ -17,7 +17,8 @@ It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions le
 Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per line, requirement and polarity:
   <policy> ppg:transparencyRules "1.0+digest" ; ppg:addressesRequirement ppg:gdpr-… ; ppg:hasTransparencyStatement <s> .
   <s> a ppg:TransparencyStatement ; ppg:requirement ppg:gdpr-… ; ppg:performed true ; ppg:evidence <mention> ;
-      ppg:onText <text> ; ppg:relatedConcept eu-gdpr:A15 ; ppg:rule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
+      ppg:onText <text> ; ppg:rule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
+  (the requirement's DPV / eu-gdpr concepts are on ppg:gdpr-… in the ontology: ppg:relatedConcept)
 """
 
 from __future__ import annotations
@@ -198,8 +199,6 @@ class _Builder:
         self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
         self.add(node, PPG.onText, self.text_node(res))
         self.add(node, PPG.rule, Literal(m.rule))
-        for c in m.concepts:
-            self.add(node, PPG.relatedConcept, URIRef(c))
         self.add(node, PROV.wasGeneratedBy, self.transparency_run)
 
     def segment(self, res: SegmentExtraction, run: URIRef) -> None:
