@@ -240,3 +240,19 @@ def test_comply_output_is_deterministic(tmp_path: Path) -> None:
     a = run("comply", str(tmp_path / "partial.example.md"), "--format", "markdown")
     b = run("comply", str(tmp_path / "partial.example.md"), "--format", "markdown")
     assert a == b and "Third-country Transfers" in a[1]
+
+
+def test_run_on_line_stays_linear() -> None:
+    """A 20,000-word line without full stops (a mangled table): the stage must not go quadratic."""
+    import time
+
+    from pp_graph.comply.detect import detect_line
+    from pp_graph.model import Segment, SegmentExtraction
+
+    words = "we do not share your email address with third parties or transfer it outside the EEA and you can".split()
+    line = " ".join(words[i % len(words)] for i in range(20_000))
+    res = SegmentExtraction(Segment(0, 0, len(line), line))
+    t0 = time.perf_counter()
+    found = detect_line(rules(), res)
+    assert time.perf_counter() - t0 < 5.0
+    assert {m.requirement for m in found} >= {"data-recipients", "third-country-transfers"}

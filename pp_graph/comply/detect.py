@@ -13,19 +13,22 @@ from pp_graph.comply.rules import Negation, Requirement, RuleSet
 from pp_graph.model import AttributeKind, PartyKind, RequirementMention, SegmentExtraction, Span
 
 _CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)")
+AFTER_LIMIT = 300  # characters after a cue searched for an exception ("unless", "except")
+MAX_CANDIDATES = 64  # spans tried per requirement and line before giving up on finding the other polarity
 
 
 def negated(text: str, start: int, end: int, neg: Negation) -> bool:
-    """Whether the cue at text[start:end] sits in a negated clause without an exception after it."""
-    clause_start = 0
-    for m in _CLAUSE_END.finditer(text, 0, start):
+    """Whether the cue at text[start:end] sits in a negated clause without an exception after it. Both looks are
+    bounded (``neg.window`` before, AFTER_LIMIT after): a run-on line without full stops stays linear."""
+    lo = max(0, start - neg.window)
+    clause_start = lo
+    for m in _CLAUSE_END.finditer(text, lo, start):
         clause_start = m.end()
-    before = text[max(clause_start, start - neg.window) : start]
-    if not neg.cues.search(before):
+    if not neg.cues.search(text[clause_start:start]):
         return False
-    after = _CLAUSE_END.search(text, end)
-    rest = text[end : after.start() if after else len(text)]
-    return not neg.exceptions.search(rest)
+    hi = min(len(text), end + AFTER_LIMIT)
+    after = _CLAUSE_END.search(text, end, hi)
+    return not neg.exceptions.search(text[end : after.start() if after else hi])
 
 
 def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> Iterator[tuple[Span, bool]]:
@@ -82,9 +85,9 @@ def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMenti
     lower = res.segment.text.lower()
     for req in rules.requirements:
         first: dict[bool, tuple[Span, str]] = {}
-        for span, performed, rule in _found(req, res, rules.negation, lower):
+        for n, (span, performed, rule) in enumerate(_found(req, res, rules.negation, lower), 1):
             first.setdefault(performed, (span, rule))
-            if len(first) == 2 or not req.negatable:
+            if len(first) == 2 or not req.negatable or n >= MAX_CANDIDATES:
                 break
         for performed in (True, False):
             if performed in first:
