@@ -249,7 +249,27 @@ def test_run_on_line_stays_linear() -> None:
     from pp_graph.comply.detect import detect_line
     from pp_graph.model import Segment, SegmentExtraction
 
-    words = "we do not share your email address with third parties or transfer it outside the EEA and you can".split()
+    words = [
+        "we",
+        "do",
+        "not",
+        "share",
+        "your",
+        "email",
+        "address",
+        "with",
+        "third",
+        "parties",
+        "or",
+        "transfer",
+        "it",
+        "outside",
+        "the",
+        "EEA",
+        "and",
+        "you",
+        "can",
+    ]
     line = " ".join(words[i % len(words)] for i in range(20_000))
     res = SegmentExtraction(Segment(0, 0, len(line), line))
     t0 = time.perf_counter()
