@@ -95,7 +95,7 @@ def test_statements_in_the_graph_carry_provenance_and_exact_spans() -> None:
         g.add(t)
     q = """PREFIX ppg: <urn:pp-graph:ontology#> PREFIX prov: <http://www.w3.org/ns/prov#>
     SELECT ?req ?performed ?rule ?ext ?start ?anchor WHERE { ?p ppg:hasTransparencyStatement ?s .
-      ?s ppg:requirement ?req ; ppg:performed ?performed ; ppg:rule ?rule ; prov:wasGeneratedBy ?run ;
+      ?s ppg:requirement ?req ; ppg:performed ?performed ; ppg:transparencyRule ?rule ; prov:wasGeneratedBy ?run ;
          ppg:evidence ?m . ?run ppg:extractor ?ext . ?m ppg:start ?start ; ppg:anchorText ?anchor }"""
     rows = list(g.query(q))
     assert {str(r[0]).rsplit("gdpr-", 1)[1] for r in rows} == {r.id for r in rules().requirements}

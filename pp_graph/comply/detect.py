@@ -61,33 +61,36 @@ def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> I
 
 
 def _found(req: Requirement, res: SegmentExtraction, neg: Negation, lower: str) -> Iterator[tuple[Span, bool, str]]:
+    """Candidate spans: the earlier stages' facts first (already found, cheap), then the cue patterns."""
     seg = res.segment
     if seg.is_heading and not req.headings:
         return
-    if not req.keywords or any(k in lower for k in req.keywords):
-        for i, cue in enumerate(req.cues):
-            for m in cue.finditer(seg.text):
-                if m.end() > m.start():
-                    performed = not (req.negatable and negated(seg.text, m.start(), m.end(), neg))
-                    span = Span(seg.start + m.start(), seg.start + m.end(), m.group())
-                    yield span, performed, f"{req.id}/cue-{i + 1}"
     for fact in req.facts:
         for span, performed in _fact_spans(res, fact, req.fact_exclude):
             s, e = span.start - seg.start, span.end - seg.start
             performed = performed and not (req.negatable and negated(seg.text, s, e, neg))
             yield span, performed, f"{req.id}/fact-{fact.partition(':')[0]}"
+    if req.keywords and not any(k in lower for k in req.keywords):
+        return
+    for i, cue in enumerate(req.cues):
+        for m in cue.finditer(seg.text):
+            if m.end() > m.start():
+                performed = not (req.negatable and negated(seg.text, m.start(), m.end(), neg))
+                yield Span(seg.start + m.start(), seg.start + m.end(), m.group()), performed, f"{req.id}/cue-{i + 1}"
 
 
 def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMention]:
     """The requirement statements of one line, in rule-file order: per (requirement, polarity) the first span
-    found (cues in file order, then facts); the search of a requirement stops once it can find nothing new."""
+    found (facts, then cues in file order); the search of a requirement stops once it can find nothing new."""
     out: list[RequirementMention] = []
     lower = res.segment.text.lower()
+    # Without a negation word anywhere in the line nothing in it is denied: the first span found is enough.
+    can_deny = rules.negation.cues.search(res.segment.text) is not None
     for req in rules.requirements:
         first: dict[bool, tuple[Span, str]] = {}
         for n, (span, performed, rule) in enumerate(_found(req, res, rules.negation, lower), 1):
             first.setdefault(performed, (span, rule))
-            if len(first) == 2 or not req.negatable or n >= MAX_CANDIDATES:
+            if len(first) == 2 or not (req.negatable and can_deny) or n >= MAX_CANDIDATES:
                 break
         for performed in (True, False):
             if performed in first:

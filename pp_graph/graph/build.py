@@ -17,7 +17,7 @@ It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions le
 Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per line, requirement and polarity:
   <policy> ppg:transparencyRules "1.0+digest" ; ppg:addressesRequirement ppg:gdpr-… ; ppg:hasTransparencyStatement <s> .
   <s> a ppg:TransparencyStatement ; ppg:requirement ppg:gdpr-… ; ppg:performed true ; ppg:evidence <mention> ;
-      ppg:onText <text> ; ppg:rule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
+      ppg:onText <text> ; ppg:transparencyRule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
   (the requirement's DPV / eu-gdpr concepts are on ppg:gdpr-… in the ontology: ppg:relatedConcept)
 """
 
@@ -198,7 +198,7 @@ class _Builder:
         # The span as the line's other stages read it, if they did (no second, concept-less node for it).
         self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
         self.add(node, PPG.onText, self.text_node(res))
-        self.add(node, PPG.rule, Literal(m.rule))
+        self.add(node, PPG.transparencyRule, Literal(m.rule))
         self.add(node, PROV.wasGeneratedBy, self.transparency_run)
 
     def segment(self, res: SegmentExtraction, run: URIRef) -> None:
