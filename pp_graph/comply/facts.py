@@ -132,13 +132,21 @@ def graph_file_facts(path: Path) -> list[PolicyFacts]:
     if fmt is None:
         raise InputError(path.name, "comply reads .trig, .nq or .ttl graphs (as written by pp-graph convert)")
     by_graph: dict[str, list[Triple]] = defaultdict(list)
+    # Compared as pyoxigraph terms: reading .value of every quad costs more than parsing the file.
+    offsets = {ox.NamedNode(str(PPG.start)), ox.NamedNode(str(PPG.end))}  # wanted of lines (…/text/n) only
+    keep = {ox.NamedNode(p) for p in _KEEP if p != _TYPE} - offsets
+    rdf_type, policy = ox.NamedNode(_TYPE), ox.NamedNode(_POLICY)
     try:
         with open(path, "rb") as fh:
             for q in ox.parse(fh, format=fmt):
-                p = q.predicate.value
-                if p in _KEEP:
+                pred = q.predicate
+                if (
+                    pred in keep
+                    or (pred == rdf_type and q.object == policy)
+                    or (pred in offsets and "/text/" in q.subject.value)
+                ):
                     g = q.graph_name.value if isinstance(q.graph_name, ox.NamedNode) else ""
-                    by_graph[g].append((q.subject.value, p, q.object.value))
+                    by_graph[g].append((q.subject.value, pred.value, q.object.value))
     except (OSError, SyntaxError, ValueError) as e:
         raise InputError(path.name, f"cannot be read as RDF ({e})") from e
     return [policy_facts(ts, str(path)) for _, ts in sorted(by_graph.items())]
