@@ -227,6 +227,7 @@ class PolicyExtraction:
     results: list[SegmentExtraction]
     provenance: Provenance
     stats: dict[str, float] = field(default_factory=dict)
+    stages: tuple[str, ...] = ()  # the stages that ran (the graph says what was looked for, e.g. transparency)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""

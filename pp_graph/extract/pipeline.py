@@ -208,7 +208,7 @@ def extract(
             on_stage(name, i, len(todo))
         spec.run(backend, policy, segs, results)
     backend.finish(policy, results)
-    ex = PolicyExtraction(policy, segs, results, backend.provenance)
+    ex = PolicyExtraction(policy, segs, results, backend.provenance, stages=tuple(name for name, _ in todo))
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex
 

@@ -91,6 +91,7 @@ class _Builder:
         self.triples: dict[Triple, None] = {}
         self.parties: dict[str, URIRef] = {}
         self.span_nodes: dict[tuple[int, int], URIRef] = {}  # first mention node of each span
+        self.transparency_run: URIRef | None = None
 
     def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
         self.triples[(s, p, o)] = None
@@ -167,7 +168,8 @@ class _Builder:
             self.add(run, PPG.softwareVersion, Literal(prov.software))
         self.add(run, PROV.used, pol)
 
-        self.transparency_run = self.transparency_activity()
+        # Only when the stage ran: a graph without the marker is one comply asks to convert again.
+        self.transparency_run = self.transparency_activity() if "transparency" in ex.stages else None
         for res in ex.results:
             self.segment(res, run)
             for i, m in enumerate(res.requirements):  # after the line's other mentions: their nodes are reused
@@ -188,6 +190,7 @@ class _Builder:
         return run
 
     def requirement(self, res: SegmentExtraction, i: int, m: RequirementMention) -> None:
+        assert self.transparency_run is not None  # statements exist only when the transparency stage ran
         pol, req = self.policy, PPG["gdpr-" + m.requirement]
         node = child(pol, "transparency", f"{res.segment.index}-{i}")
         self.add(pol, PPG.addressesRequirement, req)
