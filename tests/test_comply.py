@@ -290,3 +290,9 @@ def test_graph_without_the_stage_has_no_transparency_marker() -> None:
     assert facts.rules_version is None and not facts.statements
     with pytest.raises(StaleGraph, match="convert it again"):
         checklist(facts, get_law("gdpr"))
+
+
+def test_a_line_of_links_addresses_nothing() -> None:
+    toc = "[Who we are](#who)[Your right to lodge a complaint](#complaint)[International transfers](#transfers)"
+    assert _found(toc) == {}
+    assert "right-lodge-complaint" in _found("You may lodge a complaint with a supervisory authority.")
