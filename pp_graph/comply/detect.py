@@ -78,7 +78,7 @@ def _found(req: Requirement, res: SegmentExtraction, neg: Negation, lower: str) 
             s, e = span.start - seg.start, span.end - seg.start
             performed = performed and not (req.negatable and negated(seg.text, s, e, neg))
             yield span, performed, f"{req.id}/fact-{fact.partition(':')[0]}"
-    if req.keywords and not any(k in lower for k in req.keywords):
+    if req.keywords is not None and not req.keywords.search(lower):
         return
     for i, cue in enumerate(req.cues):
         for m in cue.finditer(seg.text):

@@ -34,7 +34,7 @@ class Requirement:
     facts: tuple[str, ...]  # "data", "legal-basis:<IRI>", "right:<IRI>" …
     fact_exclude: frozenset[str]  # concepts whose facts do not count (too generic: dpv:PersonalData …)
     cues: tuple[re.Pattern[str], ...]
-    keywords: tuple[str, ...]  # prefilter of the cues: a line without any of these is not matched against them
+    keywords: re.Pattern[str] | None  # prefilter of the cues (lower-cased line): without a match, no cue is tried
     negatable: bool
     headings: bool  # whether a heading line alone addresses it ("Automated decision-making and profiling")
     examples: tuple[Example, ...]
@@ -74,6 +74,12 @@ def _pattern(text: str, where: str) -> re.Pattern[str]:
         raise DataFileError(f"{where}: pattern {text!r} is not a valid regular expression ({e})") from e
 
 
+def _keywords(words: list[str], where: str) -> re.Pattern[str] | None:
+    if not all(isinstance(w, str) and w for w in words):
+        raise DataFileError(f"{where}: keywords must be non-empty strings")
+    return re.compile("|".join(re.escape(w.lower()) for w in words)) if words else None
+
+
 def _concept(term: str, where: str) -> str:
     try:
         iri = expand(term)
@@ -106,7 +112,7 @@ def _requirement(raw: dict[str, Any], n: int) -> Requirement:
         facts=tuple(_fact(f, where) for f in _need(raw, "facts", list, where)),
         fact_exclude=frozenset(_concept(c, where) for c in raw.get("fact_exclude", [])),
         cues=tuple(_pattern(c, where) for c in _need(raw, "cues", list, where)),
-        keywords=tuple(k.lower() for k in raw.get("keywords", [])),
+        keywords=_keywords(raw.get("keywords", []), where),
         negatable=_need(raw, "negatable", bool, where),
         headings=bool(raw.get("headings", False)),
         examples=tuple(examples),
