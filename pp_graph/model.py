@@ -174,6 +174,17 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
+class RequirementMention:
+    """A span that addresses a transparency requirement (GDPR Art. 13/14), affirmed or denied."""
+
+    span: Span
+    requirement: str  # the requirement's id in data/rules/gdpr-transparency.toml, e.g. "third-country-transfers"
+    performed: bool  # False when the text denies it ("we do not transfer your data outside the EEA")
+    rule: str  # id of the rule (or fact) that found it
+    concepts: tuple[str, ...] = ()  # DPV / eu-gdpr IRIs it is linked to
+
+
+@dataclass(frozen=True, slots=True)
 class InferredClass:
     """A class a trained classifier gave a whole segment: no span, so not a mention (see pp_graph.extract.learned)."""
 
@@ -196,6 +207,7 @@ class SegmentExtraction:
     relations: list[Relation] = field(default_factory=list)
     rejected: dict[str, int] = field(default_factory=dict)  # stage → items rejected (ungrounded, unknown label…)
     inferred: list[InferredClass] = field(default_factory=list)  # only with a learned model (convert --model DIR)
+    requirements: list[RequirementMention] = field(default_factory=list)  # transparency stage (pp_graph.comply)
 
     def reject(self, stage: str, n: int = 1) -> None:
         self.rejected[stage] = self.rejected.get(stage, 0) + n
@@ -219,17 +231,19 @@ class PolicyExtraction:
     provenance: Provenance
     stats: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # what the reading could not recover (see load.reading)
+    stages: tuple[str, ...] = ()  # the stages that ran (the graph says what was looked for, e.g. transparency)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""
         text = self.policy.text
         for r in self.results:
-            items: list[ClassifiedSpan | PartyMention | PracticeMention | AttributeMention] = [
+            items: list[ClassifiedSpan | PartyMention | PracticeMention | AttributeMention | RequirementMention] = [
                 *r.data,
                 *r.purposes,
                 *r.parties,
                 *r.practices,
                 *r.attributes,
+                *r.requirements,
             ]
             for item in items:
                 item.span.check(text)

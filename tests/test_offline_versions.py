@@ -70,7 +70,10 @@ def test_provenance_names_ruleset_dpv_and_package() -> None:
 
     conv = convert_text(ACME, "acme.com")
     g = conv.dataset.graph(conv.graph)
-    assert {str(o) for o in g.objects(None, PPG.model)} == {f"{RULESET_NAME}+{ruleset_digest()}"}
+    from pp_graph.comply.rules import rules
+
+    # The offline extraction, and the transparency stage's rules beside it (an activity of their own).
+    assert {str(o) for o in g.objects(None, PPG.model)} == {f"{RULESET_NAME}+{ruleset_digest()}", rules().version}
     assert {str(o) for o in g.objects(None, PPG.vocabularyVersion)} == {dpv_digest()}
     assert {str(o) for o in g.objects(None, PPG.softwareVersion)} == {__version__}
 

@@ -44,7 +44,7 @@ class LyingBackend(OfflineBackend):
 
 
 def test_stages_registered_in_pipeline_order() -> None:
-    assert list(STAGES) == ["data", "purposes", "parties", "practices", "attributes", "relations"]
+    assert list(STAGES) == ["data", "purposes", "parties", "practices", "attributes", "relations", "transparency"]
 
 
 def test_unknown_backend_is_a_clear_error() -> None:

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "mcp",
     "coverage",
     "odrl",
+    "comply",
 ]
 
 

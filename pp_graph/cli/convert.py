@@ -312,7 +312,13 @@ def validation_rows(outcomes: Sequence[Any]) -> list[dict[str, Any]]:
 @format_option()
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Deprecated: --format json.")
 @click.option("--max-results", type=int, default=20, show_default=True, help="Results shown per file (table).")
-def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int) -> None:
+@click.option(
+    "--profile",
+    metavar="NAME",
+    help="Validate against a checklist profile instead of the graph shapes, e.g. gdpr-transparency: one violation "
+    "per missing item, naming the requirement and its article.",
+)
+def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int, profile: str | None) -> None:
     """SHACL-validate graphs (files or folders); every file is reported, even after one that cannot be read.
 
     --format table: the results of each non-conforming file and a tally; json: every file with its results or
@@ -329,7 +335,12 @@ def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int)
         files = graph_files(paths)
         if not files:
             raise PPGraphError(no_graph_files(paths))
-        outcomes = validate_each(files)
+        shapes = None
+        if profile:
+            from pp_graph.comply.shapes import profile_path
+
+            shapes = profile_path(profile)
+        outcomes = validate_each(files, shapes=shapes)
     except PPGraphError as e:
         err(f"error: {e}")
         sys.exit(EXIT_ERROR)

@@ -16,11 +16,13 @@ _FORMATS = click.Choice(["table", "json", "csv", "markdown"])
 def _row(c: Any) -> dict[str, Any]:
     d = c.to_dict()
     ev = (d["evidence_new"] or d["evidence_old"] or [{}])[0]
-    what = {k: v for k, v in d.items() if k not in ("kind", "type", "data", "evidence_old", "evidence_new")}
+    skip = ("kind", "type", "data", "evidence_old", "evidence_new", "severity", "severity_reason")
+    what = {k: v for k, v in d.items() if k not in skip}
     for flag in ("negated", "from_heading"):
         if what.get(flag) is False:
             del what[flag]  # only say so when it is the case
     return {
+        "severity": d["severity"],
         "change": d["kind"],
         "type": d["type"] or "",
         "data": d["data"] or "",
@@ -57,7 +59,7 @@ def _markdown(diff: Any) -> str:
         lines.append(f"## {part.capitalize()} ({len(d[part])})")
         for c in getattr(diff, part):
             r = _row(c)
-            lines.append(f"- **{r['change']}** {r['type']} `{r['data']}` {r['details']}".rstrip())
+            lines.append(f"- [{r['severity']}] **{r['change']}** {r['type']} `{r['data']}` {r['details']}".rstrip())
             for side in ("old", "new"):
                 for e in getattr(c, side)[:1]:
                     lines.append(f"  - {side} [{e.start}–{e.end}]: {e.text[:200]}")
@@ -81,7 +83,7 @@ def _print(diff: Any, fmt: str) -> None:
             )
         if diff.extractor_changed:
             click.echo(f"note: {extractor_note(diff)}", err=True)
-        emit(rows, fmt, ["change", "type", "data", "details", "evidence"])
+        emit(rows, fmt, ["severity", "change", "type", "data", "details", "evidence"])
 
 
 @click.command(name="diff")
@@ -92,6 +94,11 @@ def _print(diff: Any, fmt: str) -> None:
 @click.option("--to", "date_to", metavar="DATE", help="The version in force on this date (default: the newest).")
 @click.option("--site", help="With two policy files: their site (default: from the file names).")
 @click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["low", "medium", "high"]),
+    help="Exit 1 only when a change of this severity or worse happened (for CI); 0 otherwise.",
+)
 @handle_errors
 def diff_cmd(
     first: str,
@@ -101,10 +108,13 @@ def diff_cmd(
     date_to: str | None,
     site: str | None,
     fmt: str,
+    fail_on: str | None,
 ) -> None:
     """What changed in meaning between two versions: SITE --graph DIR --from D --to D, or OLD NEW (two files).
 
-    Exit 0 when nothing changed in meaning, 1 when something did, 2 on error.
+    Each change has a severity (low, medium, high: data/versions/severity.toml). Exit 0 when nothing changed in
+    meaning, 1 when something did (with --fail-on LEVEL: only when a change of that severity or worse did), 2 on
+    error.
     """
     from pp_graph.errors import ConfigError
     from pp_graph.versions.compare import diff_files, diff_site
@@ -118,6 +128,11 @@ def diff_cmd(
             raise ConfigError("give --graph DIR (dated graphs of the site) or two policy files")
         d = diff_site(graph, first, date_from, date_to)
     _print(d, fmt)
+    if fail_on is not None:
+        from pp_graph.versions.severity import at_least
+
+        changes = d.added + d.removed + d.changed
+        raise SystemExit(1 if any(at_least(c.severity[0], fail_on) for c in changes) else 0)
     raise SystemExit(0 if d.empty else 1)
 
 

@@ -218,7 +218,7 @@ def extract(
     backend.finish(view, results)
     mapped = to_source_results(reading, results)
     prov = replace(backend.provenance, segmenter=SEGMENTER)
-    ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov)
+    ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov, stages=tuple(name for name, _ in todo))
     ex.warnings = list(reading.warnings)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex
@@ -240,4 +240,9 @@ def to_source_results(reading: Reading, results: list[SegmentExtraction]) -> lis
         r.parties = [replace(p, span=span(p.span)) for p in r.parties]
         r.practices = [replace(p, span=span(p.span)) for p in r.practices]
         r.attributes = [replace(a, span=span(a.span)) for a in r.attributes]
+        r.requirements = [replace(m, span=span(m.span)) for m in r.requirements]
     return results
+
+
+# The transparency stage lives with the compliance answers; importing it registers it after the stages above.
+import pp_graph.comply.stage  # noqa: E402, F401

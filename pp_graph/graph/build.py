@@ -14,6 +14,11 @@ With a learned model only (convert --model DIR), a class a classifier gave a who
   <inferred> a ppg:InferredClass ; ppg:inferredKind "data" ; ppg:inferredClass pd:… ; ppg:onText <text> ;
       ppg:start ; ppg:end (the line) ; ppg:score 0.87 ; ppg:modelDigest "sha256:…" ; prov:wasGeneratedBy <run> .
 It is not a ppg:Mention and never a ppg:denotes, so queries counting mentions leave it out.
+Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per line, requirement and polarity:
+  <policy> ppg:transparencyRules "1.0+digest" ; ppg:addressesRequirement ppg:gdpr-… ; ppg:hasTransparencyStatement <s> .
+  <s> a ppg:TransparencyStatement ; ppg:requirement ppg:gdpr-… ; ppg:performed true ; ppg:evidence <mention> ;
+      ppg:onText <text> ; ppg:transparencyRule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
+  (the requirement's DPV / eu-gdpr concepts are on ppg:gdpr-… in the ontology: ppg:relatedConcept)
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Iterable
 from rdflib import Dataset, Literal, URIRef
 from rdflib.namespace import PROV, RDF, XSD
 
+from pp_graph.comply.rules import rules as transparency_rules
 from pp_graph.graph.namespaces import (
     DPV,
     PPG,
@@ -40,6 +46,7 @@ from pp_graph.model import (
     PartyMention,
     PolicyExtraction,
     PracticeType,
+    RequirementMention,
     Role,
     SegmentExtraction,
     Span,
@@ -83,6 +90,8 @@ class _Builder:
         self.policy = policy_iri(p.site, p.digest, p.valid_from)
         self.triples: dict[Triple, None] = {}
         self.parties: dict[str, URIRef] = {}
+        self.span_nodes: dict[tuple[int, int], URIRef] = {}  # first mention node of each span
+        self.transparency_run: URIRef | None = None
 
     def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
         self.triples[(s, p, o)] = None
@@ -93,6 +102,7 @@ class _Builder:
         if denotes is not None:
             parts.append(slug(compact(str(denotes))))
         m = child(self.policy, *parts)
+        self.span_nodes.setdefault((span.start, span.end), m)
         self.add(m, RDF.type, PPG.Mention)
         self.add(m, PPG.start, Literal(span.start, datatype=XSD.integer))
         self.add(m, PPG.end, Literal(span.end, datatype=XSD.integer))
@@ -160,9 +170,41 @@ class _Builder:
             self.add(run, PPG.segmenterVersion, Literal(prov.segmenter))
         self.add(run, PROV.used, pol)
 
+        # Only when the stage ran: a graph without the marker is one comply asks to convert again.
+        self.transparency_run = self.transparency_activity() if "transparency" in ex.stages else None
         for res in ex.results:
             self.segment(res, run)
+            for i, m in enumerate(res.requirements):  # after the line's other mentions: their nodes are reused
+                self.requirement(res, i, m)
         return pol
+
+    def transparency_activity(self) -> URIRef:
+        """The rule set the transparency statements came from; its version on the policy marks graphs that have them
+        (a graph converted before the transparency stage has none: comply asks to reconvert, never says 'missing')."""
+        version = transparency_rules().version
+        run = child(self.policy, "extraction", slug(f"transparency-{version}"))
+        self.add(self.policy, PPG.transparencyRules, Literal(version))
+        self.add(run, RDF.type, PROV.Activity)
+        self.add(run, PPG.extractor, Literal("transparency-rules"))
+        self.add(run, PPG.model, Literal(version))
+        self.add(run, PPG.promptVersion, Literal(version))
+        self.add(run, PROV.used, self.policy)
+        return run
+
+    def requirement(self, res: SegmentExtraction, i: int, m: RequirementMention) -> None:
+        assert self.transparency_run is not None  # statements exist only when the transparency stage ran
+        pol, req = self.policy, PPG["gdpr-" + m.requirement]
+        node = child(pol, "transparency", f"{res.segment.index}-{i}")
+        self.add(pol, PPG.addressesRequirement, req)
+        self.add(pol, PPG.hasTransparencyStatement, node)
+        self.add(node, RDF.type, PPG.TransparencyStatement)
+        self.add(node, PPG.requirement, req)
+        self.add(node, PPG.performed, Literal(m.performed))
+        # The span as the line's other stages read it, if they did (no second, concept-less node for it).
+        self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
+        self.add(node, PPG.onText, self.text_node(res))
+        self.add(node, PPG.transparencyRule, Literal(m.rule))
+        self.add(node, PROV.wasGeneratedBy, self.transparency_run)
 
     def segment(self, res: SegmentExtraction, run: URIRef) -> None:
         seg, pol = res.segment, self.policy

@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 from pp_graph.query.corpus import Corpus, PolicySummary, PolicyView, Practice, Segment
+from pp_graph.versions.severity import severity
 from pp_graph.vocab.dpv import compact
 
 GENERIC = "https://w3id.org/dpv#PersonalData"  # a practice that names no data class speaks of personal data
@@ -85,9 +86,17 @@ class Change:
         ev = self.old + self.new
         return bool(ev) and all(e.inherited for e in ev)
 
+    @property
+    def severity(self) -> tuple[str, str]:
+        """(level, reason): low, medium or high, by data/versions/severity.toml."""
+        return severity(self.kind, self.type, self.data, self.details)
+
     def to_dict(self) -> dict[str, Any]:
+        level, why = self.severity
         return {
             "kind": self.kind,
+            "severity": level,
+            "severity_reason": why,
             "from_heading": self.from_heading,
             "type": self.type,
             "data": compact(self.data) if self.data else None,
