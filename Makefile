@@ -42,7 +42,8 @@ bench: $(STAMP)
 # OPP-115's test split (rules, then rules + a learned layer trained here; the split is always named) and mention
 # precision on the labelled corpus sample.
 eval: $(STAMP)
-	$(BIN)/python benchmarks/_report.py eval "benchmarks/eval_opp115.py --split test" benchmarks/eval_dpv_sample.py
+	$(BIN)/python benchmarks/_report.py eval "benchmarks/eval_opp115.py --split test" benchmarks/eval_dpv_sample.py \
+	  benchmarks/eval_wrap.py "benchmarks/eval_gdpr.py --split test"
 
 # The documentation site (MkDocs); warnings are errors. `$(BIN)/mkdocs serve` previews it.
 docs: $(STAMP)
