@@ -288,7 +288,7 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
                 out.put(" ", prev.end, ln.start)
         out.copy(text, ln.start, ln.end)
     s = out.text()
-    if kind == "code":
+    if kind == "code" or _navigation(s):
         return out
     bold = _BOLD_LINE.fullmatch(s)
     if bold is None:
@@ -303,6 +303,15 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
     whole.take(out, bold.end(3), len(s))
     whole.text()
     return whole
+
+
+_NAV_LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)")
+
+
+def _navigation(s: str) -> bool:
+    """A unit made of links (a table of contents, a menu) is read as written: it names topics, and its links'
+    texts run together once their markup is gone ("Who we areYour rights…"), so later stages see the links."""
+    return s.count("](") >= 2 and len(_NAV_LINK.sub("", s).strip(" |*-•·,")) < 0.2 * len(s)
 
 
 _BOLD_LINE = re.compile(r"((?:[-*+]|\d{1,3}[.)])?\s*(\*\*|__))(?!\s)((?:(?!\2).)+?)(?<!\s)\2[.:]?")

@@ -308,12 +308,9 @@ class RiskEngine:
         lk = self._likelihood(ctx, prof, matches, evidence, purposes, recipients, basis, reasons)
         if prof is None:
             credits: list[str] = []
-            why = f"no policy for site {site!r} in the graph" if site else "no site given"
-            if site_error:
-                why = f"site refused: {site_error}"
-            elif site and self.as_of:
-                why += f" in force on {self.as_of}"
-            reasons.append(f"{why}: L = {lk['L']:.2f}, M_T = {t.transparency['base']:.2f}")
+            reasons.append(
+                f"{self._no_policy(site, site_error)}: L = {lk['L']:.2f}, M_T = {t.transparency['base']:.2f}"
+            )
         else:
             credits = prof.credits(cats, purposes, int(pr["substantial_chars"]))
         m_t = amrsf.transparency(credits, t, prof is not None)
@@ -366,6 +363,14 @@ class RiskEngine:
             detector=detector_digest(self.ner_mode) if ctx.text else None,
             odrl=odrl,
         )
+
+    def _no_policy(self, site: str | None, site_error: str | None) -> str:
+        """Why no policy judged the call: the site was refused, none was given, or the graph has none for it."""
+        if site_error:
+            return f"site refused: {site_error}"
+        if not site:
+            return "no site given"
+        return f"no policy for site {site!r} in the graph" + (f" in force on {self.as_of}" if self.as_of else "")
 
     def _categories(
         self, ctx: ActionContext, found: Sequence[Entity] | None
