@@ -10,7 +10,8 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, detection_warm_up, handle_errors, ner_mode_option
+from pp_graph.cli.common import CLIError, detection_warm_up, handle_errors, ner_mode_option, printable
+from pp_graph.vocab.dpv import compact
 
 
 def _engine(
@@ -148,6 +149,14 @@ def _deny_unloaded(e: Exception, batch: IO[bytes] | None) -> None:
     "--llm-api-key-env", default="OPENAI_API_KEY", show_default=True, help="Environment variable holding the API key."
 )
 @click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "table"]),
+    default="json",
+    show_default=True,
+    help="json: the decision record; table: a one-line summary, then the reasons (one action; --batch is JSONL).",
+)
+@click.option(
     "--odrl/--no-odrl",
     default=True,
     show_default=True,
@@ -172,6 +181,7 @@ def risk(
     llm_api_key_env: str,
     as_of: str | None,
     ner_mode: str | None,
+    fmt: str,
     odrl: bool,
 ) -> None:
     """Decide allow / transform / deny for an outgoing action (AMRSF over the site's policy graph).
@@ -188,6 +198,8 @@ def risk(
         _deny_unloaded(e, batch)
         raise
     if batch is not None:
+        if fmt != "json":
+            raise CLIError("--batch writes one JSON record per line; --format table is for one action")
         if site or data or text or text_file or purposes or recipients or basis or operation:
             raise CLIError("--batch reads every action from the file; drop the per-action options")
         failed = _batch(engine, batch, sys.stdout)
@@ -217,7 +229,29 @@ def risk(
     engine.check(ctx)  # a refused action loads no model
     if ctx.text:
         detection_warm_up(engine.ner_mode)()
-    click.echo(json.dumps(engine.decide(ctx).to_dict(), indent=1, ensure_ascii=False))
+    record = engine.decide(ctx).to_dict()
+    if fmt == "table":
+        click.echo(summary(record))
+        for reason in record.get("reasons", []):
+            click.echo(f"  - {printable(str(reason), one_line=True)}")
+        return
+    click.echo(json.dumps(record, indent=1, ensure_ascii=False))
+
+
+def summary(record: dict[str, Any]) -> str:
+    """One line a person reads first: the decision, the risk against its tier's thresholds, what and where."""
+    th = record.get("thresholds") or {}
+    cats = ", ".join(compact(c["iri"]) for c in record.get("categories", [])) or "no personal data"
+    purposes = ", ".join(compact(p["iri"]) for p in record.get("purposes", [])) or "no purpose"
+    odrl = record.get("odrl") or {}
+    line = (
+        f"{str(record['decision']).upper()}  risk {record['risk']:.3f} (tier {record['tier']}: allow below "
+        f"{th.get('allow', 0):.2f}, deny from {th.get('deny', 0):.2f})  site {record.get('site') or '-'}  "
+        f"data {cats}  purpose {purposes}"
+    )
+    if odrl.get("verdict"):
+        line += f"  ODRL {odrl['verdict']}"
+    return printable(line, one_line=True)
 
 
 commands = [risk]
