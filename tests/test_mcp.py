@@ -6,6 +6,7 @@ server loads spaCy once), and each test asserts on its part of that session.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sqlite3
@@ -24,12 +25,39 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from pp_graph.errors import InputError
+from pp_graph.mcpserver.odrl_tool import MAX_TURTLE
 from pp_graph.mcpserver.service import MAX_TEXT, PolicyService
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "jane.doe@example.com"  # the value that must reach neither the ledger nor a log
 TEXT = f"Please contact Jane Doe at {SECRET} or +1 415 555 0100 about the refund."
-TOOLS = {"check_egress", "anonymize", "policy_facts", "named_query"}
+TOOLS = {"check_egress", "anonymize", "policy_facts", "named_query", "odrl_evaluate", "compliance"}
+# An ODRL policy, request and state of the world of our own: reading allowed for a purpose until a date.
+PREFIXES = """@prefix odrl: <http://www.w3.org/ns/odrl/2/> .
+@prefix dct: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+@prefix ex: <http://example.com/> .
+"""
+POLICY = (
+    PREFIXES
+    + """ex:policy a odrl:Set ;
+    odrl:permission [ odrl:target ex:secretreport ; odrl:action odrl:read ; odrl:assignee ex:alice ;
+        odrl:constraint [ odrl:leftOperand odrl:dateTime ; odrl:operator odrl:lt ;
+            odrl:rightOperand "2030-01-01T00:00:00Z"^^xsd:dateTime ] ] ;
+    odrl:prohibition [ odrl:target ex:secretreport ; odrl:action odrl:distribute ] .
+"""
+)
+REQUEST = (
+    PREFIXES
+    + """ex:q a odrl:Request ; odrl:permission ex:qr .
+ex:qr odrl:target ex:secretreport ; odrl:action odrl:read ; odrl:assignee ex:alice .
+"""
+)
+STATE = (
+    PREFIXES
+    + """<http://example.com/currentTime> dct:issued "2026-06-01T12:00:00Z"^^xsd:dateTime .
+"""
+)
 
 
 def _env() -> dict[str, str]:
@@ -89,7 +117,25 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
     ("query_path", "named_query", {"name": "../../etc/passwd"}),
     ("query_bad_param", "named_query", {"name": "practices-of-site", "params": {"site": "github.com", "x": "1"}}),
     ("query_unknown_site", "named_query", {"name": "practices-of-site", "params": {"site": "nosuch.example"}}),
-    ("no_such_tool", "compliance", {"site": "github.com"}),
+    (
+        "odrl_site",
+        "odrl_evaluate",
+        {
+            "site": "github.com",
+            "action": "share",
+            "data": ["pd:EmailAddress"],
+            "purpose": ["dpv:SellDataToThirdParties"],
+            "recipient": ["data_broker"],
+        },
+    ),
+    ("odrl_turtle", "odrl_evaluate", {"policy": POLICY, "request": REQUEST, "state": STATE}),
+    ("odrl_bad_turtle", "odrl_evaluate", {"policy": POLICY.replace(" .\n", "\n", 1), "request": REQUEST}),
+    ("odrl_unknown_site", "odrl_evaluate", {"site": "nosuch.example", "data": ["pd:EmailAddress"]}),
+    ("odrl_bad_action", "odrl_evaluate", {"site": "github.com", "action": "sell"}),
+    ("compliance", "compliance", {"site": "github.com"}),
+    ("compliance_unknown_law", "compliance", {"site": "github.com", "law": "hipaa"}),
+    ("compliance_unknown_site", "compliance", {"site": "nosuch.example"}),
+    ("no_such_tool", "free_sparql", {"site": "github.com"}),
     ("after_errors", "check_egress", {"site": "github.com", "data": ["pd:EmailAddress"]}),
 ]
 
@@ -144,6 +190,10 @@ def test_lists_the_tools_with_json_schemas(stdio: dict[str, Any]) -> None:
     assert tools["anonymize"].input_schema["properties"]["level"]["maximum"] == 5
     names = tools["named_query"].input_schema["properties"]["name"]["enum"]
     assert "practices-of-site" in names and "SELECT" not in " ".join(names)
+    odrl = tools["odrl_evaluate"].input_schema["properties"]
+    assert odrl["policy"]["maxLength"] == MAX_TURTLE and odrl["recipient"]["type"] == "array"
+    assert {"share", "transfer", "collect", "use"} <= set(json.dumps(odrl["action"]).replace('"', " ").split())
+    assert "gdpr" in tools["compliance"].input_schema["properties"]["law"]["enum"]
 
 
 def test_check_egress_allow_transform_deny(stdio: dict[str, Any]) -> None:
@@ -172,7 +222,12 @@ def test_bad_arguments_are_tool_errors_naming_the_problem(stdio: dict[str, Any])
         "query_path": "no named query",
         "query_bad_param": "unknown parameter(s) x",
         "query_unknown_site": "no policy in the store is for site 'nosuch.example'",
-        "no_such_tool": "compliance",
+        "odrl_bad_turtle": "policy: not valid Turtle",
+        "odrl_unknown_site": "no policy for site 'nosuch.example'",
+        "odrl_bad_action": "action",
+        "compliance_unknown_law": "unknown law 'hipaa'; known laws: ccpa, gdpr",
+        "compliance_unknown_site": "no policy for site 'nosuch.example'",
+        "no_such_tool": "free_sparql",
     }
     for key, words in expect.items():
         res = stdio[key]
@@ -199,6 +254,52 @@ def test_anonymize_policy_facts_and_named_query(stdio: dict[str, Any]) -> None:
     assert q["query"] == "practices-of-site" and len(q["rows"]) == 3 and q["total"] > 3
 
 
+def test_odrl_evaluate_a_site_and_turtle(stdio: dict[str, Any]) -> None:
+    site = stdio["odrl_site"].structured_content
+    assert not stdio["odrl_site"].is_error and site["verdict"] == "prohibited" and site["site"] == "github.com"
+    assert site["request"] == {
+        "action": "dpv:Share",
+        "data": ["pd:EmailAddress"],
+        "purposes": ["dpv:SellDataToThirdParties"],
+        "recipients": ["data_broker"],
+    }
+    (report,) = site["reports"]
+    assert report["verdict"] == "prohibited" and report["decidedBy"]
+    active = [r for r in report["rules"] if r["activationState"] == "Active"]
+    assert any(r["kind"] == "Prohibition" for r in active)
+    assert all({p["kind"] for p in r["premises"]} >= {"Target", "Action"} for r in report["rules"])
+    assert all(p["satisfactionState"] == "Satisfied" for r in active for p in r["premises"])
+    ban = site["evidence"][0]  # the policy line the verdict rests on, with its offsets
+    assert ban["kind"] == "prohibition" and "do not sell" in ban["text"] and ban["start"] < ban["end"]
+    decided = {m for r in report["rules"] if r["rule"] in report["decidedBy"] for m in r.get("group", [r["rule"]])}
+    assert ban["rule"] in decided
+    turtle = stdio["odrl_turtle"].structured_content
+    assert not stdio["odrl_turtle"].is_error and turtle["verdict"] == "permitted"
+    (report,) = turtle["reports"]
+    assert report["policy"] == "http://example.com/policy" and report["created"] == "2026-06-01T12:00:00+00:00"
+    allowed = next(r for r in report["rules"] if r["kind"] == "Permission")
+    assert allowed["activationState"] == "Active"
+    kinds = {p["kind"]: p["satisfactionState"] for p in allowed["premises"]}
+    assert kinds == {"Target": "Satisfied", "Party": "Satisfied", "Action": "Satisfied", "Constraint": "Satisfied"}
+    banned = next(r for r in report["rules"] if r["kind"] == "Prohibition")
+    assert banned["activationState"] == "Inactive"  # reading is not distributing
+
+
+def test_compliance_checklist_of_a_site(stdio: dict[str, Any]) -> None:
+    out = stdio["compliance"].structured_content
+    assert not stdio["compliance"].is_error and out["site"] == "github.com" and out["law"] == "gdpr"
+    (policy,) = out["policies"]
+    assert policy["file"] == "github.com.trig" and out["complete"] is policy["complete"] is False
+    reqs = {r["id"]: r for r in policy["requirements"]}
+    assert {"controller-name", "legal-basis", "right-lodge-complaint"} <= set(reqs)
+    assert all(set(r) >= {"id", "label", "article", "status", "evidence"} for r in reqs.values())
+    controller = reqs["controller-name"]
+    assert controller["status"] == "addressed" and controller["article"].startswith("Art. 13")
+    first = controller["evidence"][0]
+    assert "GitHub" in first["text"] and first["end"] - first["start"] == len(first["text"])
+    assert reqs["mandatory-disclosure"]["status"] == "missing" and not reqs["mandatory-disclosure"]["evidence"]
+
+
 def test_each_policy_is_a_resource(stdio: dict[str, Any]) -> None:
     assert [str(r.uri) for r in stdio["resources"].resources] == ["policy://github.com"]
     body = stdio["resource"].contents[0].text
@@ -220,6 +321,17 @@ def test_every_call_is_in_the_ledger_without_raw_values(stdio: dict[str, Any]) -
     assert names.count("check_egress") == 7 and names.count("anonymize") == 2
     assert "policy_facts" in names and "named_query:practices-of-site" in names
     assert names.count("resource:policy") == 3
+    assert names.count("odrl_evaluate") == 4 and names.count("compliance") == 3  # refused calls included
+    odrl = [e for e in entries if e["name"] == "odrl_evaluate"]
+    assert [e["result"] for e in odrl] == ["prohibited", "permitted", "refused", "refused"]
+    assert odrl[0]["sites"] == ["github.com"] and odrl[0]["fields"][0]["category"] == "pd:EmailAddress"
+    assert [f["name"] for f in odrl[1]["fields"]] == ["policy", "request", "state"]
+    assert [f["name"] for f in odrl[2]["fields"]] == ["policy"]  # the argument refused, not its text
+    checked = next(e for e in entries if e["name"] == "compliance")
+    assert checked["result"] == "incomplete" and checked["sites"] == ["github.com"]
+    assert {"controller-name": "addressed", "mandatory-disclosure": "missing"}.items() <= {
+        f["name"]: f["action"] for f in checked["fields"]
+    }.items()
     results = {e["result"] for e in entries if e["name"] == "check_egress"}
     assert {"allow", "transform", "deny", "refused"} <= results
     transform = next(e for e in entries if e.get("result") == "transform")
@@ -227,6 +339,7 @@ def test_every_call_is_in_the_ledger_without_raw_values(stdio: dict[str, Any]) -
     assert {"pd:EmailAddress", "pd:TelephoneNumber"} <= {f["category"] for f in transform["fields"]}
     raw = b"".join(r[0] for r in sqlite3.connect(db).execute("SELECT entry FROM ledger"))
     assert SECRET.encode() not in raw and b"Jane" not in raw and b"aaaaaaaa" not in raw
+    assert b"secretreport" not in raw and b"example.com" not in raw  # nothing of the caller's Turtle
     for path in db.parent.iterdir():  # nor the database file, its WAL, or the server's log
         assert SECRET.encode() not in path.read_bytes(), path
 
@@ -241,6 +354,33 @@ def test_service_refuses_before_any_model_loads(graph: Path) -> None:
         svc.policy_facts("github.com", practice_type="selling")
     with pytest.raises(InputError, match="must be a string"):
         svc.named_query("practices-of-site", {"site": 5})  # type: ignore[dict-item]
+
+
+def test_service_odrl_and_compliance_refusals(graph: Path, tmp_path: Path) -> None:
+    from rdflib import Dataset
+
+    svc = PolicyService([graph])
+    with pytest.raises(InputError, match=r"^policy: give either a site"):
+        svc.odrl_evaluate(site="github.com", policy=POLICY, request=REQUEST)
+    with pytest.raises(InputError, match=r"^data: describes an agent's action"):
+        svc.odrl_evaluate(policy=POLICY, request=REQUEST, data=["pd:EmailAddress"])
+    with pytest.raises(InputError, match=r"^request: missing"):
+        svc.odrl_evaluate(policy=POLICY)
+    with pytest.raises(InputError, match=rf"^state: 200,001 characters is over the limit of {MAX_TURTLE:,}"):
+        svc.odrl_evaluate(policy=POLICY, request=REQUEST, state="#" * (MAX_TURTLE + 1))
+    with pytest.raises(InputError, match=r"^request: no ODRL request in it"):
+        svc.odrl_evaluate(policy=POLICY, request=STATE)
+    with pytest.raises(InputError, match=r"^purpose: 'dpv:Nope' is not a purpose"):
+        svc.odrl_evaluate(site="github.com", purposes=["dpv:Nope"])
+    # a graph converted before the transparency stage: the message pp-graph comply gives
+    ds = Dataset()
+    ds.parse(graph / "github.com.trig", format="trig")
+    for s, p, o, g in list(ds.quads()):
+        if "transparency" in f"{s}{p}{o}".lower() or "gdpr-" in str(o):
+            ds.remove((s, p, o, g))
+    (tmp_path / "github.com.trig").write_text(ds.serialize(format="trig"), "utf-8")
+    with pytest.raises(InputError, match=r"^--graph: .*github\.com\.trig: converted before .* convert it again"):
+        PolicyService([tmp_path]).compliance("github.com")
 
 
 def _free_port() -> int:

@@ -64,6 +64,34 @@ class CallLedger:
         fields = [{"name": p, "action": "bind"} for p in params]
         return self._append(name, f"{rows} row(s)", sites=list(sites), fields=fields)
 
+    def odrl_site(self, out: Mapping[str, Any]) -> int:
+        """An odrl_evaluate verdict for an agent's action against a site: one field per data category, the
+        verdict as its action (as check_egress), the action and recipient kinds as reasons."""
+        req = out["request"]
+        why = [f"operation {req['action']}", *(f"recipient {r}" for r in req["recipients"])]
+        fields = [{"name": "data", "category": c, "action": out["verdict"], "reasons": why} for c in req["data"]]
+        policy = out["policy"].get("graph_digest") or "no-policy"
+        extra: dict[str, Any] = {"purpose": " ".join(req["purposes"])} if req["purposes"] else {}
+        fields = fields or [{"name": "none", "action": out["verdict"], "reasons": why}]
+        return self._append("odrl_evaluate", out["verdict"], sites=[out["site"]], fields=fields, policy=policy, **extra)
+
+    def odrl_turtle(self, verdict: str, arguments: Sequence[str]) -> int:
+        """An odrl_evaluate verdict for a policy and a request given as Turtle: the arguments' names only (what
+        the caller's policy, request or state say is never recorded)."""
+        fields = [{"name": a, "action": "evaluate"} for a in arguments]
+        return self._append("odrl_evaluate", verdict, fields=fields)
+
+    def compliance(self, out: Mapping[str, Any]) -> int:
+        """A checklist answered: one field per requirement with its status, the site, the law and policy IRIs."""
+        fields = [
+            {"name": r["id"], "action": r["status"], "reasons": [f"law {out['law']}"]}
+            for p in out["policies"]
+            for r in p["requirements"]
+        ]
+        result = "complete" if out["complete"] else "incomplete"
+        policy = " ".join(p["policy"] for p in out["policies"]) or "no-policy"
+        return self._append("compliance", result, sites=[out["site"]], fields=fields, policy=policy)
+
     def refused(self, name: str, argument: str) -> int:
         """A call refused for a bad argument: the argument's name only (the message may quote the caller's data)."""
         return self._append(name, "refused", fields=[{"name": argument, "action": "refuse"}])

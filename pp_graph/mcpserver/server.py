@@ -12,11 +12,12 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
 from pp_graph.errors import InputError, PPGraphError
+from pp_graph.mcpserver.odrl_tool import MAX_TURTLE
 from pp_graph.mcpserver.service import MAX_ROWS, MAX_TEXT, PolicyService
 from pp_graph.version import __version__
 
@@ -27,7 +28,9 @@ INSTRUCTIONS = (
     "Privacy-policy knowledge graph. Before sending personal data to a site, call check_egress: allow means send "
     "as is, transform means send only the returned text, deny means do not send. policy_facts lists what a site's "
     "policy states, with the policy line for each practice; named_query runs one of the package's vetted queries; "
-    "anonymize rewrites a text at a level. Each policy is also a resource: policy://<site>."
+    "anonymize rewrites a text at a level; odrl_evaluate gives an ODRL compliance report (a site's exported policy "
+    "against an agent's action, or a policy and a request in Turtle); compliance answers a law's transparency "
+    "checklist for a site. Each policy is also a resource: policy://<site>."
 )
 Site = Annotated[
     str, Field(description="Destination site: a domain such as github.com (a URL or subdomain is accepted).")
@@ -44,6 +47,14 @@ TextOrNone = Annotated[
     Field(
         description=f"Outgoing text to scan for personal data (never stored); at most {MAX_TEXT:,} characters.",
         json_schema_extra={"maxLength": MAX_TEXT},
+    ),
+]
+
+Turtle = Annotated[
+    str | None,
+    Field(
+        description=f"ODRL as Turtle; at most {MAX_TURTLE:,} characters. Not with a site.",
+        json_schema_extra={"maxLength": MAX_TURTLE},
     ),
 ]
 
@@ -100,6 +111,7 @@ def build_server(worker: Worker, service: PolicyService) -> Any:
     server = MCPServer("pp-graph", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     _egress_tools(server, worker, service)
     _graph_tools(server, worker, service)
+    _compliance_tools(server, worker, service)
     _resources(server, worker, service)
     return server
 
@@ -180,6 +192,58 @@ def _graph_tools(server: Any, worker: Worker, service: PolicyService) -> None:
         limit: Annotated[int, Field(ge=0, le=MAX_ROWS, description="Rows returned at most.")] = MAX_ROWS,
     ) -> dict[str, Any]:
         return await worker.call("named_query", service.named_query, name=name, params=params, limit=limit)
+
+
+def _compliance_tools(server: Any, worker: Worker, service: PolicyService) -> None:
+    from pp_graph.comply.laws import known_laws
+
+    @server.tool(
+        description="Evaluate an ODRL request into a FORCE compliance report: the verdict (permitted, prohibited, "
+        "not-permitted, undetermined, not-applicable) and each rule's activation with its premises' satisfaction. "
+        "Give either a site and an agent's action (action, data, purpose, recipient), evaluated against the "
+        "site's exported ODRL policy with the policy lines the verdict rests on, or a policy and a request as "
+        "Turtle (and optionally a state of the world)."
+    )
+    async def odrl_evaluate(
+        site: Annotated[str | None, Field(description="A site whose exported ODRL policy is evaluated.")] = None,
+        action: Annotated[
+            Literal["share", "transfer", "collect", "use"] | None,
+            Field(description="The agent's action (default: share to a third party, use otherwise)."),
+        ] = None,
+        data: Annotated[list[str], Field(description="DPV personal-data categories: pd:EmailAddress, …")] = [],  # noqa: B006
+        purpose: Annotated[list[str], Field(description="DPV purposes: dpv:Marketing, …")] = [],  # noqa: B006
+        recipient: Annotated[
+            list[str], Field(description="Recipient kinds: first_party, service_provider, advertising, …")
+        ] = [],  # noqa: B006
+        policy: Turtle = None,
+        request: Turtle = None,
+        state: Turtle = None,
+    ) -> dict[str, Any]:
+        return await worker.call(
+            "odrl_evaluate",
+            service.odrl_evaluate,
+            policy=policy,
+            request=request,
+            state=state,
+            site=site,
+            action=action,
+            data=data,
+            purposes=purpose,
+            recipients=recipient,
+        )
+
+    laws = known_laws()
+
+    @server.tool(
+        description="A law's transparency checklist for a site's policy (GDPR Art. 13/14 by default): each "
+        "requirement's id, label, article, status (addressed, denied, missing, not applicable) and the policy "
+        "lines that address it, with their offsets."
+    )
+    async def compliance(
+        site: Site,
+        law: Annotated[str, Field(description="The law's checklist.", json_schema_extra={"enum": laws})] = "gdpr",
+    ) -> dict[str, Any]:
+        return await worker.call("compliance", service.compliance, site=site, law=law)
 
 
 def _resources(server: Any, worker: Worker, service: PolicyService) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pp_graph.anonymize.core import MAX_CHARS
 from pp_graph.errors import InputError
+from pp_graph.mcpserver.checklists import SiteChecklists
 from pp_graph.mcpserver.record import CallLedger
 from pp_graph.vocab.dpv import compact
 
@@ -44,6 +45,7 @@ class PolicyService:
         self.engine = RiskEngine(self.store, thresholds=thresholds, ner_mode=ner_mode)
         self.ledger = ledger
         self.sites = _sites(self.store)
+        self.checklists = SiteChecklists(graphs)
 
     # -- sites --
 
@@ -181,6 +183,53 @@ class PolicyService:
         if self.ledger is not None:
             sites = sorted(str(bound[p.name].value) for p in q.params if p.kind == "domain")
             self.ledger.lookup(f"named_query:{name}", sites, len(sent), sorted(values))
+        return out
+
+    def odrl_evaluate(
+        self,
+        policy: str | None = None,
+        request: str | None = None,
+        state: str | None = None,
+        site: str | None = None,
+        action: str | None = None,
+        data: Sequence[str] = (),
+        purposes: Sequence[str] = (),
+        recipients: Sequence[str] = (),
+        limit: int = MAX_ROWS,
+    ) -> dict[str, Any]:
+        """A FORCE compliance report: ``request`` against ``policy`` (Turtle, in an optional ``state``), or an
+        agent's action (``action``, ``data``, ``purposes``, ``recipients``) against ``site``'s exported ODRL policy
+        with the policy lines the verdict rests on."""
+        from pp_graph.mcpserver.odrl_tool import evaluate_site, evaluate_turtle
+
+        agent = {"action": action, "data": data, "purpose": purposes, "recipient": recipients}
+        if site is None:
+            given = [k for k, v in agent.items() if v]
+            if given:
+                raise InputError(given[0], "describes an agent's action: give it with a site, not with Turtle")
+            for name, value in (("policy", policy), ("request", request)):
+                if value is None:
+                    raise InputError(name, "missing: give a site, or a policy and a request as Turtle")
+            out = evaluate_turtle(str(policy), str(request), state, limit)
+            if self.ledger is not None:
+                given = [k for k, v in (("policy", policy), ("request", request), ("state", state)) if v is not None]
+                self.ledger.odrl_turtle(out["verdict"], given)
+            return out
+        extra = [k for k, v in (("policy", policy), ("request", request), ("state", state)) if v is not None]
+        if extra:
+            raise InputError(extra[0], "give either a site with an agent's action, or a policy and a request")
+        prof = self.profile(site)
+        out = evaluate_site(self.engine, prof, action, data, purposes, recipients, limit)
+        if self.ledger is not None:
+            self.ledger.odrl_site(out)
+        return out
+
+    def compliance(self, site: str, law: str = "gdpr") -> dict[str, Any]:
+        """``law``'s transparency checklist (GDPR Art. 13/14 by default) for the site's policy in the graph."""
+        prof = self.profile(site)
+        out = self.checklists.checklist(prof, law)
+        if self.ledger is not None:
+            self.ledger.compliance(out)
         return out
 
     def queries(self) -> list[dict[str, Any]]:

@@ -188,6 +188,11 @@ class RiskEngine:
 
     # -- input resolution (memoised; errors say what would be right) --
 
+    def resolve(self, kind: str, term: str) -> str:
+        """``term`` as the engine reads it (kind: data, purpose, recipient, basis or operation): a full IRI, or a
+        recipient kind's / basis's name; InputError naming the kind and the right spellings."""
+        return self._resolve(kind, term)
+
     def _resolve(self, kind: str, term: str) -> str:
         key = (kind, term)
         iri = self._terms.get(key)
