@@ -306,6 +306,8 @@ def _guard(**kw: Any) -> None:
 def _guard_params() -> list[click.Parameter]:
     out: list[click.Parameter] = []
     for p in risk.params:
+        if "--format" in getattr(p, "opts", ()):  # guard has its own output formats
+            continue
         if p.name in ("batch", "text_file"):
             out.append(click.Option(p.opts, type=click.File("rb"), help=getattr(p, "help", None)))
         else:
