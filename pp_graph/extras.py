@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "llm": ("openai", "json_repair"),
     "dask": ("distributed",),
     "mcp": ("mcp",),
+    "render": ("playwright",),
 }
 
 

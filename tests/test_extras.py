@@ -104,6 +104,7 @@ def test_the_core_converts_validates_queries_and_exports_without_any_extra(core_
             ),
             "llm",
         ),
+        (("convert", "http://127.0.0.1:9/privacy", "--render", "--allow-private", "-o", "out-render"), "render"),
     ],
 )
 def test_a_missing_extra_is_named_with_its_install_line(

@@ -40,13 +40,16 @@ def _backend_options(model: str | None, config: Path | None, extra: tuple[str, .
     return opts
 
 
-def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path, allow_private: bool = False) -> list[Path]:
-    """Files and folders as they are; each http(s) URL fetched into ``folder`` as ``<site>.md``."""
+def _inputs(
+    inputs: tuple[str, ...], site: str | None, folder: Path, allow_private: bool = False, render: bool = False
+) -> list[Path]:
+    """Files and folders as they are; each http(s) URL fetched (or rendered in Chromium) into ``folder`` as
+    ``<site>.md``."""
     from urllib.parse import urlsplit
 
-    from pp_graph.load.fetch import fetch_policy
     from pp_graph.load.sources import check_site
 
+    fetch_policy = _fetcher(inputs, render)
     out = []
     for item in inputs:
         if not item.startswith(("http://", "https://")):
@@ -60,6 +63,20 @@ def _inputs(inputs: tuple[str, ...], site: str | None, folder: Path, allow_priva
         err(f"fetched {item} ({got.source_type}, {len(got.text):,} characters) as {name}")
         out.append(target)
     return out
+
+
+def _fetcher(inputs: tuple[str, ...], render: bool) -> Any:
+    """fetch_policy, or render_policy for --render (checked to be usable before any page is asked for)."""
+    if not render:
+        from pp_graph.load.fetch import fetch_policy
+
+        return fetch_policy
+    if not any(i.startswith(("http://", "https://")) for i in inputs):
+        raise click.UsageError("--render loads web pages: give it an http(s) URL")
+    from pp_graph.load.render import check_render_ready, render_policy
+
+    check_render_ready()
+    return render_policy
 
 
 @contextmanager
@@ -151,6 +168,12 @@ def _terminate_as_interrupt() -> Iterator[None]:
     is_flag=True,
     help="Fetch URLs from loopback and private addresses too (refused by default, also after a redirect).",
 )
+@click.option(
+    "--render",
+    is_flag=True,
+    help="Load URLs in a headless Chromium and read the page after its scripts ran (pages whose text a script "
+    "writes); needs the render extra and the system's chromium.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the batch report as JSON on stdout.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when a terminal).")
 @handle_errors
@@ -174,6 +197,7 @@ def convert(
     max_size: float,
     rule_ids: bool,
     allow_private: bool,
+    render: bool,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -200,7 +224,7 @@ def convert(
 
     fetched = tempfile.TemporaryDirectory(prefix="pp-graph-fetch-")
     try:
-        paths = _inputs(inputs, site, Path(fetched.name), allow_private)
+        paths = _inputs(inputs, site, Path(fetched.name), allow_private, render)
         with _terminate_as_interrupt():
             report = convert_batch(
                 paths,

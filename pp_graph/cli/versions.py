@@ -192,8 +192,14 @@ def history(site: str, graph: Path, fmt: str) -> None:
     is_flag=True,
     help="Fetch from loopback and private addresses too (refused by default, also after a redirect).",
 )
+@click.option(
+    "--render",
+    is_flag=True,
+    help="Load each page in a headless Chromium and keep the text after its scripts ran; needs the render extra "
+    "and the system's chromium.",
+)
 @handle_errors
-def track(sites_file: Path, out: Path, fmt: str, allow_private: bool) -> None:
+def track(sites_file: Path, out: Path, fmt: str, allow_private: bool, render: bool) -> None:
     """Fetch each site's policy (SITES_FILE: TOML) and keep a new dated version when its text changed.
 
     Exit 0 when every site was fetched, 1 when some failed (the others are kept).
@@ -203,7 +209,13 @@ def track(sites_file: Path, out: Path, fmt: str, allow_private: bool) -> None:
     from pp_graph.load.fetch import fetch_policy
     from pp_graph.versions.track import track as run
 
-    results = run(sites_file, out, functools.partial(fetch_policy, allow_private=allow_private))
+    fetch: Any = fetch_policy
+    if render:
+        from pp_graph.load.render import check_render_ready, render_policy
+
+        check_render_ready()  # a missing browser is one clear error, not one failure per site
+        fetch = render_policy
+    results = run(sites_file, out, functools.partial(fetch, allow_private=allow_private))
     emit([r.to_dict() for r in results], fmt, ["site", "status", "file", "error"])
     raise SystemExit(1 if any(r.status == "failed" for r in results) else 0)
 

@@ -50,7 +50,8 @@ def _client(timeout: float) -> httpx.Client:
     return httpx.Client(headers={"User-Agent": USER_AGENT}, timeout=timeout, follow_redirects=False)
 
 
-def _check_url(url: str) -> None:
+def check_url(url: str) -> None:
+    """InputError unless ``url`` is an http(s) URL with a host."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(url, "not an http(s) URL")
@@ -103,7 +104,7 @@ def _get(client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_
     """GET with redirects followed by hand: each hop's URL and host checked first, the deadline kept."""
     first = url
     for _ in range(MAX_REDIRECTS + 1):
-        _check_url(url)
+        check_url(url)
         if not allow_private:
             check_host(url)
         r, data = _body(client, url, budget, max_bytes)
@@ -133,6 +134,15 @@ def _allowed(client: httpx.Client, url: str, budget: _Budget, allow_private: boo
     rp = RobotFileParser()
     rp.parse(got.data.decode("utf-8", errors="replace").splitlines())
     return rp.can_fetch(USER_AGENT, url)
+
+
+def robots_allows(
+    url: str, *, allow_private: bool = False, timeout: float = TIMEOUT, deadline: float = DEADLINE
+) -> bool:
+    """Whether the URL's robots.txt lets our user agent fetch it (asked as :func:`fetch_policy` asks it)."""
+    budget = _Budget(deadline, timeout, time.monotonic())
+    with _client(timeout) as c:
+        return _allowed(c, url, budget, allow_private)
 
 
 def _body(client: httpx.Client, url: str, budget: _Budget, max_bytes: int) -> tuple[httpx.Response, bytes]:
@@ -192,7 +202,7 @@ def fetch_policy(
 ) -> Fetched:
     """Fetch one policy page; InputError naming the URL for every way it can fail. ``allow_private``: fetch from
     loopback and private addresses too; ``deadline``: seconds for the whole fetch; ``timeout``: for one read."""
-    _check_url(url)
+    check_url(url)
     budget = _Budget(deadline, timeout, time.monotonic())
     own = client is None
     c = client or _client(timeout)
