@@ -7,15 +7,15 @@ public in the redirect tests (``internal_kind`` patched); 127.0.0.2 stays what i
 from __future__ import annotations
 
 import ipaddress
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
+from local_http import serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -56,18 +56,9 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _serve(host: str) -> Iterator[int]:
-    httpd = ThreadingHTTPServer((host, 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield httpd.server_address[1]
-    httpd.shutdown()
-    httpd.server_close()
-
-
 @pytest.fixture
 def ports() -> Iterator[tuple[int, int]]:
-    outer, inner = _serve("127.0.0.1"), _serve("127.0.0.2")
+    outer, inner = serve("127.0.0.1", Handler), serve("127.0.0.2", Handler)
     a, b = next(outer), next(inner)
     Handler.routes = {"/privacy": (200, PAGE), "/robots.txt": (404, b""), "/internal": (200, INTERNAL)}
     yield a, b

@@ -9,14 +9,14 @@ from __future__ import annotations
 import ipaddress
 import json
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
+from local_http import serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -63,18 +63,9 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _serve(host: str) -> Iterator[int]:
-    httpd = ThreadingHTTPServer((host, 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield httpd.server_address[1]
-    httpd.shutdown()
-    httpd.server_close()
-
-
 @pytest.fixture
 def ports() -> Iterator[tuple[int, int]]:
-    outer, inner = _serve("127.0.0.1"), _serve("127.0.0.2")
+    outer, inner = serve("127.0.0.1", Handler), serve("127.0.0.2", Handler)
     a, b = next(outer), next(inner)
     Handler.asked = []
     Handler.routes = {"/privacy": (200, PAGE, "text/html"), "/robots.txt": (404, b"", "text/plain")}

@@ -9,6 +9,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -213,3 +214,17 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None
 
 def err(msg: str) -> None:
     click.echo(msg, err=True)
+
+
+def graph_option(help: str = "Policy graph files or folders (repeatable).") -> Callable[[F], F]:
+    """``--graph`` as the commands that read converted policies take it: repeatable, existing paths, ``outputs``
+    by default."""
+    return click.option(
+        "--graph",
+        "graphs",
+        multiple=True,
+        type=click.Path(exists=True, path_type=Path),
+        default=[Path("outputs")],
+        show_default=True,
+        help=help,
+    )

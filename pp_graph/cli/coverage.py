@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, handle_errors
+from pp_graph.cli.common import emit, graph_option, handle_errors
 
 COLUMNS = ["site", "category", "purpose", "action", "calls", "first", "last", "version", "verdict", "match", "evidence"]
 
@@ -43,15 +43,7 @@ def _markdown(rows: list[dict[str, Any]], counts: dict[str, int]) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The data plane's database (its ledger is verified first).",
 )
-@click.option(
-    "--graph",
-    "graphs",
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    default=[Path("outputs")],
-    show_default=True,
-    help="Policy graph files or folders, dated versions included (repeatable).",
-)
+@graph_option("Policy graph files or folders, dated versions included (repeatable).")
 @click.option(
     "--checkpoint",
     type=click.File("r"),

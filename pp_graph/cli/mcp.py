@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import CLIError, handle_errors, ner_mode_option
+from pp_graph.cli.common import CLIError, graph_option, handle_errors, ner_mode_option
 
 
 @click.command("mcp")
@@ -17,15 +17,7 @@ from pp_graph.cli.common import CLIError, handle_errors, ner_mode_option
     show_default=True,
     help="stdio: the client starts this command and talks over stdin/stdout; http: streamable HTTP at /mcp.",
 )
-@click.option(
-    "--graph",
-    "graphs",
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    default=[Path("outputs")],
-    show_default=True,
-    help="Policy graph files or folders (repeatable).",
-)
+@graph_option()
 @click.option(
     "--ledger",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import click
 
-from pp_graph.cli.common import CLIError, detection_warm_up, handle_errors, ner_mode_option, printable
+from pp_graph.cli.common import CLIError, detection_warm_up, graph_option, handle_errors, ner_mode_option, printable
 from pp_graph.vocab.dpv import compact
 
 
@@ -95,15 +95,7 @@ def _deny_unloaded(e: Exception, batch: IO[bytes] | None) -> None:
 
 
 @click.command()
-@click.option(
-    "--graph",
-    "graphs",
-    multiple=True,
-    type=click.Path(exists=True, path_type=Path),
-    default=[Path("outputs")],
-    show_default=True,
-    help="Policy graph files or folders (repeatable).",
-)
+@graph_option()
 @click.option("--site", help="Destination site (domain or URL); a site without a policy is scored as L = 1.0.")
 @click.option(
     "--data", multiple=True, metavar="CATEGORY", help="Personal-data category: pd:EmailAddress, … (repeatable)."

@@ -10,10 +10,10 @@ import re
 from collections.abc import Iterator
 
 from pp_graph.comply.rules import Negation, Requirement, RuleSet
+from pp_graph.load.reading import is_navigation
 from pp_graph.model import AttributeKind, PartyKind, RequirementMention, SegmentExtraction, Span
 
 _CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)")
-_LINK = re.compile(r"\[[^\]]*\]\([^)]*\)")
 AFTER_LIMIT = 300  # characters after a cue searched for an exception ("unless", "except")
 MAX_CANDIDATES = 64  # spans tried per requirement and line before giving up on finding the other polarity
 
@@ -30,13 +30,6 @@ def negated(text: str, start: int, end: int, neg: Negation) -> bool:
     hi = min(len(text), end + AFTER_LIMIT)
     after = _CLAUSE_END.search(text, end, hi)
     return not neg.exceptions.search(text[end : after.start() if after else hi])
-
-
-def navigation(line: str) -> bool:
-    """A line of links (a table of contents, a menu): it names topics, it does not address them."""
-    if line.count("](") < 2:
-        return False
-    return len(_LINK.sub("", line).strip(" |*-•·")) < 0.2 * len(line)
 
 
 def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> Iterator[tuple[Span, bool]]:
@@ -91,7 +84,7 @@ def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMenti
     """The requirement statements of one line, in rule-file order: per (requirement, polarity) the first span
     found (facts, then cues in file order); the search of a requirement stops once it can find nothing new."""
     out: list[RequirementMention] = []
-    if navigation(res.segment.text):
+    if is_navigation(res.segment.text):
         return out
     lower = res.segment.text.lower()
     # Without a negation word anywhere in the line nothing in it is denied: the first span found is enough.

@@ -288,7 +288,7 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
                 out.put(" ", prev.end, ln.start)
         out.copy(text, ln.start, ln.end)
     s = out.text()
-    if kind == "code" or _navigation(s):
+    if kind == "code" or is_navigation(s):
         return out
     bold = _BOLD_LINE.fullmatch(s)
     if bold is None:
@@ -308,9 +308,10 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
 _NAV_LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)")
 
 
-def _navigation(s: str) -> bool:
-    """A unit made of links (a table of contents, a menu) is read as written: it names topics, and its links'
-    texts run together once their markup is gone ("Who we areYour rights…"), so later stages see the links."""
+def is_navigation(s: str) -> bool:
+    """A line made of links (a table of contents, a menu): it names topics, it does not address them. Such a unit
+    is read as written, since its links' texts would run together once their markup is gone ("Who we areYour
+    rights…"), and later stages (the transparency rules) recognise it by its links."""
     return s.count("](") >= 2 and len(_NAV_LINK.sub("", s).strip(" |*-•·,")) < 0.2 * len(s)
 
 

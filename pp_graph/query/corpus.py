@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import pyoxigraph as ox
 from pp_graph.errors import InputError
 from pp_graph.graph.files import graph_files
 from pp_graph.query.runner import load_query
+from pp_graph.resources import PR2GRAPH_ONTOLOGY
 from pp_graph.store.embedded import EmbeddedStore, open_store
 from pp_graph.vocab.dpv import compact, vocabulary
 
@@ -37,6 +38,7 @@ PRACTICE_TYPES = (
 CONCEPT_ROLES = ("data", "purpose", "hasLegalBasis", "protectAgainst", "method")
 PARTY_ROLES = ("receiver", "provider", "sharer", "user", "collector", "holder", "protector")
 VIEW_CACHE = 32  # policy views kept in memory by the UI
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 SKOS_DEFINITION = "http://www.w3.org/2004/02/skos/core#definition"
 
 
@@ -304,14 +306,12 @@ class Corpus:
     # -- DPV --
 
     def label(self, iri: str) -> str:
-        """A person's name for a concept: DPV's label ("Right to object (Art. 21)" for a GDPR right), a recipient
-        kind's words ("Service provider"), else the compact IRI."""
+        """A person's name for a concept: DPV's label ("Right to object (Art. 21)" for a GDPR right), the
+        pp-graph ontology's label ("Service provider" for a recipient kind), else the compact IRI."""
         if iri.startswith("https://w3id.org/dpv"):
             return readable_label(self.vocab.label(iri))
-        local = iri.rsplit("#", 1)[-1]
-        if iri.startswith("urn:pp-graph:ontology#recipient-"):
-            return local.removeprefix("recipient-").replace("-", " ").capitalize()
-        return compact(iri)
+        name = ontology_labels().get(iri)
+        return name[:1].upper() + name[1:] if name else compact(iri)
 
     @cached_property
     def _definitions(self) -> dict[str, str]:
@@ -383,3 +383,14 @@ def readable_label(label: str) -> str:
         return label
     article = m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
     return f"{m.group(3)} (Art. {article})"
+
+
+@cache
+def ontology_labels() -> dict[str, str]:
+    """The pp-graph ontology's rdfs:labels by IRI (read once)."""
+    with PR2GRAPH_ONTOLOGY.open("rb") as fh:
+        return {
+            q.subject.value: q.object.value
+            for q in ox.parse(fh, format=ox.RdfFormat.TURTLE)
+            if q.predicate.value == RDFS_LABEL and isinstance(q.subject, ox.NamedNode)
+        }
