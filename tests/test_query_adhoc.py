@@ -257,3 +257,13 @@ def test_deadline_overhead_is_small() -> None:
         with_deadline(lambda: time.sleep(2), 0.2, "q")
     with pytest.raises(ZeroDivisionError):
         with_deadline(lambda: 1 / 0, 5, "q")
+
+
+def test_a_folder_without_graph_files_is_an_error_not_zero_rows(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    (tmp_path / "empty").mkdir()
+    r = CliRunner().invoke(main, ["query", "stats-totals", str(tmp_path / "empty")])
+    assert r.exit_code == 2 and "no graph files" in r.output

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pp_graph.cli.common import emit, format_option, handle_errors
-from pp_graph.errors import ConfigError
+from pp_graph.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from pp_graph.export import Exporter
@@ -104,8 +104,12 @@ def _open(
         return store
     if not paths and store_dir is None:
         raise ConfigError("give graph files or folders (PATHS), --store DIR or --endpoint URL")
+    from pp_graph.graph.files import GRAPH_SUFFIXES, graph_files
     from pp_graph.store.embedded import open_store
 
+    if paths and store_dir is None and not graph_files(paths):  # zero rows would read as "no such practice"
+        names = ", ".join(str(p) for p in paths)
+        raise InputError(names, f"no graph files ({', '.join(sorted(GRAPH_SUFFIXES))}) there; convert policies first")
     return open_store(paths, store_dir)
 
 
