@@ -29,6 +29,8 @@ class Sample:
 
 def load(path: Path | None = None) -> list[Sample]:
     p = path or DATASET
+    if not p.is_file():  # a clear message, not a traceback, where the shared datasets are not beside the checkout
+        raise SystemExit(f"{p}: no such file; the anonymizer benchmarks read the synthetic PII dataset from there")
     rows = json.loads(p.read_text(encoding="utf-8"))
     return [
         Sample(

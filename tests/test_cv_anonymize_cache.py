@@ -13,9 +13,15 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 
+import _pii  # noqa: E402
 import cv_anonymize  # noqa: E402
 
+needs_dataset = pytest.mark.skipif(
+    not _pii.DATASET.is_file(), reason="the pii-synth dataset is not beside the checkout"
+)
 
+
+@needs_dataset
 def test_the_key_covers_training_split_and_checksum_code_and_library_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     names = {p.name for p in cv_anonymize.OTHER_FILES}
     assert names == {"train_ner_crf.py", "_pii.py", "checksums.py"} and all(
@@ -44,6 +50,7 @@ def test_a_well_formed_cache_reads_back(tmp_path: Path) -> None:
     assert key == "k" and [(e.type, e.start, e.end) for e in ents["Jane"]] == [("PERSON", 0, 4)]
 
 
+@needs_dataset
 def test_the_script_exits_2_on_a_malformed_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache.json"
     cache.write_text("{broken", encoding="utf-8")
