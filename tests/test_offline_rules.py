@@ -384,6 +384,7 @@ def test_a_paragraph_cue_must_outweigh_every_positive_cue(tmp_path: Path) -> Non
 def test_an_out_of_scope_line_inherits_nothing_by_the_gate() -> None:
     text = "# Privacy\n\n## Information we collect\n\nInformation from children under 13, such as an email address.\n"
     ex = explain(policy_from_text(text, "example.com"), line=5)
-    assert ex.practices == []
+    # no collection inherited from the heading; the line is an audience statement (data/rules/statements.toml)
+    assert [(t, rules) for t, _, _, rules in ex.practices] == [("specific-audience", ("statement.specific-audience",))]
     [dropped] = [e for e in ex.events if e.action == "dropped"]
     assert dropped.rule == "gate.cues" and "veto.inherit.out-of-scope -1" in dropped.why

@@ -155,6 +155,12 @@ _ROLE_TARGET = {
     Role.PROTECT_AGAINST: "attr",
     Role.LEGAL_BASIS: "attr",
     Role.CONDITION: "attr",
+    Role.TRANSFER_SAFEGUARD: "attr",
+    Role.CHOICE_SCOPE: "attr",
+    Role.CHOICE_MECHANISM: "attr",
+    Role.NOTIFICATION_MEANS: "attr",
+    Role.AUDIENCE: "attr",
+    Role.AGE_LIMIT: "attr",
 }
 
 

@@ -2,10 +2,14 @@
 
 Shape of a policy graph (named by the policy IRI):
   <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> …
-  <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection ;
+  <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection
+      | ppg:UserChoiceControl | ppg:PolicyChange | ppg:DoNotTrack | ppg:SpecificAudience ;
       ppg:practiceLabel "first-party-collection-use" ; ppg:negated false ; pr2g:text <text> ;
       ppg:trigger <mention> ; pr2g:data pd:… ; pr2g:purpose dpv:… ; ppg:collector/pr2g:sharer/pr2g:receiver <party> ;
-      ppg:retentionPeriod … ; ppg:storagePlace … ; pr2g:method … ; dpv:hasLegalBasis … ;
+      ppg:retentionPeriod … ; ppg:storagePlace … ; ppg:storageRegion "EEA" ; ppg:transferSafeguard "scc" ;
+      ppg:choiceScope "marketing" ; ppg:choiceMechanism "opt-out" ; ppg:notificationMeans "email" ;
+      ppg:honoursDoNotTrack false ; ppg:audience "children" ; ppg:ageLimit 13 ; ppg:relatedConcept <DPV term> ;
+      pr2g:method … ; dpv:hasLegalBasis … ;
       ppg:evidence <mention> … ; prov:wasGeneratedBy <extraction activity> .
   <mention> a ppg:Mention ; ppg:start 10 ; ppg:end 23 ; ppg:anchorText "email address" ; ppg:denotes pd:EmailAddress .
   <text> a pr2g:Text ; pr2g:value "…line…" ; ppg:start ; ppg:end ; ppg:segmentIndex ; ppg:headingPath "A › B" .
@@ -59,6 +63,10 @@ PRACTICE_CLASS = {
     PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: PR2G.DataSharingDisclosure,
     PracticeType.DATA_STORAGE_RETENTION_DELETION: PR2G.DataStorageRetention,
     PracticeType.DATA_SECURITY_PROTECTION: PR2G.DataSecurityProtection,
+    PracticeType.USER_CHOICE_CONTROL: PPG.UserChoiceControl,
+    PracticeType.POLICY_CHANGE: PPG.PolicyChange,
+    PracticeType.DO_NOT_TRACK: PPG.DoNotTrack,
+    PracticeType.SPECIFIC_AUDIENCE: PPG.SpecificAudience,
 }
 
 PARTY_ROLE_PROPERTY = {
@@ -74,6 +82,15 @@ ATTR_PROPERTY = {
     Role.STORAGE_PLACE: PPG.storagePlace,
     Role.METHOD: PR2G.method,
     Role.PROTECT_AGAINST: PR2G.protectAgainst,
+}
+
+# Statement details (data/rules/statements.toml): the detail's code, and its DPV concept as ppg:relatedConcept.
+DETAIL_PROPERTY = {
+    Role.CHOICE_SCOPE: PPG.choiceScope,
+    Role.CHOICE_MECHANISM: PPG.choiceMechanism,
+    Role.NOTIFICATION_MEANS: PPG.notificationMeans,
+    Role.AUDIENCE: PPG.audience,
+    Role.TRANSFER_SAFEGUARD: PPG.transferSafeguard,
 }
 
 
@@ -232,6 +249,8 @@ class _Builder:
             self.add(node, PPG.trigger, self.mention(pr.span))
             self.add(node, PROV.wasGeneratedBy, run)
             self.rules(node, pr.rules)
+            if pr.type == PracticeType.DO_NOT_TRACK:  # said positively beside ppg:negated, so a query need not invert
+                self.add(node, PPG.honoursDoNotTrack, Literal(not pr.negated))
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
@@ -299,7 +318,17 @@ class _Builder:
                 self.add(node, PPG.retentionText, Literal(a.span.text))
             elif role in ATTR_PROPERTY:
                 self.add(node, ATTR_PROPERTY[role], Literal(a.span.text))
-            self.add(node, PPG.evidence, self.mention(a.span, URIRef(a.concept) if a.concept else None))
+                if role == Role.STORAGE_PLACE and a.value:  # the place's region code (statements.toml places)
+                    self.add(node, PPG.storageRegion, Literal(a.value))
+            elif role == Role.AGE_LIMIT and a.value:
+                self.add(node, PPG.ageLimit, Literal(int(a.value), datatype=XSD.integer))
+            elif role in DETAIL_PROPERTY and a.value:
+                self.add(node, DETAIL_PROPERTY[role], Literal(a.value))
+                if a.concept:
+                    self.add(node, PPG.relatedConcept, URIRef(a.concept))
+            # a detail's concept (an opt-out, a safeguard) is no mention's class: it is on the practice
+            denotes = URIRef(a.concept) if a.concept and role not in DETAIL_PROPERTY else None
+            self.add(node, PPG.evidence, self.mention(a.span, denotes))
 
 
 def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[URIRef, dict[Triple, None]]:

@@ -66,6 +66,7 @@ from pp_graph.extract.offline.patterns.security import (
 )
 from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
 from pp_graph.extract.offline.rules import Trace, phases, register
+from pp_graph.extract.offline.statements import line_statements, merge_details, with_statements
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
@@ -377,8 +378,10 @@ class OfflineBackend(Backend):
                         Span.at(policy.text, m.start(1) + off, m.end(1) + off), AttributeKind.STORAGE_PLACE
                     )
                 )
+        statements = line_statements(policy, segment)
+        attrs = merge_details(attrs, statements)
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled)
+        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled, statements)
 
     def _mentions(
         self, segment: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
@@ -480,6 +483,9 @@ class OfflineBackend(Backend):
         note = self._note if self.trace is not None else None
         reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
+        for i, segment in enumerate(segments):  # the statement rules, beside the practices (see statements.py)
+            seg_note = self._seg_note(segment.index) if self.trace is not None else None
+            out[i] = with_statements(out[i], self._state(policy, segment), seg_note)
         return out
 
     def _stated_sales(self, policy: Policy, segment: Segment, state: SegmentState) -> list[PracticeMention]:
@@ -670,14 +676,9 @@ class OfflineBackend(Backend):
             third = [i for i, p in parties if p.kind == PartyKind.THIRD_PARTY]
             users = [i for i, p in parties if p.kind == PartyKind.USER]
             t = pr.type
-            data_role = {
-                PracticeType.FIRST_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
-                PracticeType.THIRD_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
-                PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: Role.DATA_SHARED,
-                PracticeType.DATA_STORAGE_RETENTION_DELETION: Role.DATA_RETAINED,
-                PracticeType.DATA_SECURITY_PROTECTION: Role.DATA_PROTECTED,
-            }[t]
-            rels.extend(Relation(pi, data_role, d) for d in data)
+            data_role = _DATA_ROLE.get(t)  # (the statements other than storage hold no data of their own)
+            if data_role is not None:
+                rels.extend(Relation(pi, data_role, d) for d in data)
             rels.extend(Relation(pi, Role.PURPOSE_ARGUMENT, p) for p in purposes)
             if t == PracticeType.FIRST_PARTY_COLLECTION_USE:
                 rels.append(Relation(pi, Role.DATA_COLLECTOR, "party:first"))
@@ -700,13 +701,22 @@ class OfflineBackend(Backend):
                 rels.extend(Relation(pi, Role.DATA_RECEIVER, f"party:{i}") for i in (after or third))
             elif t == PracticeType.DATA_STORAGE_RETENTION_DELETION:
                 rels.append(Relation(pi, Role.DATA_HOLDER, "party:first"))
-            else:
+            elif t == PracticeType.DATA_SECURITY_PROTECTION:
                 rels.append(Relation(pi, Role.DATA_PROTECTOR, "party:first"))
             for i, a in attrs:
                 role = ATTR_ROLE.get((t, a.kind)) or ATTR_ROLE.get((None, a.kind))
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+_DATA_ROLE = {
+    PracticeType.FIRST_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
+    PracticeType.THIRD_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
+    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: Role.DATA_SHARED,
+    PracticeType.DATA_STORAGE_RETENTION_DELETION: Role.DATA_RETAINED,
+    PracticeType.DATA_SECURITY_PROTECTION: Role.DATA_PROTECTED,
+}
 
 
 @dataclass
