@@ -299,3 +299,33 @@ def test_query_site_statements(store: EmbeddedStore) -> None:
     assert int(lumen["choices"]) == 1  # the opt-out of marketing; not the choice the policy denies
     quiet = rows["quiet.example"]
     assert quiet["doNotTrack"] == [] and quiet["audiences"] == [] and int(quiet["choices"]) == 0
+
+
+def test_every_practice_type_has_a_report_and_ui_colour() -> None:
+    from pp_graph.model import PracticeType
+    from pp_graph.query.corpus import PRACTICE_TYPES
+    from pp_graph.report.charts import TYPE_COLOURS
+    from pp_graph.serve import cards
+
+    css = (Path(cards.__file__).parent / "static" / "app.css").read_text(encoding="utf-8")
+    assert tuple(t.value for t in PracticeType) == PRACTICE_TYPES
+    for t in PracticeType:
+        assert TYPE_COLOURS[t.value].startswith("#"), t
+        assert f".t-{t.value} {{ background:" in css, t
+    assert len(set(TYPE_COLOURS.values())) == len(TYPE_COLOURS)  # each type told apart
+
+
+def test_policy_page_shows_a_statements_details(store: EmbeddedStore, tmp_path: Path) -> None:
+    from pp_graph.query.corpus import Corpus
+    from pp_graph.serve.cards import card
+
+    c = convert_text("# Privacy\n\nWe do not respond to Do Not Track signals.\n", "lumen-notes.example")
+    f = tmp_path / "lumen-notes.example.trig"
+    f.write_text(c.dataset.serialize(format="trig"), encoding="utf-8")
+    corpus = Corpus.open([f])
+    view = corpus.view(corpus.policies[0])
+    [p] = view.practices
+    assert p.type == "do-not-track" and p.details == [("honoursDoNotTrack", "false")]
+    seg = next(s for s in view.segments if s.iri == p.segment)
+    html = card(p, seg, corpus.label)
+    assert "<dt>honoursDoNotTrack</dt><dd><code>false</code></dd>" in html and "t-do-not-track" in html

@@ -46,6 +46,7 @@ from pp_graph.extract.llm.schemas import (
     recognition_schema,
     relations_schema,
 )
+from pp_graph.extract.offline.statement_rules import DETAIL_KINDS, checked_code, statement_rules
 from pp_graph.extract.registry import Backend
 from pp_graph.extras import need
 from pp_graph.model import (
@@ -496,6 +497,9 @@ class LLMBackend(Backend):
                 value = valid_duration(item.duration)
                 if value and not _duration_grounded(value, span.text):
                     value = None  # keep the span, drop a period the text does not state
+            elif item.kind in DETAIL_KINDS:  # a code the statement rules know, or none (the span is kept)
+                code, concept = checked_code(statement_rules(), item.kind, item.code, span.text)
+                value = code or None
             found.attributes.append(AttributeMention(span, item.kind, concept, value))
         return True
 

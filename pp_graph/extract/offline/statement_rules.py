@@ -236,6 +236,31 @@ def _example_problem(ex: Example, found: Found | None) -> str:
     return ""
 
 
+DETAIL_KINDS = (
+    AttributeKind.STORAGE_PLACE,
+    AttributeKind.TRANSFER_SAFEGUARD,
+    AttributeKind.CHOICE_SCOPE,
+    AttributeKind.CHOICE_MECHANISM,
+    AttributeKind.NOTIFICATION_MEANS,
+    AttributeKind.AUDIENCE,
+    AttributeKind.AGE_LIMIT,
+)
+_COUNTRY = re.compile(r"[A-Z]{2}")
+
+
+def checked_code(rules: StatementRules, kind: AttributeKind, code: str | None, span: str) -> tuple[str, str | None]:
+    """A detail's code as another backend (the LLM) gives it, checked against the file's codes: (code, its DPV
+    concept), or ("", None) when it is not one (an age must be written in the span; a place may be any country)."""
+    if not code:
+        return "", None
+    if kind == AttributeKind.AGE_LIMIT:
+        return (code, None) if code.isdigit() and code in span else ("", None)
+    for d in rules.details:
+        if d.kind == kind and d.code == code:
+            return code, d.concept
+    return (code, None) if kind == AttributeKind.STORAGE_PLACE and _COUNTRY.fullmatch(code) else ("", None)
+
+
 def negated(neg: Negation, sentence: str, at: int) -> bool:
     """A negation cue shortly before ``at`` in its clause, the ``ignore`` phrases ("Do Not Track") blanked first."""
     lo = max(0, at - neg.window)
