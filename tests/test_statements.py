@@ -329,3 +329,31 @@ def test_policy_page_shows_a_statements_details(store: EmbeddedStore, tmp_path: 
     seg = next(s for s in view.segments if s.iri == p.segment)
     html = card(p, seg, corpus.label)
     assert "<dt>honoursDoNotTrack</dt><dd><code>false</code></dd>" in html and "t-do-not-track" in html
+
+
+def test_odrl_export_constrains_a_storage_region_and_conforms() -> None:
+    from pp_graph.export import export_store
+    from pp_graph.export.odrl import validate_odrl
+    from pp_graph.graph.namespaces import ODRL
+
+    text = (
+        "# Privacy\n\nWe store your email address on servers located in Germany.\n\n"
+        "We transfer your email address outside the EEA under standard contractual clauses.\n\n"
+        "Your data may be stored in any country where we have facilities.\n\n"
+        "You can opt out of marketing emails.\n"
+    )
+    c = convert_text(text, "lumen-notes.example")
+    s = EmbeddedStore()
+    s.load_dpv()
+    s.load_dataset(c.dataset)
+    g = export_store("odrl", s)[str(c.graph)]
+    spatial = sorted(
+        (str(g.value(k, ODRL.operator)).rsplit("/", 1)[-1], str(g.value(k, ODRL.rightOperand)))
+        for k in g.subjects(ODRL.leftOperand, ODRL.spatial)
+    )
+    loc = "https://w3id.org/dpv/loc#"
+    assert spatial == [("eq", loc + "DE"), ("neq", loc + "EEA")]  # "any country" names no place
+    actions = {str(a).rsplit("#", 1)[-1] for a in g.objects(None, ODRL.action)}
+    assert actions <= {"Store", "Transfer"}  # the choice is not a permission to process
+    rep = validate_odrl(g)
+    assert rep.conforms, rep.text
