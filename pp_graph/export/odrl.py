@@ -37,7 +37,8 @@ PPG_PROFILE = URIRef("urn:pp-graph:odrl-profile")  # our constraints on it: onto
 DURATION = URIRef(DPV_ODRL + "Duration")
 LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
 DPV_LOC = "https://w3id.org/dpv/loc#"  # DPV's locations: ISO 3166 codes and regions (EU, EEA)
-NO_PLACE = {"any-country", "user-country"}  # storage regions that name no place one can constrain to
+# storage regions that name no place one can constrain to
+NO_PLACE = {"any-country", "user-country", "outside-user-country"}
 
 ODRL_ONTOLOGY = ONTOLOGIES / "vendor" / "odrl" / "ODRL22.ttl"
 ODRL_SHAPES = ONTOLOGIES / "vendor" / "odrl" / "shacl" / "shapesv2.ttl"
