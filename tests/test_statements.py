@@ -357,3 +357,11 @@ def test_odrl_export_constrains_a_storage_region_and_conforms() -> None:
     assert actions <= {"Store", "Transfer"}  # the choice is not a permission to process
     rep = validate_odrl(g)
     assert rep.conforms, rep.text
+
+
+def test_a_statements_sentence_still_passes_its_data_to_the_practice_before() -> None:
+    # before the statements, the second sentence stated no practice, so its data went to the first one's
+    g = _graph("We collect information when you sign up. You can opt out of newsletters sent to your email address.")
+    collect = _one(g, PR2G.DataCollectionUse)
+    assert (collect, PR2G.data, URIRef("https://w3id.org/dpv/pd#EmailAddress")) in g
+    assert _one(g, PPG.UserChoiceControl)

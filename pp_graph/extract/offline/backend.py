@@ -66,7 +66,7 @@ from pp_graph.extract.offline.patterns.security import (
 )
 from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
 from pp_graph.extract.offline.rules import Trace, phases, register
-from pp_graph.extract.offline.statements import line_statements, merge_details, with_statements
+from pp_graph.extract.offline.statements import is_statement, line_statements, merge_details, with_statements
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
@@ -658,7 +658,9 @@ class OfflineBackend(Backend):
                     return i
             return -1
 
-        adopt = _adopting_sentences([sent_of(p.span.start) for p in res.practices if not p.inherited], len(bounds))
+        # a statement's sentence still passes its data to a data practice nearby (see statements.is_statement)
+        stated = [sent_of(p.span.start) for p in res.practices if not p.inherited and not is_statement(p)]
+        adopt = _adopting_sentences(stated, len(bounds))
         for pi, pr in enumerate(res.practices):
             # Inherited practices relate to everything in their (list-item) segment.
             s = -2 if pr.inherited else sent_of(pr.span.start)

@@ -22,7 +22,7 @@ from pp_graph.resources import DATA
 from pp_graph.vocab.dpv import expand, vocabulary
 
 RULES_FILE = DATA / "rules" / "statements.toml"
-_RULE_ID = re.compile(r"^[a-z]+(\.[a-z0-9-]+)+$")  # the form ppg:rule accepts (pr2graph-shapes.ttl)
+_RULE_ID = re.compile(r"^statement(\.[a-z0-9-]+)+$")  # the form ppg:rule accepts, under "statement."
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,7 @@ def _statement(raw: dict[str, Any], n: int) -> Statement:
     where = f"{RULES_FILE.name}: statement {n} ({raw.get('id', '?')})"
     rid = _need(raw, "id", str, where)
     if not _RULE_ID.match(rid):
-        raise DataFileError(f"{where}: id {rid!r} is not a rule id like 'statement.user-choice'")
+        raise DataFileError(f"{where}: id {rid!r} is not a statement rule id like 'statement.user-choice'")
     words = _need(raw, "keywords", list, where)
     examples = []
     for e in raw.get("examples", []):

@@ -24,6 +24,7 @@ from pp_graph.model import (
     Span,
 )
 
+STATEMENT_PREFIX = "statement."  # the ids of statements.toml's rules
 # (rule, action, start, end, practice, why): how the statements report to a trace
 Note = Callable[[str, str, int, int, str, str], None]
 
@@ -63,6 +64,12 @@ def merge_details(attrs: list[AttributeMention], found: list[LineStatement]) -> 
                 a = out[same[0]]
                 out[same[0]] = AttributeMention(a.span, a.kind, a.concept, d.value)
     return out
+
+
+def is_statement(p: PracticeMention) -> bool:
+    """Made by a statement rule: its sentence is not one that 'states a practice' for the sentences around it, so
+    their data and purposes go on to the data practice nearby as before (backend._relate)."""
+    return any(r.startswith(STATEMENT_PREFIX) for r in p.rules)
 
 
 def with_statements(found: list[PracticeMention], state: SegmentState, note: Note | None) -> list[PracticeMention]:
