@@ -365,3 +365,11 @@ def test_a_statements_sentence_still_passes_its_data_to_the_practice_before() ->
     collect = _one(g, PR2G.DataCollectionUse)
     assert (collect, PR2G.data, URIRef("https://w3id.org/dpv/pd#EmailAddress")) in g
     assert _one(g, PPG.UserChoiceControl)
+
+
+def test_a_place_drops_only_a_sharing_verb_that_moves_data() -> None:
+    moved = _graph("Your information will be collected, stored, processed and disclosed in the United States.")
+    assert not _practices(moved, PR2G.DataSharingDisclosure)
+    assert _values(moved, _one(moved, PR2G.DataStorageRetention), PPG.storageRegion) == {"US"}
+    shared = _graph("If we share personal data stored in the United States, we tell you first.")
+    assert _practices(shared, PR2G.DataSharingDisclosure)

@@ -4,11 +4,13 @@ A line's statements are found once, with its other facts (backend._analyse): the
 attributes, and after the practice rules have run, their practices join the line's practices (``with_statements``):
 unless the trigger rules already read a practice the rule yields to in the same sentence, which then takes the
 details ("we keep your data in the EU for two years"). A storage statement with a place drops a sharing practice of
-its sentence that names no third party: data stored or processed in a country is not disclosed to anyone.
+its sentence that names no third party and whose verb moves data (MOVE_VERB): data stored, processed or transferred
+in a country is not disclosed to anyone.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pp_graph.extract.offline.facts import SegmentState, sentences
@@ -25,6 +27,9 @@ from pp_graph.model import (
 )
 
 STATEMENT_PREFIX = "statement."  # the ids of statements.toml's rules
+# A sharing trigger that moves data rather than gives it to someone ("transferred, stored, disclosed … in the U.S."):
+# the one a place reads as storage. "If we share personal data transferred to the U.S." still shares.
+MOVE_VERB = re.compile(r"transf|transmit|sen[dt]|mov|disclos|export|provid", re.I)
 # (rule, action, start, end, practice, why): how the statements report to a trace
 Note = Callable[[str, str, int, int, str, str], None]
 
@@ -87,7 +92,7 @@ def with_statements(found: list[PracticeMention], state: SegmentState, note: Not
             m.kind == PartyKind.THIRD_PARTY and a <= m.span.start < b for m in state.parties
         ):
             for h in here:
-                if h.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE:
+                if h.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE and MOVE_VERB.match(h.span.text):
                     out.remove(h)
                     if note:
                         note(st.rule.id, "vetoed", h.span.start, h.span.end, h.type.value, "a place, no recipient")
