@@ -127,8 +127,9 @@ class _Judge:
         for res in ex.results:
             for p in res.practices:
                 k = unit(p.span.start if not p.inherited else res.segment.start)
-                if k is not None:
-                    self.judged(p.rules, self.category_of.get(p.type.value) in gold[k])
+                # a type the mapping scores no category for (user choice, policy change …) is not judged
+                if k is not None and p.type.value in self.category_of:
+                    self.judged(p.rules, self.category_of[p.type.value] in gold[k])
         self.mentions(pol, ex, unit)
 
     def judged(self, rules: Iterable[str], right: bool) -> None:
