@@ -1,11 +1,11 @@
 """Fetch a policy over HTTP(S): robots.txt honoured, a user agent, timeouts, redirects and a size limit.
 
-Only public hosts are fetched: before the first request and after every redirect the host is resolved and every
-address it has is checked; loopback, private, link-local (cloud metadata), multicast, unspecified and reserved
-addresses are refused unless ``allow_private`` is given, whatever spelling names them (``0x7f000001``,
-``2130706433``, ``[::1]``, ``[::ffff:127.0.0.1]``), and the connected socket's address is checked again before
-the body is read (a host may resolve differently at connect time: DNS rebinding). A fetch also has an overall deadline, so a server trickling
-bytes cannot hold it beyond ``deadline`` seconds (plus at most one read timeout).
+Only public hosts are fetched: before the first request and after every redirect the host is resolved and every address
+it has is checked; loopback, private, link-local (cloud metadata), multicast, unspecified and reserved addresses are
+refused unless ``allow_private`` is given, whatever spelling names them (``0x7f000001``, ``2130706433``, ``[::1]``,
+``[::ffff:127.0.0.1]``), and the connected socket's address is checked again before the body is read (a host may resolve
+differently at connect time: DNS rebinding). A fetch also has an overall deadline, so a server trickling bytes cannot
+hold it beyond ``deadline`` seconds (plus at most one read timeout).
 
 HTML pages keep their main content only (trafilatura drops navigation, footers and cookie banners; our own
 HTML loader is the fallback when it finds nothing); PDF policies are read with pypdf. The result is plain text

@@ -2,10 +2,10 @@
 
 The fetcher's safety holds: robots.txt is honoured; the page's host and the host of every request the page makes
 (scripts, frames, XHR, each redirect hop) are checked as :func:`pp_graph.load.fetch.check_host` checks them, so
-loopback, private, link-local and metadata addresses are refused unless ``allow_private``. Every request is
-sent by :func:`pp_graph.load.fetch.exchange`, never by the browser, so the connected address is checked too; the whole render has a
-deadline; what the page loads counts against a size limit. Images, media and fonts are never loaded (the text needs
-none), nor are downloads, service workers and WebSockets. The rendered page's HTML then takes the fetcher's own
+loopback, private, link-local and metadata addresses are refused unless ``allow_private``. Every request is sent by
+:func:`pp_graph.load.fetch.exchange`, never by the browser, so the connected address is checked too; the whole render
+has a deadline; what the page loads counts against a size limit. Images, media and fonts are never loaded (the text
+needs none), nor are downloads, service workers and WebSockets. The rendered page's HTML then takes the fetcher's own
 path to text (:func:`pp_graph.load.fetch.html_main_text`).
 
 Playwright comes with the ``render`` extra; the browser is the system's (Debian/Ubuntu package ``chromium``, or the
