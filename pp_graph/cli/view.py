@@ -52,7 +52,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     need("ui", "the browser UI (serve)")
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
-    from pp_graph.serve.server import make_server
+    from pp_graph.serve.server import make_server, stop
 
     click.echo(f"pp-graph UI: loading the graphs in {', '.join(str(p) for p in paths)} …", err=True)
     corpus = Corpus.open(paths)
@@ -71,7 +71,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        server.close()
+        stop(server)
     err("stopped")
 
 
