@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,7 +50,9 @@ class PolicyReport:
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Shallow: every field is already JSON-shaped (numbers, strings, lists and dicts of them). asdict's deep
+        # copy of the per-mention rule lists cost about 5% of a conversion.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass
