@@ -30,26 +30,30 @@ MIN_LETTERS = 200  # fewer letters than this: never a confident verdict (about 4
 MIN_CONFIDENCE = 0.80  # the model's probability at or above which a verdict is acted on
 NAMES_FILE = DATA / "languages.tsv"
 
-_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+", re.I)
+_ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[^\s@]+@[^\s@]+", re.I)
 _SPACE = re.compile(r"\s+")
 _CODE = re.compile(r"^[a-z]{2,3}$")
 
 
 def sample(text: str) -> str:
-    """The part of ``text`` that is read: addresses dropped, whitespace collapsed, long texts windowed."""
-    flat = _SPACE.sub(" ", _ADDRESS.sub(" ", text)).strip()
-    if len(flat) <= SAMPLES * WINDOW:
-        return flat
-    step = (len(flat) - WINDOW) / (SAMPLES - 1)
-    parts = []
+    """The part of ``text`` that is read: long texts windowed, then addresses dropped and whitespace collapsed."""
+    if len(text) > SAMPLES * WINDOW:
+        text = " ".join(_windows(text))
+    return _SPACE.sub(" ", _ADDRESS.sub(" ", text)).strip()
+
+
+def _windows(text: str) -> list[str]:
+    """``SAMPLES`` windows of at most ``WINDOW`` characters spread evenly over ``text``, cut at whitespace."""
+    step = (len(text) - WINDOW) / (SAMPLES - 1)
+    out = []
     for i in range(SAMPLES):
         start = round(i * step)
         if start:  # start after a space, so no window begins with half a word
-            space = flat.find(" ", start, start + 100)
-            start = space + 1 if space >= 0 else start
-        end = flat.rfind(" ", start, start + WINDOW)
-        parts.append(flat[start : end if end > start else start + WINDOW])
-    return " ".join(parts)
+            space = _SPACE.search(text, start, start + 100)
+            start = space.end() if space else start
+        cut = max(text.rfind(" ", start, start + WINDOW), text.rfind("\n", start, start + WINDOW))
+        out.append(text[start : cut if cut > start else start + WINDOW])
+    return out
 
 
 @cache
