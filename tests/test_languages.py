@@ -207,3 +207,12 @@ def test_ui_shows_the_language(language_corpus: Corpus) -> None:
     assert '<span class="lang" id="policy-language">written in German (de)</span>' in page.get_data(as_text=True)
     cards = client.get("/").get_data(as_text=True)
     assert '<span class="lang" title="French">fr</span>' in cards
+
+
+def test_the_detector_decides_the_settings_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Graphs carry the language: changing how it is detected converts again instead of keeping old outputs."""
+    from pp_graph.batch import settings_digest
+
+    before = settings_digest("offline", {}, "trig")
+    monkeypatch.setattr(language_module, "VERSION", language_module.VERSION + "-changed")
+    assert settings_digest("offline", {}, "trig") != before

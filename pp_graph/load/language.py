@@ -29,6 +29,8 @@ WINDOW = 1500  # characters per window
 MIN_LETTERS = 200  # fewer letters than this: never a confident verdict (about 40 words)
 MIN_CONFIDENCE = 0.80  # the model's probability at or above which a verdict is acted on
 NAMES_FILE = DATA / "languages.tsv"
+# Part of the batch settings digest: a change here converts again (graphs carry the language).
+VERSION = f"lid.176.ftz-lite/{SAMPLES}x{WINDOW}/{MIN_LETTERS}/{MIN_CONFIDENCE}"
 
 _ADDRESS = re.compile(r"(?:https?://|www\.)\S+|[^\s@]+@[^\s@]+", re.I)
 _SPACE = re.compile(r"\s+")
