@@ -172,6 +172,10 @@ def test_convert_cli_warns_on_stderr_and_reports_the_language(tmp_path: Path) ->
     assert saved["language"]["code"] == "de" and "looks German" in saved["warnings"][0]
     table = CliRunner().invoke(main, ["convert", str(src), "-o", str(tmp_path / "o2")])
     assert table.exit_code == 0 and "language" in table.stdout and "de 0.9" in table.stdout
+    for lang in (files["beispiel.example.md"]["language"], files["tinyshop.example.md"]["language"]):
+        cell = f"{lang['code']} {lang['confidence']:.2f}{'' if lang['sure'] else '?'}"
+        assert cell in table.stdout  # an unsure verdict is marked
+    assert not files["tinyshop.example.md"]["language"]["sure"]  # a short text: named, never acted on
 
 
 @pytest.fixture(scope="module")
