@@ -1,7 +1,8 @@
 """PolicyExtraction → an rdflib Dataset with one named graph per policy.
 
 Shape of a policy graph (named by the policy IRI):
-  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> …
+  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> … ;
+      ppg:detectedLanguage "en"^^xsd:language (the language its text looks written in) .
   <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection ;
       ppg:practiceLabel "first-party-collection-use" ; ppg:negated false ; pr2g:text <text> ;
       ppg:trigger <mention> ; pr2g:data pd:… ; pr2g:purpose dpv:… ; ppg:collector/pr2g:sharer/pr2g:receiver <party> ;
@@ -154,6 +155,8 @@ class _Builder:
         self.add(pol, PPG.characterCount, Literal(len(ex.policy.text), datatype=XSD.integer))
         if ex.policy.valid_from:
             self.add(pol, PPG.validFrom, Literal(ex.policy.valid_from, datatype=XSD.dateTime))
+        if ex.language is not None:
+            self.add(pol, PPG.detectedLanguage, Literal(ex.language.code, datatype=XSD.language))
         self.first_party()
 
         prov = ex.provenance

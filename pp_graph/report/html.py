@@ -13,6 +13,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pp_graph.errors import InputError
+from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, type_counts
 from pp_graph.report import charts
 from pp_graph.version import __version__
@@ -63,6 +64,8 @@ def collect(c: Corpus) -> ReportData:
         per_site=[
             {
                 "site": s.site,
+                "language": s.language,
+                "language_name": language_name(s.language) if s.language else "",
                 "total": s.total,
                 **{t: s.practices.get(t, 0) for t in PRACTICE_TYPES},
                 "negated": s.negated,

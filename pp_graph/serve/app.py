@@ -19,6 +19,7 @@ from flask import Flask, Response, abort, render_template, request
 
 from pp_graph.deadline import budget, check_budget
 from pp_graph.errors import PPGraphError, QueryTimeout
+from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.query.runner import NamedQuery, load_all
 from pp_graph.report.highlight import Mark, pieces, to_html
@@ -54,7 +55,9 @@ def create_app(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
     )
-    app.jinja_env.globals.update(label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=_cell)
+    app.jinja_env.globals.update(
+        label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=_cell, language=language_name
+    )
     app.before_request(_loopback_only)
     app.after_request(_headers)
     for rule, view, methods in _ROUTES:

@@ -292,6 +292,7 @@ def _flag(option: str, value: bool | str) -> bool:
 
 class OfflineBackend(Backend):
     name = "offline"
+    languages = frozenset({"en"})  # its lexicons, cues and rules are English
 
     def __init__(self, rule_ids: bool | str = False, **_: object) -> None:
         self.lex = load_lexicons()
