@@ -199,19 +199,22 @@ def test_report_has_the_corpus_table_checklists_and_version_severities(corpus: C
 # -- the versions view --
 
 
-def test_versions_view_shows_each_change_with_its_severity(client) -> None:  # type: ignore[no-untyped-def]
-    page = client.get(f"/site/{SITE}").get_data(as_text=True)
-    steps = re.findall(r'<details class="changes">(.*?)</details>', page, re.S)
-    assert len(steps) == 2  # the second and third version, each against the one before
-    assert 'highest <span class="sev sev-high">high</span>' in steps[1]
+def test_versions_view_shows_each_change_with_its_severity(client, corpus: Corpus) -> None:  # type: ignore[no-untyped-def]
     row = r'<tr><td><span class="sev sev-(\w+)">\w+</span></td><td>([a-z-]+)</td><td>([^<]*)</td>'
-    rows = re.findall(row, steps[1])
+    page = client.get(f"/site/{SITE}").get_data(as_text=True)  # the newest version: what changed since the one before
+    (step,) = re.findall(r'<details class="changes" open>(.*?)</details>', page, re.S)
+    assert 'highest <span class="sev sev-high">high</span>' in step
+    rows = re.findall(row, step)
     assert ("high", "requirement-lost", "Right to Access: addressed → missing") in rows
     assert ("high", "right-removed") in {(s, k) for s, k, _ in rows}
     levels = [s for s, _, _ in rows]
     assert levels == sorted(levels, key=["high", "medium", "low"].index)  # the highest first
-    gained = re.findall(r'<td><span class="sev sev-(\w+)">\w+</span></td><td>requirement-gained</td>', steps[0])
+    middle = corpus.sites[SITE][1].key
+    page = client.get(f"/site/{SITE}?version={middle}").get_data(as_text=True)
+    gained = [s for s, k, _ in re.findall(row, page) if k == "requirement-gained"]
     assert gained and set(gained) == {"low"}
+    first = client.get(f"/site/{SITE}?version={corpus.sites[SITE][0].key}").get_data(as_text=True)
+    assert '<details class="changes"' not in first  # nothing before the first version
 
 
 # -- history --law --

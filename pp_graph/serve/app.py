@@ -28,7 +28,7 @@ from pp_graph.report.highlight import Mark, pieces, to_html
 from pp_graph.risk.engine import ActionContext, RiskEngine
 from pp_graph.serve.cards import card, concept_id
 from pp_graph.serve.checklist import checklist_rows, evidence_by_line
-from pp_graph.versions.timeline import version_changes
+from pp_graph.versions.timeline import step_changes
 
 PAGE_CACHE = 32  # rendered policy pages kept in memory
 QUERY_SECONDS = 10.0  # a named query that runs longer is stopped with an error page (504)
@@ -205,7 +205,7 @@ def _render_policy(c: Corpus, summary: Any, start: int = 0) -> str:
         view=view,
         lines=lines,
         versions=c.sites[summary.site],
-        changes=version_changes(c, summary.site),
+        changes=_step(c, summary),
         checked=checked,
         checklist=rows,
         evidence=evidence_by_line(rows),
@@ -214,6 +214,14 @@ def _render_policy(c: Corpus, summary: Any, start: int = 0) -> str:
         glossary=glossary,
         window=window,
     )
+
+
+def _step(c: Corpus, summary: Any) -> dict[str, dict[str, Any]]:
+    """{policy: what changed since the version before} for the version shown ({} for a site's first version): one
+    diff per page, where the whole history of a site with 50 versions would not fit the page's time limit."""
+    versions = c.sites[summary.site]
+    pos = versions.index(summary)
+    return {summary.policy: step_changes(c, versions[pos - 1], summary)} if pos > 0 else {}
 
 
 def compliance() -> str:

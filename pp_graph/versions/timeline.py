@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
-from pp_graph.comply.corpus import DEFAULT_LAW, SYMBOLS
-from pp_graph.errors import InputError
-from pp_graph.query.corpus import Corpus
-from pp_graph.versions.diff import Change, Point, history
-from pp_graph.versions.requirements import GAINED, LOST, LawPoint, law_history
+from pp_graph.comply.corpus import DEFAULT_LAW, SYMBOLS, check_policy
+from pp_graph.comply.laws import get_law
+from pp_graph.query.corpus import Corpus, PolicySummary
+from pp_graph.versions.diff import Change, Point, diff
+from pp_graph.versions.requirements import GAINED, LOST, LawPoint, requirement_changes
 from pp_graph.versions.severity import LEVELS
 from pp_graph.vocab.dpv import compact
 
@@ -113,24 +114,27 @@ def timeline_markdown(site: str, points: Sequence[Point], law: Sequence[LawPoint
     return "\n".join(lines)
 
 
-def version_changes(c: Corpus, site: str, law_id: str = DEFAULT_LAW) -> dict[str, dict[str, Any]]:
-    """Policy IRI → {"severity": the highest, "changes": [{kind, what, severity, why}], "note"} for every version
-    after the first of a site with several versions ({} otherwise): the UI's and the report's versions view."""
-    if len(c.sites.get(site, [])) < 2:
-        return {}
-    points = history(c, site)
-    by_law: list[LawPoint] | None
+def step_changes(c: Corpus, old: PolicySummary, new: PolicySummary, law_id: str = DEFAULT_LAW) -> dict[str, Any]:
+    """What changed from ``old`` to ``new``: {"severity": the highest, "changes": [{kind, what, severity, why}]
+    highest first, "note"}; the law's requirement changes too when both versions carry transparency facts."""
+    law = get_law(law_id)
+    d = diff(c, old, new)
+    a, b = check_policy(c, old, law), check_policy(c, new, law)
+    changes = d.added + d.removed + d.changed
     note = ""
-    try:
-        by_law = law_history(c, site, law_id)
-    except InputError as e:  # a version converted before the transparency stage: practices only
-        by_law, note = None, f"requirement changes not shown: {e}"
-    out = {}
-    for i, p in enumerate(points[1:], 1):
-        changes = _changes(p, by_law[i] if by_law else None)
-        rows = [{"kind": ch.kind, "what": describe(ch), "severity": ch.severity[0]} for ch in changes]
-        for r, ch in zip(rows, changes, strict=True):
-            r["why"] = ch.severity[1]
-        rows.sort(key=lambda r: -LEVELS.index(r["severity"]))  # the highest first; stable within a level
-        out[p.version.policy] = {"severity": highest(changes), "changes": rows, "note": note}
-    return out
+    if a.checklist is not None and b.checklist is not None:
+        changes += requirement_changes(a.checklist, b.checklist)
+    else:  # a version converted before the transparency stage: practices only
+        note = "requirement changes not shown: " + (a.note or b.note)
+    rows = [{"kind": ch.kind, "what": describe(ch), "severity": ch.severity[0]} for ch in changes]
+    for r, ch in zip(rows, changes, strict=True):
+        r["why"] = ch.severity[1]
+    rows.sort(key=lambda r: -LEVELS.index(r["severity"]))  # the highest first; stable within a level
+    return {"severity": highest(changes), "changes": rows, "note": note}
+
+
+def version_changes(c: Corpus, site: str, law_id: str = DEFAULT_LAW) -> dict[str, dict[str, Any]]:
+    """Policy IRI → :func:`step_changes` from the version before, for every version after a site's first (the
+    report's versions view; a UI page shows its own version's step only, one diff instead of all)."""
+    versions = c.sites.get(site, [])
+    return {new.policy: step_changes(c, old, new, law_id) for old, new in pairwise(versions)}
