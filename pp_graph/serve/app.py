@@ -116,20 +116,18 @@ def _short(iri: str) -> str:
     return compact(iri)
 
 
-def _cell(v: Any, label: Callable[[str], str]) -> tuple[str, str]:
-    """A result value for a table cell, and its title (the full value on hover, "" when all of it is shown): IRIs
-    by their label or prefixed name, lists joined, long values cut at MAX_CELL characters."""
+def _cell(v: Any, label: Callable[[str], str]) -> tuple[str, str, str]:
+    """A result value for a table cell: (the text shown, the prefixed name of a single IRI shown by its label, the
+    title: the full value on hover, "" when all of it is shown). IRIs by their label or prefixed name, lists joined,
+    long values cut at MAX_CELL characters."""
     values = v if isinstance(v, list) else [v]
-    shown, full = [], []
-    for x in values:
-        text = "" if x is None else str(x)
-        readable = _readable(text, label)
-        shown.append(readable)
-        full.append(text)
+    full = ["" if x is None else str(x) for x in values]
+    shown = [_readable(x, label) for x in full]
     text, whole = ", ".join(shown), ", ".join(full)
+    prefixed = _short(whole) if len(full) == 1 and shown[0] != whole and _short(whole) != text else ""
     if len(text) > MAX_CELL:
         text = text[: MAX_CELL - 1].rstrip() + "…"
-    return text, (whole if text != whole else "")
+    return text, prefixed, (whole if text != whole else "")
 
 
 def _readable(text: str, label: Callable[[str], str]) -> str:
