@@ -26,7 +26,8 @@ _paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists
 )
 @handle_errors
 def report(paths: tuple[Path, ...], out: Path) -> None:
-    """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations."""
+    """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations, the
+    GDPR checklist per policy and across sites, and the changes between versions with their severities."""
     from pp_graph.query.corpus import Corpus
     from pp_graph.report.html import build_report, write_report
 

@@ -12,10 +12,12 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from pp_graph.comply.corpus import LEGEND, SYMBOLS
 from pp_graph.errors import InputError
 from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, type_counts
 from pp_graph.report import charts
+from pp_graph.report.compliance import anchor, compliance
 from pp_graph.version import __version__
 from pp_graph.vocab.dpv import compact
 
@@ -36,6 +38,7 @@ class ReportData:
     negated: list[dict[str, Any]]
     rejections: list[dict[str, Any]]
     statements: list[dict[str, Any]]
+    compliance: dict[str, Any] = field(default_factory=dict)
     charts: dict[str, str] = field(default_factory=dict)
 
 
@@ -81,6 +84,7 @@ def collect(c: Corpus) -> ReportData:
         negated=[r for r in c.query("view-negated")],
         rejections=_rejections(c, keep),
         statements=_statements(c),
+        compliance=compliance(c),
     )
 
 
@@ -163,9 +167,12 @@ def draw(data: ReportData, c: Corpus) -> None:
 
 
 def render(data: ReportData, c: Corpus) -> str:
-    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True))
-    env.globals.update(label=c.label, short=compact, types=PRACTICE_TYPES)
-    static = HERE.parent / "serve" / "static"
+    serve = HERE.parent / "serve"
+    loader = FileSystemLoader([str(HERE / "templates"), str(serve / "templates")])  # the UI's status legend too
+    env = Environment(loader=loader, autoescape=select_autoescape(default=True))
+    env.globals.update(label=c.label, short=compact, types=PRACTICE_TYPES, legend=LEGEND, symbols=SYMBOLS)
+    env.globals.update(anchor=anchor)
+    static = serve / "static"
     return env.get_template("report.html").render(
         d=data,
         css=(static / "app.css").read_text(encoding="utf-8"),
