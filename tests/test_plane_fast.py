@@ -135,8 +135,11 @@ def test_group_commit_from_threads_loses_nothing_and_batches(tmp_path: Path) -> 
     for t in threads:
         t.join()
     assert sorted(seqs) == list(range(120))
+    lang = Field("language", "de", "personal", category="pd:Language", subject="user:1", retention="preference")
+    assert p.remember(lang, subject="user:1", purpose="dpv:Personalisation").stored  # memory: the opening thread
     rep = p.ledger.verify()
-    assert rep.ok and rep.size == 120
+    assert rep.ok and rep.size == 121
+    assert dict(p.ledger.entries(120))[120]["event"] == "memory"
     assert p.group is not None and 1 <= p.group.batches <= 120
     p.close()
 
