@@ -8,7 +8,7 @@ import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -18,6 +18,9 @@ from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, type_counts
 from pp_graph.report import charts
 from pp_graph.report.compliance import anchor, compliance
+
+if TYPE_CHECKING:
+    from pp_graph.coverage import CoverageReport
 from pp_graph.version import __version__
 from pp_graph.vocab.dpv import compact
 
@@ -39,6 +42,7 @@ class ReportData:
     rejections: list[dict[str, Any]]
     statements: list[dict[str, Any]]
     compliance: dict[str, Any] = field(default_factory=dict)
+    coverage: dict[str, Any] | None = None  # disclosure coverage of a data plane's ledger (``report --ledger``)
     charts: dict[str, str] = field(default_factory=dict)
 
 
@@ -180,8 +184,13 @@ def render(data: ReportData, c: Corpus) -> str:
     )
 
 
-def build_report(c: Corpus) -> str:
+def build_report(c: Corpus, coverage: CoverageReport | None = None) -> str:
+    """The report's HTML; with ``coverage`` (a ledger judged against the same graphs) a disclosure-coverage section."""
     data = collect(c)
+    if coverage is not None:
+        data.coverage = coverage.to_dict()
+        worst_first = {"denied": 0, "silent": 1, "stated": 2}  # what needs a look, then what is covered
+        data.coverage["flows"].sort(key=lambda f: worst_first.get(f["verdict"], -1))
     draw(data, c)
     return render(data, c)
 
