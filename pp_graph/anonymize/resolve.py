@@ -33,8 +33,10 @@ class Occupied:
         self.ends.insert(i, e)
 
 
-# Public: the building blocks of an NER mode registered from outside (``register_mode``).
 def resolve(cands: list[tuple[int, int, Entity]], taken: list[Entity]) -> list[Entity]:
+    """``taken`` with each candidate ``(rank, -length, entity)`` appended that overlaps nothing kept, candidates
+    tried by (rank, -length, start). ``taken`` is extended in place and returned. A building block of an NER mode
+    registered from outside (``register_mode``)."""
     occ = Occupied()
     for o in sorted(taken, key=lambda x: x.start):
         occ.take(o.start, o.end)
