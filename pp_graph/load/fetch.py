@@ -7,8 +7,8 @@ refused unless ``allow_private`` is given, whatever spelling names them (``0x7f0
 differently at connect time: DNS rebinding). A fetch also has an overall deadline, so a server trickling bytes cannot
 hold it beyond ``deadline`` seconds (plus at most one read timeout).
 
-HTML pages keep their main content only (trafilatura drops navigation, footers and cookie banners; our own
-HTML loader is the fallback when it finds nothing); PDF policies are read with pypdf. The result is plain text
+HTML pages take the loader's one HTML path (``pp_graph.load.html.html_text``: the main content, the full page
+when the extractor lost policy text); PDF policies are read with pypdf. The result is plain text
 or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
 """
 
@@ -25,6 +25,7 @@ from urllib.robotparser import RobotFileParser
 import httpx2 as httpx  # the HTTP client the openai package already brings
 
 from pp_graph.errors import InputError
+from pp_graph.load.html import html_text
 from pp_graph.load.pdf import pdf_text
 from pp_graph.version import __version__
 
@@ -230,27 +231,6 @@ def _body(
         raise InputError(url, f"cannot be fetched ({type(e).__name__}: {e})") from e
 
 
-def html_main_text(html: str) -> str:
-    """The page's main content as markdown; our full-page loader when the extractor finds none."""
-    import trafilatura
-
-    text = trafilatura.extract(
-        html,
-        output_format="markdown",
-        include_links=False,
-        include_images=False,
-        include_tables=True,
-        include_comments=False,
-        favor_recall=True,
-        deduplicate=False,
-    )
-    if text and text.strip():
-        return text.strip() + "\n"
-    from pp_graph.load.sources import html_to_text
-
-    return html_to_text(html)
-
-
 def fetch_policy(
     url: str,
     *,
@@ -284,7 +264,7 @@ def fetch_policy(
     else:
         decoded = data.decode(r.encoding or "utf-8", errors="replace")
         if ctype in ("text/html", "application/xhtml+xml") or decoded.lstrip()[:1] == "<":
-            text, media, source = html_main_text(decoded), "text/markdown", ctype or "text/html"
+            text, media, source = html_text(decoded), "text/markdown", ctype or "text/html"
         else:
             text, media, source = decoded, "text/markdown", ctype or "text/plain"
     if not text.strip():

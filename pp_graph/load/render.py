@@ -6,7 +6,7 @@ loopback, private, link-local and metadata addresses are refused unless ``allow_
 :func:`pp_graph.load.fetch.exchange`, never by the browser, so the connected address is checked too; the whole render
 has a deadline; what the page loads counts against a size limit. Images, media and fonts are never loaded (the text
 needs none), nor are downloads, service workers and WebSockets. The rendered page's HTML then takes the fetcher's own
-path to text (:func:`pp_graph.load.fetch.html_main_text`).
+path to text (:func:`pp_graph.load.html.html_text`).
 
 Playwright comes with the ``render`` extra; the browser is the system's (Debian/Ubuntu package ``chromium``, or the
 binary named by ``PP_GRAPH_CHROMIUM``): Playwright's own browser downloads are never used.
@@ -34,10 +34,10 @@ from pp_graph.load.fetch import (
     check_host,
     check_url,
     exchange,
-    html_main_text,
     http_client,
     robots_allows,
 )
+from pp_graph.load.html import html_text
 
 CHROMIUM_ENV = "PP_GRAPH_CHROMIUM"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -224,7 +224,7 @@ def render_policy(
         html, final, ctype = _rendered_html(url, guard)
     if len(html.encode("utf-8")) > max_bytes:
         raise InputError(url, f"the rendered page is over the limit of {max_bytes:,} bytes")
-    text = html_main_text(html)
+    text = html_text(html)
     if not text.strip():
         raise InputError(url, "has no text after rendering")
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
