@@ -147,7 +147,12 @@ def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, in
         # interactions with the service are its consumption (pd:Interaction is the public sphere)
         ("We log your [[interactions]] with our apps.", "pd:ServiceConsumptionBehaviour"),
         ("We collect your [[time zone setting]] from your phone.", "pd:DeviceBased"),
-        ("We collect your [[time zone]] to schedule reminders.", "pd:Locality"),
+        # a time zone locates coarsely: not pd:Locality, which DPV files under a physical address (contact data)
+        ("We collect your [[time zone]] to schedule reminders.", "pd:Location"),
+        # an IP address written out in full, either way round, is never a physical address
+        ("We log [[Internet Protocol (IP) addresses]] of visitors.", "pd:IPAddress"),
+        ("We log your [[IP (Internet Protocol) address]].", "pd:IPAddress"),
+        ("We log [[IP-addresses]] of visitors.", "pd:IPAddress"),
         ("We collect [[Message Data]] when you message other users.", "pd:Communication"),
     ],
 )
