@@ -121,6 +121,17 @@ def test_a_negated_lead_in_keeps_its_negation(backend: object) -> None:
     }
 
 
+def test_a_bold_lead_in_is_a_lead_in(backend: object) -> None:
+    # a line bold from end to end keeps its markers in the reading (a title): its colon still announces the list
+    text = (
+        "# Privacy notice\n\n**We collect the following information:**\n\n- your email address\n\n"
+        "**We share it with:**\n\n- payment processors\n"
+    )
+    got = item_facts(convert(text, backend))
+    assert got["your email address"] == [(COLLECT, False, True, ("pd:EmailAddress",))]
+    assert got["payment processors"] == [(SHARE, False, True, ("payment processors",))]
+
+
 def test_nested_lists_take_the_outer_lead_in(backend: object) -> None:
     text = (
         "# Privacy notice\n\nWe collect:\n\n- Account data:\n  - your name\n  - your email address\n"

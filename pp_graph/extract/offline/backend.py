@@ -29,7 +29,7 @@ from pp_graph.extract.offline.facts import (
 from pp_graph.extract.offline.gate import features, passes
 from pp_graph.extract.offline.leadin import RULE as LEAD_IN_ANNOUNCED
 from pp_graph.extract.offline.leadin import announced as announced_practice
-from pp_graph.extract.offline.leadin import names_object
+from pp_graph.extract.offline.leadin import is_lead_in, names_object
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
 from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import (
@@ -480,7 +480,7 @@ class OfflineBackend(Backend):
             out.append(found)
             if heads[i]:
                 lead_in = None
-            elif segment.text.rstrip().endswith(":") and found:
+            elif is_lead_in(segment.text) and found:
                 lead_in = found[0]
             elif not found and (announced := announced_practice(policy, segment, line.state)) is not None:
                 lead_in = announced  # "We collect:", "We share it with:": the items say what (see leadin.py)

@@ -18,13 +18,18 @@ RULE = "inherit.lead-in.announced"
 _KINDS = ("collect", "share")
 
 
+def is_lead_in(line: str) -> bool:
+    """The line ends in ':' and so announces what follows, also when it is bold as a whole ("**We collect:**")."""
+    return line.rstrip().rstrip("*_").rstrip().endswith(":")
+
+
 def announced(policy: Policy, segment: Segment, state: SegmentState) -> PracticeMention | None:
     """The practice a lead-in line ending in ':' announces with the site as its subject, or None.
 
     The trigger nearest the colon counts ("We collect and use the following to:" → use); a third party or the
     reader as subject ("Advertisers may collect:", "You can ask us to:") announces none of the site's practices.
     """
-    if not segment.text.rstrip().endswith(":"):
+    if not is_lead_in(segment.text):
         return None
     text = policy.text
     start, end = sentences(segment)[-1]
