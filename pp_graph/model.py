@@ -241,6 +241,15 @@ class Provenance:
     segmenter: str = ""  # how the text was cut into segments (pp_graph.load.reading.VERSION)
 
 
+@dataclass(frozen=True, slots=True)
+class Language:
+    """The language a policy's text looks written in (pp_graph.load.language)."""
+
+    code: str  # ISO 639 code as the identification model names it ("en", "de", "fr")
+    confidence: float  # the model's probability for it, rounded to 2 places
+    confident: bool  # enough letters were read and the probability is high enough to act on
+
+
 @dataclass(slots=True)
 class PolicyExtraction:
     policy: Policy
@@ -250,6 +259,7 @@ class PolicyExtraction:
     stats: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # what the reading could not recover (see load.reading)
     stages: tuple[str, ...] = ()  # the stages that ran (the graph says what was looked for, e.g. transparency)
+    language: Language | None = None  # detected from the reading (None: no letters to read)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""

@@ -1,7 +1,8 @@
 """PolicyExtraction → an rdflib Dataset with one named graph per policy.
 
 Shape of a policy graph (named by the policy IRI):
-  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> …
+  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> … ;
+      ppg:detectedLanguage "en"^^xsd:language (the language its text looks written in) .
   <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection
       | ppg:UserChoiceControl | ppg:PolicyChange | ppg:DoNotTrack | ppg:SpecificAudience ;
       ppg:practiceLabel "first-party-collection-use" ; ppg:negated false ; pr2g:text <text> ;
@@ -10,6 +11,7 @@ Shape of a policy graph (named by the policy IRI):
       ppg:choiceScope "marketing" ; ppg:choiceMechanism "opt-out" ; ppg:notificationMeans "email" ;
       ppg:honoursDoNotTrack false ; ppg:audience "children" ; ppg:ageLimit 13 ; ppg:relatedConcept <DPV term> ;
       pr2g:method … ; dpv:hasLegalBasis … ;
+      ppg:inherited true ; ppg:inheritedFrom <text> (inherited: the lead-in or heading line of its trigger) ;
       ppg:evidence <mention> … ; prov:wasGeneratedBy <extraction activity> .
   <mention> a ppg:Mention ; ppg:start 10 ; ppg:end 23 ; ppg:anchorText "email address" ; ppg:denotes pd:EmailAddress .
   <text> a pr2g:Text ; pr2g:value "…line…" ; ppg:start ; ppg:end ; ppg:segmentIndex ; ppg:headingPath "A › B" .
@@ -27,6 +29,7 @@ Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 
 from rdflib import Dataset, Literal, URIRef
@@ -109,6 +112,7 @@ class _Builder:
         self.parties: dict[str, URIRef] = {}
         self.span_nodes: dict[tuple[int, int], URIRef] = {}  # first mention node of each span
         self.transparency_run: URIRef | None = None
+        self.starts: list[int] = []  # the segments' start offsets, for line_of (filled when first needed)
 
     def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
         self.triples[(s, p, o)] = None
@@ -171,6 +175,8 @@ class _Builder:
         self.add(pol, PPG.characterCount, Literal(len(ex.policy.text), datatype=XSD.integer))
         if ex.policy.valid_from:
             self.add(pol, PPG.validFrom, Literal(ex.policy.valid_from, datatype=XSD.dateTime))
+        if ex.language is not None:
+            self.add(pol, PPG.detectedLanguage, Literal(ex.language.code, datatype=XSD.language))
         self.first_party()
 
         prov = ex.provenance
@@ -247,6 +253,8 @@ class _Builder:
             self.add(node, PPG.inherited, Literal(pr.inherited))
             self.add(node, PR2G.text, text)
             self.add(node, PPG.trigger, self.mention(pr.span))
+            if pr.inherited and (source := self.line_of(pr.span)) is not None and source is not res:
+                self.add(node, PPG.inheritedFrom, self.text_node(source))  # the lead-in or heading line
             self.add(node, PROV.wasGeneratedBy, run)
             self.rules(node, pr.rules)
             if pr.type == PracticeType.DO_NOT_TRACK:  # said positively beside ppg:negated, so a query need not invert
@@ -254,6 +262,14 @@ class _Builder:
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
+
+    def line_of(self, span: Span) -> SegmentExtraction | None:
+        """The segment whose text holds ``span`` (an inherited practice's trigger, in its lead-in or heading)."""
+        if not self.starts:
+            self.starts = [r.segment.start for r in self.ex.results]
+        i = bisect.bisect_right(self.starts, span.start) - 1
+        res = self.ex.results[i] if i >= 0 else None
+        return res if res is not None and span.end <= res.segment.end else None
 
     def text_node(self, res: SegmentExtraction) -> URIRef:
         seg = res.segment

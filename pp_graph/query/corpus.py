@@ -49,6 +49,9 @@ class PolicySummary:
     file: str  # the graph file's name, relative to the folder it was found in
     converted: str  # the graph file's modification time (UTC, ISO 8601)
     valid_from: str | None = None  # a dated version: when it came into force (ISO 8601 UTC)
+    language: str = (
+        ""  # ISO 639 code of the language the text looks written in ("" in graphs made before it was recorded)
+    )
 
     @property
     def total(self) -> int:
@@ -197,6 +200,7 @@ class Corpus:
                     file=self._relative(f) if f else "",
                     converted=_converted(f) if f else "",
                     valid_from=_iso(r.get("validFrom")),
+                    language=str(r.get("language") or ""),
                 )
             )
         # Versions in date order; undated graphs (a site converted at different times) by conversion time.

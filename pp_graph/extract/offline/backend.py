@@ -27,6 +27,9 @@ from pp_graph.extract.offline.facts import (
     subject_at,
 )
 from pp_graph.extract.offline.gate import features, passes
+from pp_graph.extract.offline.leadin import RULE as LEAD_IN_ANNOUNCED
+from pp_graph.extract.offline.leadin import announced as announced_practice
+from pp_graph.extract.offline.leadin import is_lead_in, names_object
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
 from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import (
@@ -65,6 +68,7 @@ from pp_graph.extract.offline.patterns.security import (
     SECURE_HEAD_WORD,
 )
 from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
+from pp_graph.extract.offline.rights import requested_rights
 from pp_graph.extract.offline.rules import Trace, phases, register
 from pp_graph.extract.offline.statements import is_statement, line_statements, merge_details, with_statements
 from pp_graph.extract.offline.trigger import sentence_practices
@@ -293,6 +297,7 @@ def _flag(option: str, value: bool | str) -> bool:
 
 class OfflineBackend(Backend):
     name = "offline"
+    languages = frozenset({"en"})  # its lexicons, cues and rules are English
 
     def __init__(self, rule_ids: bool | str = False, **_: object) -> None:
         self.lex = load_lexicons()
@@ -353,6 +358,9 @@ class OfflineBackend(Backend):
         for h in self.lex.attributes.find(text, off):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
+        for a, b, right in requested_rights(text):  # "request access to, erasure of, and updates to your data"
+            if not any(x.concept == right and x.span.start < b + off and a + off < x.span.end for x in attrs):
+                attrs.append(AttributeMention(Span.at(policy.text, a + off, b + off), AttributeKind.USER_RIGHT, right))
         for m in PERIOD.finditer(text):
             if m.group("reason") and not any(
                 a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(segment)
@@ -476,8 +484,10 @@ class OfflineBackend(Backend):
             out.append(found)
             if heads[i]:
                 lead_in = None
-            elif segment.text.rstrip().endswith(":") and found:
+            elif is_lead_in(segment.text) and found:
                 lead_in = found[0]
+            elif not found and (announced := announced_practice(policy, segment, line.state)) is not None:
+                lead_in = announced  # "We collect:", "We share it with:": the items say what (see leadin.py)
             elif not list_like(segment.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
@@ -525,6 +535,8 @@ class OfflineBackend(Backend):
         note = self._seg_note(segment.index) if self.trace is not None else None
         feats = features(state, segment.start, segment.end) | ({"@out_of_scope"} if out_of_scope else set())
         if passes(p, segment.text, feats, note, inherited=True):
+            if LEAD_IN_ANNOUNCED in p.rules:
+                self._note(LEAD_IN_ANNOUNCED, "made", segment.index, p.span.start, p.span.end, p.type.value, "")
             self._note(p.rules[-1], "made", segment.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
         return False
@@ -556,7 +568,7 @@ class OfflineBackend(Backend):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
         if lead_in is not None and (
             (LIST_ITEM.match(segment.text) and has_data) or (list_like(segment.text) and lead_in.type in LIST_TYPES)
-        ):
+        ):  # (a lead-in that only announces its practice passes it on to items that name an object: _inherited_line)
             return PracticeMention(
                 lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
             )
@@ -764,10 +776,12 @@ def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     return True
 
 
-@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
+@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.lead-in.announced", "inherit.heading")
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
     segment, state, notes, lead_in = line.segment, line.state, line.notes, line.lead_in
+    if lead_in is not None and LEAD_IN_ANNOUNCED in lead_in.rules and not names_object(lead_in, state):
+        lead_in = None  # "We collect:" above "- Monday to Friday": nothing for the practice to act on
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act
