@@ -101,7 +101,8 @@ def test_mapping_and_split_files_are_valid():
         PracticeType.THIRD_PARTY_SHARING_DISCLOSURE,
         PracticeType.THIRD_PARTY_COLLECTION_USE,
     }
-    assert len(cats) == 4
+    assert len(cats) == 8  # the five data-practice types as four labels, and the four statement types
+    assert cats["do not track"] == {PracticeType.DO_NOT_TRACK}
     assert m.target("Personal Information Type", "user PROFILE") == m.target(
         "Personal Information Type", "User profile"
     )

@@ -145,9 +145,9 @@ def test_a_long_policy_is_paged(corpus: Corpus, monkeypatch: pytest.MonkeyPatch)
         total = len(corpus.view(corpus.find("tinyshop.example")).segments)
         assert total > 4
         assert status == 200 and f"Showing lines 1–2 of {total}." in page
-        assert page.count('class="seg"') == 2 and "from=2" in page
+        assert page.count('id="seg-') == 2 and "from=2" in page
         status, page = r.request("GET", "/site/tinyshop.example?from=2")
-        assert f"Showing lines 3–4 of {total}." in page and page.count('class="seg"') == 2
+        assert f"Showing lines 3–4 of {total}." in page and page.count('id="seg-') == 2
         assert "from=0" in page and "from=4" in page
     finally:
         r.close()

@@ -59,6 +59,10 @@ PARAMS: dict[str, list[dict[str, str]]] = {
     "view-sharing": [{}],
     "view-negated": [{}],
     "view-site-top-data": [{}],
+    "user-choices": [{}],
+    "storage-places": [{}],
+    "site-statements": [{}],
+    "view-practice-details": [{"policy": SHOP}, {"policy": EDGE}],
     "risk-category-coverage": [
         {"policy": SHOP, "category": "pd:Contact"},
         {"policy": SHOP, "category": "pd:Name"},
