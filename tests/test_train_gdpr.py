@@ -147,3 +147,16 @@ def test_corrupt_or_missing_model_exits_2(trained: Path, tmp_path: Path) -> None
         man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
         (broken / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-learned/3"}), encoding="utf-8")
         load_transparency_model(broken)
+
+
+def test_convert_gdpr_model_writes_learned_statements(trained: Path, tmp_path: Path) -> None:
+    text = tmp_path / "in" / "club.example.md"
+    text.parent.mkdir()
+    text.write_text(POLICY, encoding="utf-8")
+    code, _, stderr = run("convert", str(text.parent), "-o", str(tmp_path / "out"), "--gdpr-model", str(trained))
+    assert code == 0, stderr
+    trig = (tmp_path / "out" / "club.example.trig").read_text(encoding="utf-8")
+    assert '"retention-period/learned"' in trig
+    assert load_transparency_model(trained).digest in trig
+    code, _, stderr = run("convert", str(text.parent), "-o", str(tmp_path / "o2"), "--gdpr-model", str(tmp_path))
+    assert code == 2 and "not a" in stderr and "Traceback" not in stderr
