@@ -155,6 +155,19 @@ def choose(p: Passages, scores: np.ndarray, requirements: Sequence[str]) -> list
     return out
 
 
+def nested_predict(p: Passages, scores: np.ndarray, requirements: Sequence[str], folds: int = FOLDS) -> np.ndarray:
+    """Line predictions whose choices were made without the line's document: per fold, the modes and thresholds
+    are chosen on the other folds' out-of-fold scores (choosing on the scores it is then judged on flatters)."""
+    fold = p.doc % folds
+    pred = np.zeros(p.gold.shape, dtype=bool)
+    for f in range(folds):
+        if (fold == f).any() and (fold != f).any():
+            rest, here = fold != f, fold == f
+            choices = choose(subset(p, rest), scores[rest], requirements)
+            pred[here] = predict(subset(p, here), scores[here], choices)
+    return pred
+
+
 def score(p: Passages, pass_pred: np.ndarray) -> tuple[list[float], tuple[float, float, float]]:
     """Per-requirement document F1 (a document addresses R when any line is predicted) and pooled line P/R/F1."""
     dgold, dpred = per_doc(p, p.gold), per_doc(p, pass_pred.astype(int))

@@ -14,7 +14,7 @@ from typing import Any
 
 from pp_graph.errors import InputError
 from pp_graph.evaluate.gdpr import SPLIT_FILE, read_doc, test_ids
-from pp_graph.evaluate.learn_gdpr import FOLDS, choose, out_of_fold, passages, predict, score
+from pp_graph.evaluate.learn_gdpr import FOLDS, choose, nested_predict, out_of_fold, passages, score
 from pp_graph.extract.learned.transparency import TransparencyModel
 
 MIN_DOCUMENTS = 2  # grouped folds need documents on both sides
@@ -61,12 +61,13 @@ def train_gdpr(root: Path, out_dir: Path, folds: int = FOLDS, include_test: bool
     docs = [read_doc(f) for f in files]
     p = passages(docs)
     reqs = [r.id for r in rules().requirements]
-    oof = out_of_fold(p, folds=min(folds, len(docs)))
+    k = min(folds, len(docs))
+    oof = out_of_fold(p, folds=k)
     choices = choose(p, oof, reqs)
     model = TransparencyModel.fit(p.lines, p.gold, reqs)
     model.choices = {c.requirement: c for c in choices}
     r_per, (_, _, r_pass) = score(p, p.rules)
-    l_per, (_, _, l_pass) = score(p, predict(p, oof, choices))
+    l_per, (_, _, l_pass) = score(p, nested_predict(p, oof, reqs, k))  # scores and choices both out of fold
     meta = {
         "trained_on": {
             "documents": [f.stem for f in files],
@@ -77,7 +78,7 @@ def train_gdpr(root: Path, out_dir: Path, folds: int = FOLDS, include_test: bool
             "lines": len(p.lines),
         },
         "rules_version": rules().version,
-        "folds": min(folds, len(docs)),
+        "folds": k,
         "out_of_fold": {
             "rules_document_macro_f1": round(sum(r_per) / len(r_per), 4),
             "combined_document_macro_f1": round(sum(l_per) / len(l_per), 4),
