@@ -160,3 +160,14 @@ def test_convert_gdpr_model_writes_learned_statements(trained: Path, tmp_path: P
     assert load_transparency_model(trained).digest in trig
     code, _, stderr = run("convert", str(text.parent), "-o", str(tmp_path / "o2"), "--gdpr-model", str(tmp_path))
     assert code == 2 and "not a" in stderr and "Traceback" not in stderr
+
+
+def test_model_of_other_rules_is_refused(trained: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from pp_graph.comply import rules as rules_module
+
+    other = replace(rules_module.rules(), version="0.0+other")
+    monkeypatch.setattr(rules_module, "rules", lambda: other)
+    with pytest.raises(ModelError, match="trained with transparency rules .* run `pp-graph train gdpr` again"):
+        load_transparency_model(trained)

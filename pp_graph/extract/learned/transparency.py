@@ -204,6 +204,12 @@ def load_transparency_model(model_dir: Path) -> TransparencyModel:
     from pp_graph.comply.rules import rules
 
     manifest = _read_manifest(model_dir)
+    # The rules' verdicts are features: other rules would feed the weights inputs they were not fitted on.
+    if manifest.get("rules_version") != rules().version:
+        raise ModelError(
+            f"{model_dir}: trained with transparency rules {manifest.get('rules_version')!r}, these are "
+            f"{rules().version!r}; run `pp-graph train gdpr` again"
+        )
     known = {r.id for r in rules().requirements}
     reqs = manifest["requirements"]
     if not set(reqs) <= known:
