@@ -169,5 +169,5 @@ def test_model_of_other_rules_is_refused(trained: Path, monkeypatch: pytest.Monk
 
     other = replace(rules_module.rules(), version="0.0+other")
     monkeypatch.setattr(rules_module, "rules", lambda: other)
-    with pytest.raises(ModelError, match="trained with transparency rules .* run `pp-graph train gdpr` again"):
+    with pytest.raises(ModelError, match=r"trained with transparency rules .* run `pp-graph train gdpr` again"):
         load_transparency_model(trained)
