@@ -22,6 +22,7 @@ from pp_graph.vocab.dpv import compact
 
 if TYPE_CHECKING:
     from pp_graph.extract.learned.model import LearnedModel
+    from pp_graph.extract.learned.transparency import TransparencyModel
 
 
 @dataclass
@@ -150,14 +151,18 @@ def convert_policy(
     backend: Backend | str = "offline",
     learned: LearnedModel | None = None,
     on_stage: Callable[[str, int, int], None] | None = None,
+    transparency: TransparencyModel | None = None,
     **options: Any,
 ) -> Conversion:
-    """Extract and build one policy's graph; ``learned`` adds a trained model's classes beside the backend's."""
+    """Extract and build one policy's graph; ``learned`` adds a trained model's classes beside the backend's,
+    ``transparency`` a trained model's transparency statements beside the rules' (pp-graph train gdpr)."""
     t0 = time.perf_counter()
     be = get_backend(backend, **options) if isinstance(backend, str) else backend
     ex = extract(policy, be, on_stage=on_stage)  # the pipeline has already dropped every ungrounded item
     if learned is not None:
         learned.annotate(ex)
+    if transparency is not None and "transparency" in ex.stages:
+        transparency.apply(ex)
     name, triples = policy_triples(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
     return Conversion(name, triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
 

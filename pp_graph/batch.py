@@ -176,17 +176,21 @@ def convert_batch(
     return BatchReport(results, time.perf_counter() - t0)
 
 
-def _learned_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], Any, dict[str, Any]]:
-    """(the backend's options without "learned", the learned model's folder or None, the options that decide
-    the output: with the model's digest in place of its folder)."""
+def _learned_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]:
+    """(the backend's options without "learned" and "gdpr_model", the learned models' folders, the options that decide
+    the output: with each model's digest in place of its folder)."""
     options = dict(options or {})
-    learned = options.pop("learned", None)
+    learned = tuple(str(f) for f in (options.pop("learned", None), options.pop("gdpr_model", None)) if f)
     decisive = options
     if learned:
-        from pp_graph.extract.learned.model import load_model
+        from pp_graph.extract.learned.layers import load_layers
 
-        # Checked here, before any file: a wrong folder fails the batch once. Its digest decides the output.
-        decisive = {**options, "learned": load_model(Path(learned)).digest}
+        # Checked here, before any file: a wrong folder fails the batch once. Their digests decide the output.
+        layers = load_layers(learned)
+        if layers.learned is not None:
+            decisive = {**decisive, "learned": layers.learned.digest}
+        if layers.transparency is not None:
+            decisive = {**decisive, "gdpr_model": layers.transparency.digest}
     return options, learned, decisive
 
 
@@ -217,7 +221,7 @@ class _Run:
     valid_from: str | None
     backend: str
     options: dict[str, Any]
-    learned: Any
+    learned: tuple[str, ...]
     label: dict[Path, str]
     on_done: Callable[[FileResult], None] | None
     on_step: Progress | None
@@ -323,7 +327,7 @@ def _run_pool(
     jobs: int,
     on_done: Callable[[FileResult], None] | None,
     on_step: Progress | None,
-    learned: str | None = None,
+    learned: tuple[str, ...] = (),
 ) -> list[FileResult]:
     """The files through a process pool whose workers die with this process (see die_with_parent)."""
     import multiprocessing

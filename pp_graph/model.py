@@ -200,6 +200,8 @@ class RequirementMention:
     performed: bool  # False when the text denies it ("we do not transfer your data outside the EEA")
     rule: str  # id of the rule (or fact) that found it
     concepts: tuple[str, ...] = ()  # DPV / eu-gdpr IRIs it is linked to
+    score: float | None = None  # a learned layer's score (convert --gdpr-model); None for the rules' statements
+    model: str = ""  # digest of the learned model that found it ("" for the rules)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import OutputError, PPGraphError
-from pp_graph.extras import need
+from pp_graph.extract.learned.layers import Layers, load_layers
 from pp_graph.graph.serialize import SUFFIX, serialize_policy
 from pp_graph.load.sources import load_policy
 from pp_graph.load.versions import output_stem
@@ -44,30 +44,29 @@ _BACKEND: Any = None
 _PROGRESS: Any = None  # the pool's progress queue, or the caller's callback inline
 _IN_POOL = False  # this process is a pool worker (set by die_with_parent)
 _INIT_ERROR: PPGraphError | None = None  # a pool worker's backend could not be made: said at the first file
-_LEARNED: Any = None  # the learned layer (convert --model DIR with the offline backend), or None
-_BACKEND_KEY: tuple[str, str, str | None] | None = None  # what they were made from (a Dask worker is reused)
+_LEARNED = Layers()  # the learned layers (convert --model DIR, --gdpr-model DIR); none by default
+_BACKEND_KEY: tuple[str, str, tuple[str, ...]] | None = None  # what they were made from (a Dask worker is reused)
 
 
-def backend_key() -> tuple[str, str, str | None] | None:
+def backend_key() -> tuple[str, str, tuple[str, ...]] | None:
     return _BACKEND_KEY
 
 
-def make_backend(backend: str, options: dict[str, Any], learned: str | None) -> None:
+def make_backend(backend: str, options: dict[str, Any], learned: tuple[str, ...]) -> None:
     global _BACKEND, _LEARNED, _BACKEND_KEY
     from pp_graph.extract.registry import get_backend
 
     _BACKEND = get_backend(backend, **options)
-    _LEARNED = None
-    if learned:
-        need("learned", "the learned layer (convert --model)")
-        from pp_graph.extract.learned.model import load_model
-
-        _LEARNED = load_model(Path(learned))
+    _LEARNED = load_layers(learned)
     _BACKEND_KEY = (backend, repr(sorted(options.items())), learned)
 
 
 def init_worker(
-    backend: str, options: dict[str, Any], progress: Any = None, parent: int | None = None, learned: str | None = None
+    backend: str,
+    options: dict[str, Any],
+    progress: Any = None,
+    parent: int | None = None,
+    learned: tuple[str, ...] = (),
 ) -> None:
     global _PROGRESS, _INIT_ERROR, _IN_POOL
     _PROGRESS = progress
@@ -137,7 +136,9 @@ def convert_one(
     try:
         step = report_step(label)
         policy = load_policy(src, site=site, label=label, max_bytes=max_bytes, valid_from=valid_from)
-        conv = convert_policy(policy, _BACKEND, learned=_LEARNED, on_stage=step)
+        conv = convert_policy(
+            policy, _BACKEND, learned=_LEARNED.learned, on_stage=step, transparency=_LEARNED.transparency
+        )
         if step is not None:
             step("write", 0, 0)
         stem = output_stem(policy.site, policy.valid_from)

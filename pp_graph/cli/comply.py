@@ -26,14 +26,21 @@ def _known_laws() -> list[str]:
 )
 @click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
 @click.option("--backend", default="offline", show_default=True, help="Backend that converts texts on the fly.")
-def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str) -> None:
+@click.option(
+    "--model",
+    "model_dir",
+    type=click.Path(path_type=Path),
+    help="A transparency model folder from `pp-graph train gdpr`: its statements join the rules' in the texts "
+    "converted on the fly (graph files keep what they were converted with).",
+)
+def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir: Path | None) -> None:
     """Check policies against a law's transparency checklist (GDPR Art. 13/14 by default).
 
     PATHS are policy texts (converted on the fly) or converted graphs (.trig files, or folders written by
     `pp-graph convert`: read, never converted again). Each item is addressed, denied, missing or not applicable
     (with the reason); evidence lines carry character offsets into the policy text.
     Exit 0 every policy complete, 1 an item is missing somewhere, 2 error (unknown law, unreadable input, a graph
-    converted before this feature: convert it again)."""
+    converted before this feature: convert it again, a missing, changed or incompatible --model)."""
     from pp_graph.comply.checklist import StaleGraph, checklist
     from pp_graph.comply.inputs import gather
     from pp_graph.comply.laws import get_law
@@ -42,7 +49,8 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str) -> None:
 
     try:
         spec = get_law(law)
-        results = [checklist(f, spec) for f in gather(paths, backend)]
+        model = _model(model_dir) if model_dir else None
+        results = [checklist(f, spec) for f in gather(paths, backend, model)]
     except (PPGraphError, StaleGraph) as e:
         err(f"error: {e}")
         sys.exit(EXIT_ERROR)
@@ -60,6 +68,15 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str) -> None:
     else:
         click.echo(to_table(results))
     sys.exit(0 if all(c.complete for c in results) else 1)
+
+
+def _model(model_dir: Path) -> object:
+    from pp_graph.extras import need
+
+    need("learned", "the learned transparency layer (comply --model)")
+    from pp_graph.extract.learned.transparency import load_transparency_model
+
+    return load_transparency_model(model_dir)
 
 
 commands = [comply]

@@ -127,6 +127,12 @@ def _terminate_as_interrupt() -> Iterator[None]:
     "(its classes are added beside the rules as inferred evidence).",
 )
 @click.option(
+    "--gdpr-model",
+    type=click.Path(path_type=Path),
+    help="A transparency model folder from `pp-graph train gdpr`: its statements are added beside the rules' "
+    "(any backend).",
+)
+@click.option(
     "--config",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="TOML file with backend settings (per-stage models, concurrency, budget).",
@@ -185,6 +191,7 @@ def convert(
     date: str | None,
     backend: str,
     model: str | None,
+    gdpr_model: Path | None,
     config: Path | None,
     prefilter: bool | None,
     budget: float | None,
@@ -208,6 +215,8 @@ def convert(
     from pp_graph.load.versions import parse_date
 
     options = _convert_options(backend, model, config, extra, prefilter, budget, no_cache, rule_ids)
+    if gdpr_model:
+        options["gdpr_model"] = str(gdpr_model)
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=None, unit="policy", disable=not show, file=sys.stderr, dynamic_ncols=True)
 

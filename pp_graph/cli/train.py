@@ -1,4 +1,4 @@
-"""pp-graph train opp115: fit the learned layer that `convert --model DIR` uses beside the rules."""
+"""pp-graph train: fit the learned layers (opp115: `convert --model DIR`; gdpr: `comply --model DIR`)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,48 @@ def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fit_on: str, f
         click.echo(
             f"\nmodel {man['model_digest']} → {out_dir} ({man['dataset']['policies']} train policies, "
             f"{man['train_seconds']} s); OPP-115 is licensed for research only: do not share this model"
+        )
+
+
+@train.command("gdpr")
+@click.argument("root", type=click.Path(path_type=Path, file_okay=False))
+@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True)
+@click.option(
+    "--folds",
+    type=click.IntRange(2, 20),
+    default=5,
+    show_default=True,
+    help="Grouped (by policy) folds whose out-of-fold scores choose each requirement's mode and threshold.",
+)
+@click.option(
+    "--include-test",
+    is_flag=True,
+    help="Also train on the documents of the fixed test split (left out by default; a model trained on them "
+    "must not be evaluated on test).",
+)
+@format_option()
+@handle_errors
+def gdpr_cmd(root: Path, out_dir: Path, folds: int, include_test: bool, fmt: str) -> None:
+    """Train the transparency layer on the GDPR transparency dataset (ROOT holds its <id>.json files, or a
+    policies/ folder of them); the test split's documents are left out unless --include-test."""
+    need("learned", "training the learned layer")
+    from pp_graph.evaluate.train_gdpr import train_gdpr
+
+    man = train_gdpr(root, out_dir, folds=folds, include_test=include_test)
+    oof = man["out_of_fold"]["per_requirement"]
+    rows = [
+        {"requirement": r, **c, "oof_rules_f1": oof[r]["rules"], "oof_combined_f1": oof[r]["combined"]}
+        for r, c in man["choices"].items()
+    ]
+    emit(rows, fmt)
+    if fmt == "table":
+        t, o = man["trained_on"], man["out_of_fold"]
+        click.echo(
+            f"\nmodel {man['model_digest']} → {out_dir} ({len(t['documents'])} documents, "
+            f"{t['test_documents_left_out']} of the test split left out, {man['train_seconds']} s); out of fold: "
+            f"document macro-F1 rules {o['rules_document_macro_f1']} → {o['combined_document_macro_f1']}, "
+            f"line micro-F1 {o['rules_line_micro_f1']} → {o['combined_line_micro_f1']}; "
+            "the dataset allows models for your own use only: do not share this model"
         )
 
 

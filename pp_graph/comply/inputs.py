@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from pp_graph.comply.facts import PolicyFacts, graph_file_facts, policy_facts, rdflib_triples
 from pp_graph.errors import InputError
@@ -31,15 +32,17 @@ def graphs_and_texts(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     return graphs, texts
 
 
-def text_facts(path: Path, backend: str = "offline") -> PolicyFacts:
+def text_facts(path: Path, backend: str = "offline", model: Any = None) -> PolicyFacts:
+    """``model``: a TransparencyModel adding its statements to the rules' (None: the rules only)."""
     from pp_graph.api import convert
 
-    conv = convert(path, backend=backend)
+    conv = convert(path, backend=backend, transparency=model)
     return policy_facts(rdflib_triples(conv.triples), str(path))
 
 
-def gather(paths: Iterable[Path], backend: str = "offline") -> list[PolicyFacts]:
-    """Facts of every policy: graph files (and folders holding them) are read, text files converted."""
+def gather(paths: Iterable[Path], backend: str = "offline", model: Any = None) -> list[PolicyFacts]:
+    """Facts of every policy: graph files (and folders holding them) are read, text files converted (with the
+    learned transparency ``model`` when given)."""
     graphs, texts = graphs_and_texts(paths)
     if not graphs and not texts:
         raise InputError(", ".join(map(str, paths)), "no policy texts or graph files found")
@@ -47,5 +50,5 @@ def gather(paths: Iterable[Path], backend: str = "offline") -> list[PolicyFacts]
     for g in graphs:
         out += graph_file_facts(g)
     for t in texts:
-        out.append(text_facts(t, backend))
+        out.append(text_facts(t, backend, model))
     return out

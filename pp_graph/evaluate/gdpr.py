@@ -1,4 +1,4 @@
-"""The GDPR transparency dataset: read a policy, score requirement detection at document and passage level.
+"""The GDPR transparency dataset: read a policy, find the passages an evidence span overlaps.
 
 The dataset (a folder of ``<app id>.json``, each a list of passages with annotations) is never copied into the
 repository; the split file holds only the test documents' ids, fixed by a hash of the id before any was read.
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pp_graph.errors import InputError
-from pp_graph.evaluate.metrics import PRF
 from pp_graph.resources import DATA
 
 SPLIT_FILE = DATA / "splits" / "gdpr-transparency.toml"
@@ -73,51 +72,3 @@ def passages_hit(doc: GdprDoc, spans: Iterable[tuple[int, int]]) -> set[int]:
             if s < pe and ps < e:
                 hit.add(i)
     return hit
-
-
-@dataclass
-class GdprScores:
-    """Document-level counts per requirement and passage-level counts pooled over all requirements."""
-
-    labels: tuple[str, ...]
-    doc: dict[str, list[int]] = field(default_factory=dict)  # label → [tp, fp, fn]
-    passage: list[int] = field(default_factory=lambda: [0, 0, 0])
-
-    def add(self, doc: GdprDoc, predicted: Mapping[str, set[int]]) -> None:
-        """``predicted``: requirement label → indexes of the passages predicted to address it."""
-        for label in self.labels:
-            gold = {i for i, g in enumerate(doc.gold) if label in g}
-            pred = predicted.get(label, set())
-            c = self.doc.setdefault(label, [0, 0, 0])
-            c[0] += bool(gold) and bool(pred)
-            c[1] += bool(pred) and not gold
-            c[2] += bool(gold) and not pred
-            self.passage[0] += len(gold & pred)
-            self.passage[1] += len(pred - gold)
-            self.passage[2] += len(gold - pred)
-
-    def doc_prf(self, label: str) -> PRF:
-        tp, fp, fn = self.doc.get(label, [0, 0, 0])
-        return PRF.one_to_one(tp, tp + fp, tp + fn)
-
-    def doc_macro_f1(self) -> float:
-        return sum(self.doc_prf(lb).f1 for lb in self.labels) / len(self.labels)
-
-    def passage_prf(self) -> PRF:
-        tp, fp, fn = self.passage
-        return PRF.one_to_one(tp, tp + fp, tp + fn)
-
-
-def rules_prediction(doc: GdprDoc, backend: object = "offline") -> dict[str, set[int]]:
-    """Convert the document's text and map each transparency statement's evidence to the passages it overlaps."""
-    from pp_graph.api import convert_policy
-    from pp_graph.comply.rules import rules
-    from pp_graph.load.sources import policy_from_text
-
-    conv = convert_policy(policy_from_text(doc.text, "dataset.invalid", name=f"{doc.id}.md"), backend)  # type: ignore[arg-type]
-    label = {r.id: r.label for r in rules().requirements}
-    out: dict[str, set[int]] = {}
-    for res in conv.extraction.results:
-        for m in res.requirements:
-            out.setdefault(label[m.requirement], set()).update(passages_hit(doc, [(m.span.start, m.span.end)]))
-    return out

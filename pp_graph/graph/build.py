@@ -227,7 +227,20 @@ class _Builder:
         self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
         self.add(node, PPG.onText, self.text_node(res))
         self.add(node, PPG.transparencyRule, Literal(m.rule))
-        self.add(node, PROV.wasGeneratedBy, self.transparency_run)
+        if m.model:  # found by a user-trained model: its own activity, its score
+            self.add(node, PPG.score, Literal(f"{m.score or 0.0:.4f}", datatype=XSD.decimal))
+            self.add(node, PPG.modelDigest, Literal(m.model))
+            self.add(node, PROV.wasGeneratedBy, self.learned_run(m.model))
+        else:
+            self.add(node, PROV.wasGeneratedBy, self.transparency_run)
+
+    def learned_run(self, digest: str) -> URIRef:
+        run = child(self.policy, "learned", slug(digest))
+        self.add(run, RDF.type, PROV.Activity)
+        self.add(run, PPG.extractor, Literal("learned"))
+        self.add(run, PPG.model, Literal(digest))
+        self.add(run, PPG.promptVersion, Literal(digest))
+        return run
 
     def segment(self, res: SegmentExtraction, run: URIRef) -> None:
         seg, pol = res.segment, self.policy
@@ -289,11 +302,7 @@ class _Builder:
         for c in res.inferred:
             cls = PRACTICE_CLASS[PracticeType(c.concept)] if c.kind == "practice" else URIRef(c.concept)
             node = child(self.policy, "inferred", f"{seg.index}-{c.kind}-{slug(compact(c.concept))}")
-            run = child(self.policy, "learned", slug(c.model))
-            self.add(run, RDF.type, PROV.Activity)
-            self.add(run, PPG.extractor, Literal("learned"))
-            self.add(run, PPG.model, Literal(c.model))
-            self.add(run, PPG.promptVersion, Literal(c.model))
+            run = self.learned_run(c.model)
             self.add(self.policy, PPG.hasInferredClass, node)
             self.add(node, RDF.type, PPG.InferredClass)
             self.add(node, PPG.inferredKind, Literal(c.kind))

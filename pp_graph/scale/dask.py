@@ -28,7 +28,7 @@ def convert_remote(
     valid_from: str | None,
     backend: str,
     options: dict[str, Any],
-    learned: str | None = None,
+    learned: tuple[str, ...] = (),
     label: str = "",
     max_bytes: int | None = None,
 ) -> tuple[Any, dict[str, bytes]]:
@@ -62,7 +62,7 @@ def run_on_dask(
     backend: str,
     options: dict[str, Any],
     on_done: Callable[[Any], None] | None,
-    learned: str | None = None,
+    learned: tuple[str, ...] = (),
     labels: dict[Path, str] | None = None,
     max_bytes: int | None = None,
 ) -> list[Any]:
@@ -94,7 +94,7 @@ def run_on_dask(
                     valid_from,
                     backend,
                     options,
-                    learned,  # a model folder: every worker must see it at this path
+                    learned,  # model folders: every worker must see them at these paths
                     (labels or {}).get(f, f.name),
                     max_bytes,
                     key=f"pp-graph-convert-{digest[:16]}-{settings}-{fmt}-{max_bytes}",
