@@ -54,6 +54,25 @@ def test_every_format_parses_back_to_the_datasets_graph(fmt: str) -> None:
         assert ser.serialize(conv.dataset, conv.graph, fmt) == text  # the rdflib route writes the same bytes
 
 
+def test_written_literals_have_the_datasets_lexical_forms() -> None:
+    """Read back without rdflib (which would normalise both sides): a retention period of 18 months is "P1Y6M" in
+    the file as in Conversion.dataset, and a dated version's validFrom has the same form in both."""
+    import pyoxigraph as ox
+
+    from pp_graph.graph.terms import from_rdflib
+    from pp_graph.load.sources import policy_from_text
+
+    text = ODD.replace("30 days", "18 months")
+    dated = api.convert_policy(policy_from_text(text, "dated.example", valid_from="2023-01-01T09:30:00Z"))
+    for conv in [*_conversions(), dated]:
+        text = ser.serialize_policy(conv.triples, conv.graph, "nq")
+        written = {str(q) for q in ox.parse(text.encode(), format=ox.RdfFormat.N_QUADS)}
+        name = ox.NamedNode(str(conv.graph))
+        expected = {str(ox.Quad(*(from_rdflib(t) for t in spo), name)) for spo in conv.dataset.graph(conv.graph)}
+        assert written == expected, conv.graph
+    assert any('"P1Y6M"^^' in q for q in written) and any('"2023-01-01T09:30:00+00:00"^^' in q for q in written)
+
+
 @pytest.mark.parametrize("fmt", sorted(ser.FORMATS))
 def test_bytes_do_not_depend_on_the_order_the_triples_were_built_in(fmt: str) -> None:
     conv = _conversions()[-1]

@@ -58,8 +58,11 @@ def boolean(b: bool) -> ox.Literal:
 
 
 def typed(lexical: str, xsd_name: str) -> ox.Literal:
-    """A literal of datatype xsd:``xsd_name`` with its lexical form as given (not normalised)."""
-    return ox.Literal(lexical, datatype=datatype(xsd_name))
+    """A literal of datatype xsd:``xsd_name``, its lexical form normalised as rdflib normalises it ("P18M" →
+    "P1Y6M", "…Z" → "…+00:00"): what the graphs have always held, and what ``Conversion.dataset`` holds."""
+    from rdflib import Literal, URIRef
+
+    return ox.Literal(str(Literal(lexical, datatype=URIRef(XSD + xsd_name))), datatype=datatype(xsd_name))
 
 
 def to_rdflib(term: Object) -> Node:
