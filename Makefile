@@ -43,7 +43,7 @@ bench: $(STAMP)
 # precision on the labelled corpus sample.
 eval: $(STAMP)
 	$(BIN)/python benchmarks/_report.py eval "benchmarks/eval_opp115.py --split test" benchmarks/eval_dpv_sample.py \
-	  benchmarks/eval_wrap.py "benchmarks/eval_gdpr.py --split test"
+	  benchmarks/eval_wrap.py "benchmarks/eval_gdpr.py --split test" benchmarks/eval_contradictions.py
 
 # The documentation site (MkDocs); warnings are errors. `$(BIN)/mkdocs serve` previews it.
 docs: $(STAMP)

@@ -66,7 +66,24 @@ def fold_detections(dev: list[_pii.Sample], mode: str) -> Detections:
     return out
 
 
-DETECTOR_FILES = ("recognizers.py", "crf.py", "gazetteer.py", "structure.py", "chunks.py", "categories.py")
+DETECTOR_FILES = (
+    "crf.py",
+    "gazetteer.py",
+    "structure.py",
+    "chunks.py",
+    "categories.py",
+    "pipeline.py",
+    "modes.py",
+    "resolve.py",
+    "normalize.py",
+    "emails.py",
+    "credentials.py",
+)
+
+
+def detector_files(src: Path) -> list[str]:
+    """The detector's source files under ``src`` (pp_graph/anonymize), the recognisers' package included."""
+    return [*DETECTOR_FILES, *sorted(p.relative_to(src).as_posix() for p in (src / "recognizers").glob("*.py"))]
 
 
 # Code outside the detector that changes the fold detections: the training and split scripts, the checksums
@@ -85,7 +102,7 @@ def _cache_key(mode: str) -> str:
     """Everything that changes the fold detections: the data, the mode, the model's settings, the detector code,
     the training script and the versions of the libraries that train and run the models."""
     src = HERE.parent / "pp_graph" / "anonymize"
-    code = {p: crf.file_digest(src / p) for p in DETECTOR_FILES}
+    code = {p: crf.file_digest(src / p) for p in detector_files(src)}
     code.update({p.name: crf.file_digest(p) for p in OTHER_FILES})
     parts = {
         "data": crf.file_digest(_pii.DATASET),

@@ -83,6 +83,7 @@ def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
     from pp_graph.extract.offline import backend as offline
     from pp_graph.extract.offline.lexicon import digest_files
     from pp_graph.extract.offline.version import dpv_digest
+    from pp_graph.load.language import VERSION as LANGUAGE
     from pp_graph.load.reading import VERSION as SEGMENTER
     from pp_graph.version import __version__
 
@@ -90,7 +91,7 @@ def settings_digest(backend: str, options: dict[str, Any], fmt: str) -> str:
     # --budget must resume without converting the finished policies again.
     decisive = {k: v for k, v in options.items() if k not in _NOT_DECISIVE}
     # The rule-set version digests the rule code and data (a rule change re-converts); DPV decides every concept.
-    versions = [__version__, dpv_digest(), offline.RULESET_VERSION if backend == "offline" else "", SEGMENTER]
+    versions = [__version__, dpv_digest(), offline.RULESET_VERSION if backend == "offline" else "", SEGMENTER, LANGUAGE]
     h = hashlib.sha256(json.dumps([*versions, backend, decisive, fmt], sort_keys=True, default=str).encode())
     files = [*offline.LEXICON_DIR.glob("*.tsv"), *(p for p in PROMPTS.glob("*") if p.is_file())]
     if options.get("config"):

@@ -81,13 +81,18 @@ class RecipientKind(StrEnum):
 
 
 class PracticeType(StrEnum):
-    """Policy-IE practice labels (Pr2Graph stage 6)."""
+    """Policy-IE practice labels (Pr2Graph stage 6), then the OPP-115 categories pp-graph adds: what the policy
+    says about the reader's choices, its own changes, Do Not Track and specific audiences (statements.toml)."""
 
     FIRST_PARTY_COLLECTION_USE = "first-party-collection-use"
     THIRD_PARTY_COLLECTION_USE = "third-party-collection-use"
     THIRD_PARTY_SHARING_DISCLOSURE = "third-party-sharing-disclosure"
     DATA_STORAGE_RETENTION_DELETION = "data-storage-retention-deletion"
     DATA_SECURITY_PROTECTION = "data-security-protection"
+    USER_CHOICE_CONTROL = "user-choice-control"
+    POLICY_CHANGE = "policy-change"
+    DO_NOT_TRACK = "do-not-track"  # negated: the site does not honour Do Not Track signals
+    SPECIFIC_AUDIENCE = "specific-audience"
 
 
 class AttributeKind(StrEnum):
@@ -100,6 +105,13 @@ class AttributeKind(StrEnum):
     LEGAL_BASIS = "legal_basis"
     USER_RIGHT = "user_right"
     CONDITION = "condition"
+    # statement details (data/rules/statements.toml): value is the detail's code, concept its DPV term if any
+    CHOICE_SCOPE = "choice_scope"
+    CHOICE_MECHANISM = "choice_mechanism"
+    NOTIFICATION_MEANS = "notification_means"
+    AUDIENCE = "audience"
+    AGE_LIMIT = "age_limit"
+    TRANSFER_SAFEGUARD = "transfer_safeguard"
 
 
 class Role(StrEnum):
@@ -122,6 +134,12 @@ class Role(StrEnum):
     METHOD = "method"
     LEGAL_BASIS = "Legal-Basis"
     CONDITION = "Condition-Argument"
+    CHOICE_SCOPE = "Choice-Scope"
+    CHOICE_MECHANISM = "Choice-Mechanism"
+    NOTIFICATION_MEANS = "Notification-Means"
+    AUDIENCE = "Audience"
+    AGE_LIMIT = "Age-Limit"
+    TRANSFER_SAFEGUARD = "Transfer-Safeguard"
 
 
 # ---- stage outputs (one per Pr2Graph stage; each item is grounded by a span) ----
@@ -161,7 +179,7 @@ class AttributeMention:
     span: Span
     kind: AttributeKind
     concept: str | None = None  # e.g. dpv:Consent for a legal basis, a right IRI, an xsd:duration for a period
-    value: str | None = None  # normalised value (xsd:duration lexical form for a period)
+    value: str | None = None  # normalised: xsd:duration of a period, region code of a place, a detail's code
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +241,15 @@ class Provenance:
     segmenter: str = ""  # how the text was cut into segments (pp_graph.load.reading.VERSION)
 
 
+@dataclass(frozen=True, slots=True)
+class Language:
+    """The language a policy's text looks written in (pp_graph.load.language)."""
+
+    code: str  # ISO 639 code as the identification model names it ("en", "de", "fr")
+    confidence: float  # the model's probability for it, rounded to 2 places
+    confident: bool  # enough letters were read and the probability is high enough to act on
+
+
 @dataclass(slots=True)
 class PolicyExtraction:
     policy: Policy
@@ -232,6 +259,7 @@ class PolicyExtraction:
     stats: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # what the reading could not recover (see load.reading)
     stages: tuple[str, ...] = ()  # the stages that ran (the graph says what was looked for, e.g. transparency)
+    language: Language | None = None  # detected from the reading (None: no letters to read)
 
     def check_grounding(self) -> None:
         """Raise GroundingError if any span does not equal the policy text at its offsets."""

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pp_graph.anonymize import crf, ner, recognizers
-from pp_graph.anonymize.recognizers import NER_PACKAGE, recognize
+from pp_graph.anonymize import crf, ner
+from pp_graph.anonymize.recognizers import NER_PACKAGE, addresses, recognize
 from pp_graph.anonymize.structure import mentions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pii-synth"
@@ -93,8 +93,8 @@ def test_the_callers_blas_threads_are_restored() -> None:
 def _full_street(text: str) -> list[tuple[int, int]]:
     return [
         m.span()
-        for m in recognizers._STREET.finditer(text)
-        if m.group(0) and not recognizers._COMMON_BEFORE_NUMBER.fullmatch(m.group(0))
+        for m in addresses.STREET.finditer(text)
+        if m.group(0) and not addresses.COMMON_BEFORE_NUMBER.fullmatch(m.group(0))
     ]
 
 
@@ -134,12 +134,12 @@ _PIECES = [
 @settings(max_examples=300, deadline=None)
 def test_street_shortcut_finds_what_the_full_pattern_finds(pieces: list[str]) -> None:
     text = "".join(pieces)
-    assert list(recognizers._streets(text)) == _full_street(text)
+    assert list(addresses.streets(text)) == _full_street(text)
 
 
 @pytest.mark.parametrize("text", [*SAMPLE, *LONG, "Harjukuja 54, SEINÄJOKI", "no digits at Main Street", "August 12"])
 def test_street_shortcut_on_sentences(text: str) -> None:
-    assert list(recognizers._streets(text)) == _full_street(text)
+    assert list(addresses.streets(text)) == _full_street(text)
 
 
 def test_crf_feature_order_is_the_trained_one() -> None:

@@ -39,13 +39,13 @@ if not Path(CHROMIUM).exists():
 def server(fixture_graphs: Path) -> Iterator[str]:
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
-    from pp_graph.serve.server import make_server
+    from pp_graph.serve.server import make_server, stop
 
     srv = make_server(create_app(Corpus.open([fixture_graphs])), 0)  # the server `pp-graph serve` runs
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.effective_port}"
-    srv.close()
+    stop(srv)
     thread.join(timeout=10)
 
 

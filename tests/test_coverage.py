@@ -188,3 +188,37 @@ def test_no_policy_in_force_is_silent(setup: dict[str, Path], tmp_path: Path) ->
     assert res.exit_code == 1
     (flow,) = json.loads(res.stdout)["flows"]
     assert flow["version"] == "none" and flow["verdict"] == "silent" and flow["match"] == "no_policy"
+
+
+def test_the_report_has_a_coverage_section_from_the_ledger(setup: dict[str, Path], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report.html"
+    res = CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(out), "--ledger", str(setup["db"])])
+    assert res.exit_code == 0, res.output
+    html = out.read_text(encoding="utf-8")
+    section = html.split('id="coverage"', 1)[1].split("</section>", 1)[0]
+    assert "3 stated" in section and "1 denied" in section and "1 silent" in section
+    rows = section.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr ")[1:]
+    assert [r.split('"', 2)[1] for r in rows] == ["denied", "silent", "stated", "stated", "stated"]  # worst first
+    assert "We do not collect your precise geolocation." in section  # the denial's evidence line
+    assert "jane@shop-customer.example" not in html  # the values that crossed are not in the ledger, nor here
+    plain = tmp_path / "plain.html"
+    assert CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(plain)]).exit_code == 0
+    assert 'id="coverage"' not in plain.read_text(encoding="utf-8")
+
+
+def test_the_report_refuses_a_tampered_ledger(setup: dict[str, Path], tmp_path: Path) -> None:
+    bad = tmp_path / "tampered.db"
+    src = sqlite3.connect(setup["db"])
+    src.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    src.close()
+    shutil.copy(setup["db"], bad)
+    db = sqlite3.connect(bad)
+    entry = db.execute("SELECT entry FROM ledger WHERE seq = 2").fetchone()[0]
+    db.execute("UPDATE ledger SET entry = ? WHERE seq = 2", (entry.replace(b'"token"', b'"omit"', 1),))
+    db.commit()
+    db.close()
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(out), "--ledger", str(bad)])
+    assert res.exit_code == 2 and "does not verify at entry 2" in res.output and not out.exists()
+    assert "Traceback" not in res.output

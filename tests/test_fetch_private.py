@@ -132,3 +132,24 @@ def test_a_trickling_server_meets_the_overall_deadline(ports: tuple[int, int]) -
     with pytest.raises(InputError, match=r"took longer than 1\.5 s in all"):
         fetch_policy(f"http://127.0.0.1:{a}/trickle", allow_private=True, timeout=5, deadline=1.5)
     assert time.monotonic() - t0 < 4
+
+
+def test_a_host_that_resolves_to_loopback_at_connect_time_is_refused(
+    ports: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding: the host is public when checked and loopback when the connection is made."""
+    import socket
+
+    _, b = ports
+    real = socket.getaddrinfo
+    answers = iter(["93.184.216.34", "127.0.0.2"])  # the check's lookup, then the connection's
+
+    def rebinding(host: str, *args: object, **kwargs: object) -> list:  # type: ignore[type-arg]
+        if host != "rebind.test":
+            return real(host, *args, **kwargs)  # type: ignore[arg-type]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers, "127.0.0.2"), b))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    with pytest.raises(InputError, match=r"connected to 127\.0\.0\.2, a loopback address; refused") as e:
+        fetch_policy(f"http://rebind.test:{b}/internal", robots=False)
+    assert "INTERNAL" not in str(e.value)

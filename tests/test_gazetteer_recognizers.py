@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pp_graph.anonymize import gazetteer
-from pp_graph.anonymize.recognizers import REGISTRY, Entity, _kept_spacy, recognize
+from pp_graph.anonymize.recognizers import REGISTRY, Entity, kept_spacy, recognize
 
 
 def spans(name: str, text: str) -> set[str]:
@@ -201,7 +201,7 @@ def test_spacy_organisations_the_hybrid_mode_keeps() -> None:
 
     kept = {
         (x.type, text[x.start : x.end])
-        for x in _kept_spacy(
+        for x in kept_spacy(
             [ent(v) for v in ("Comedy, Kids & Family", "Microsoft", "Nguyen", "Scott", "Acme Corp")], text
         )
     }
@@ -243,7 +243,7 @@ def test_spacy_places_that_are_listed_names_are_dropped() -> None:
         s = text.index(value)
         return Entity("GPE", s, s + len(value), "ner:GPE")
 
-    kept = {text[x.start : x.end] for x in _kept_spacy([ent(v) for v in ("Toronto", "Margaret", "ESPOO")], text)}
+    kept = {text[x.start : x.end] for x in kept_spacy([ent(v) for v in ("Toronto", "Margaret", "ESPOO")], text)}
     assert kept == {"Toronto", "ESPOO"}
 
 
@@ -332,7 +332,7 @@ def test_spacy_places_dropped_only_when_a_listed_name() -> None:
 
     ents = [ent("Silicon Valley", "LOC"), ent("Vehbija", "GPE"), ent("Margaret", "GPE")]
     ents += [ent("Jordan", "ORG"), ent("Chad", "ORG")]
-    kept = {(x.type, text[x.start : x.end]) for x in _kept_spacy(ents, text)}
+    kept = {(x.type, text[x.start : x.end]) for x in kept_spacy(ents, text)}
     assert kept == {("GPE", "Silicon Valley"), ("GPE", "Vehbija"), ("GPE", "Jordan"), ("GPE", "Chad")}
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from llm_server import FakeLLMServer, Reply, keyword_responder, segments_of, user_text
+from rdflib import URIRef
 
 from pp_graph.api import Conversion, convert_policy
 from pp_graph.batch import convert_batch
@@ -462,3 +463,72 @@ def test_counters_reset_per_policy_whatever_stages_run(server: FakeLLMServer, ma
         sent.append(server.count)
     assert sent[0] > 0 and sent == [sent[0], sent[0]]  # without a cache, the second run asks again
     assert reported == sent
+
+
+STATEMENTS_TEXT = """# Lumen privacy
+
+We do not respond to Do Not Track signals.
+Your data may be stored in any country where we operate, under standard contractual clauses.
+You can opt out of marketing emails.
+"""
+
+
+def test_statement_practices_and_their_coded_details(server: FakeLLMServer, make: Any) -> None:
+    """The statements the prompts ask for (data/rules/statements.toml): details keep only the codes the rules
+    know (an invented code is dropped, the span kept), and the graph conforms."""
+    structure = answer(
+        {
+            "n": 2,
+            "parties": [],
+            "practices": [item("respond", type="do-not-track", negated=True, from_heading=False)],
+            "attributes": [],
+        },
+        {
+            "n": 3,
+            "parties": [],
+            "practices": [item("stored", type="data-storage-retention-deletion", negated=False, from_heading=False)],
+            "attributes": [
+                item(
+                    "any country where we operate",
+                    kind="storage_place",
+                    concept=None,
+                    duration=None,
+                    code="any-country",
+                ),
+                item(
+                    "standard contractual clauses", kind="transfer_safeguard", concept=None, duration=None, code="scc"
+                ),
+            ],
+        },
+        {
+            "n": 4,
+            "parties": [],
+            "practices": [item("opt out", type="user-choice-control", negated=False, from_heading=False)],
+            "attributes": [
+                item("opt out", kind="choice_mechanism", concept=None, duration=None, code="opt-out"),
+                item("marketing emails", kind="choice_scope", concept=None, duration=None, code="spam"),
+            ],
+        },
+    )
+    relations = answer(
+        rels(2, (0, "Storage-Place", "attr:0"), (0, "Transfer-Safeguard", "attr:1")),
+        rels(3, (0, "Choice-Mechanism", "attr:0"), (0, "Choice-Scope", "attr:1")),
+    )
+    server.enqueue(Reply(answer()), Reply(structure), Reply(relations))
+    conv = convert_policy(policy(STATEMENTS_TEXT), make())
+    res = conv.extraction.results
+    assert [(p.type, p.negated) for p in res[1].practices] == [(PracticeType.DO_NOT_TRACK, True)]
+    place, safeguard = res[2].attributes
+    assert (place.value, safeguard.value) == ("any-country", "scc")
+    assert safeguard.concept == "https://w3id.org/dpv/legal/eu/gdpr#StandardContractualClauses"
+    mechanism, scope = res[3].attributes
+    assert mechanism.value == "opt-out" and scope.value is None  # "spam" is no scope code
+    structure_request = server.requests[1]
+    assert "code" in json.dumps(structure_request["response_format"]) and "user-choice-control" in user_text(
+        structure_request
+    ) + json.dumps(structure_request["response_format"])
+    g = conv.dataset.graph(conv.graph)
+    ppg = "urn:pp-graph:ontology#"
+    assert {str(o) for o in g.objects(None, URIRef(ppg + "storageRegion"))} == {"any-country"}
+    assert {str(o) for o in g.objects(None, URIRef(ppg + "choiceMechanism"))} == {"opt-out"}
+    assert_conforms(conv)

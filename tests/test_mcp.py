@@ -317,13 +317,26 @@ def test_every_call_is_in_the_ledger_without_raw_values(stdio: dict[str, Any]) -
     assert ledger.verify().ok
     entries = [e for _, e in ledger.entries()]
     names = [e["name"] for e in entries]
-    # every call that reached a tool: the SDK refuses bad types and unknown tools before any tool runs
-    assert names.count("check_egress") == 7 and names.count("anonymize") == 2
+    # every call, those the SDK refuses before any tool runs (bad types, unknown tools) included
+    assert names.count("check_egress") == 9 and names.count("anonymize") == 3
     assert "policy_facts" in names and "named_query:practices-of-site" in names
     assert names.count("resource:policy") == 3
-    assert names.count("odrl_evaluate") == 4 and names.count("compliance") == 3  # refused calls included
+    assert names.count("odrl_evaluate") == 5 and names.count("compliance") == 3  # refused calls included
     odrl = [e for e in entries if e["name"] == "odrl_evaluate"]
-    assert [e["result"] for e in odrl] == ["prohibited", "permitted", "refused", "refused"]
+    assert [e["result"] for e in odrl] == ["prohibited", "permitted", "refused", "refused", "refused"]
+    assert [f["name"] for f in odrl[4]["fields"]] == ["action"]  # refused by the schema: the argument's name only
+    refused = [
+        [f["name"] for f in e["fields"]] for e in entries if e["name"] == "check_egress" and e["result"] == "refused"
+    ]
+    assert ["data,purpose"] in refused and ["site"] in refused
+    assert [e["fields"][0]["name"] for e in entries if e["name"] == "anonymize" and e["result"] == "refused"] == [
+        "level",
+        "text",
+    ]
+    unknown = [e for e in entries if e["name"] == "unknown-tool"]
+    assert (
+        len(unknown) == 1 and b"free_sparql" not in json.dumps(unknown).encode()
+    )  # the caller's tool name is not kept
     assert odrl[0]["sites"] == ["github.com"] and odrl[0]["fields"][0]["category"] == "pd:EmailAddress"
     assert [f["name"] for f in odrl[1]["fields"]] == ["policy", "request", "state"]
     assert [f["name"] for f in odrl[2]["fields"]] == ["policy"]  # the argument refused, not its text

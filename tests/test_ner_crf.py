@@ -77,15 +77,15 @@ def test_the_name_lists_are_recorded_and_different_ones_refused(tmp_path: Path) 
 @pytest.mark.parametrize("attr", ["FUNCTION_WORDS_FILE", "COMMON_WORD_NAMES_FILE", "NATIONALITIES_FILE"])
 def test_the_digests_follow_every_word_list(attr: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pp_graph.anonymize import gazetteer
-    from pp_graph.anonymize.recognizers import _rules_digest, _spacy_digest
+    from pp_graph.anonymize.modes import rules_digest, spacy_digest
 
-    before = (crf.detector_digest(), _spacy_digest(), _rules_digest())
+    before = (crf.detector_digest(), spacy_digest(), rules_digest())
     changed = tmp_path / "list.txt"
     changed.write_text(getattr(gazetteer, attr).read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
     monkeypatch.setattr(gazetteer, attr, changed)
     crf.detector_digest.cache_clear()
     try:
-        after = (crf.detector_digest(), _spacy_digest(), _rules_digest())
+        after = (crf.detector_digest(), spacy_digest(), rules_digest())
     finally:
         crf.detector_digest.cache_clear()
     assert all(a != b for a, b in zip(before, after, strict=True))

@@ -90,7 +90,9 @@ def kinds(text: str) -> list[list[PracticeType]]:
 
 
 def test_children_statement_is_not_a_collection_practice() -> None:
-    assert kinds("We do not knowingly collect personal information from kids under 13.\n") == [[]]
+    # an audience statement (data/rules/statements.toml), not the site's collection
+    text = "We do not knowingly collect personal information from kids under 13.\n"
+    assert kinds(text) == [[PracticeType.SPECIFIC_AUDIENCE]]
 
 
 def test_policy_overview_is_not_a_practice() -> None:
@@ -121,7 +123,9 @@ def test_retention_needs_retention_wording() -> None:
 
 
 def test_user_choice_is_not_a_collection_practice() -> None:
-    assert kinds("You can opt out of our use of your location data in the app settings.\n") == [[]]
+    # a choice of the reader's (data/rules/statements.toml), not the site's collection
+    text = "You can opt out of our use of your location data in the app settings.\n"
+    assert kinds(text) == [[PracticeType.USER_CHOICE_CONTROL]]
 
 
 def test_account_information_is_profile_data() -> None:

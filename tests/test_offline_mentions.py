@@ -147,13 +147,27 @@ def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, in
         # interactions with the service are its consumption (pd:Interaction is the public sphere)
         ("We log your [[interactions]] with our apps.", "pd:ServiceConsumptionBehaviour"),
         ("We collect your [[time zone setting]] from your phone.", "pd:DeviceBased"),
-        ("We collect your [[time zone]] to schedule reminders.", "pd:Locality"),
+        # a time zone locates coarsely: not pd:Locality, which DPV files under a physical address (contact data)
+        ("We collect your [[time zone]] to schedule reminders.", "pd:Location"),
+        # an IP address written out in full, either way round, is never a physical address
+        ("We log [[Internet Protocol (IP) addresses]] of visitors.", "pd:IPAddress"),
+        ("We log your [[IP (Internet Protocol) address]].", "pd:IPAddress"),
+        ("We log [[IP-addresses]] of visitors.", "pd:IPAddress"),
+        # a page's address is what the person browses; their own children are their offspring
+        ("We collect the [[address]] of the websites you visit.", "pd:BrowsingBehaviour"),
+        ("We ask for the names of [[your children]] to send birthday cards.", "pd:Offspring"),
         ("We collect [[Message Data]] when you message other users.", "pd:Communication"),
     ],
 )
 def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None:
     got, span = _data_concepts(text)
     assert got.get(span) == concept, got
+
+
+def test_children_as_an_audience_are_no_data() -> None:
+    # "children" alone names who the policy speaks of, not data about the person's offspring (pd:Offspring)
+    got, span = _data_concepts("We do not knowingly collect information from [[children]] under 13.")
+    assert span not in got and "pd:Offspring" not in got.values(), got
 
 
 @pytest.mark.parametrize(

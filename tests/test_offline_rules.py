@@ -115,6 +115,9 @@ def test_by_rule_scores_add_up_on_a_few_policies(tmp_path: Path) -> None:
     assert vetoes and all(s.tp + s.fp <= s.fired for s in vetoes)  # a veto is judged once per practice it stopped
     fps = [s.fp for s in scores.values()]
     assert fps == sorted(fps, reverse=True)
+    # a statement whose type the OPP-115 mapping scores no category for is counted, not judged a false positive
+    choice = scores["statement.user-choice"]
+    assert choice.kind == "statement" and choice.tp == choice.fp == 0
 
 
 @pytest.mark.skipif(not (OPP115 / "annotations").is_dir(), reason="OPP-115 not available")
@@ -387,6 +390,7 @@ def test_a_paragraph_cue_must_outweigh_every_positive_cue(tmp_path: Path) -> Non
 def test_an_out_of_scope_line_inherits_nothing_by_the_gate() -> None:
     text = "# Privacy\n\n## Information we collect\n\nInformation from children under 13, such as an email address.\n"
     ex = explain(policy_from_text(text, "example.com"), line=5)
-    assert ex.practices == []
+    # no collection inherited from the heading; the line is an audience statement (data/rules/statements.toml)
+    assert [(t, rules) for t, _, _, rules in ex.practices] == [("specific-audience", ("statement.specific-audience",))]
     [dropped] = [e for e in ex.events if e.action == "dropped"]
     assert dropped.rule == "gate.cues" and "veto.inherit.out-of-scope -1" in dropped.why

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from pp_graph.errors import LedgerError
 from pp_graph.plane import ledger as ledger_mod
 from pp_graph.plane import merkle
 from pp_graph.plane.db import connect
+from pp_graph.plane.group import GroupCommit
 from pp_graph.plane.keys import PlaneKeys
 from pp_graph.plane.ledger import Ledger, canonical
 
@@ -83,10 +85,22 @@ def chunked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         monkeypatch.setattr(ledger_mod, "_CHUNK", request.param)
 
 
+def make_grouped(path: Path, n: int) -> None:
+    """n entries written through group commit from 3 threads (batches of several entries)."""
+    group = GroupCommit(path, KEYS)
+    with ThreadPoolExecutor(3) as pool:
+        list(pool.map(lambda i: group.append(rec(i)), range(n)))
+    group.close()
+
+
+@pytest.mark.parametrize("writer", ["one-transaction-each", "group-commit"])
 @pytest.mark.parametrize("kind", ["mutate", "delete", "reorder", "insert", "truncate", "head"])
-def test_tampering_is_detected_and_named(tmp_path: Path, kind: str, chunked: None) -> None:
+def test_tampering_is_detected_and_named(tmp_path: Path, kind: str, writer: str, chunked: None) -> None:
     path = tmp_path / "a.db"
-    make(path, 10).conn.close()
+    if writer == "group-commit":
+        make_grouped(path, 10)
+    else:
+        make(path, 10).conn.close()
     db = raw(path)
     if kind == "mutate":
         e = db.execute("SELECT entry FROM ledger WHERE seq = 4").fetchone()[0]

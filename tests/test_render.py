@@ -174,3 +174,31 @@ def test_track_renders_each_site(ports: tuple[int, int], tmp_path: Path) -> None
     assert res.exit_code == 0, res.output
     (kept,) = (tmp_path / "v" / "shop.example").glob("*.md")
     assert "payment provider" in kept.read_text(encoding="utf-8")
+
+
+def test_a_script_host_that_resolves_to_loopback_at_connect_time_is_refused(
+    ports: tuple[int, int], public_127_0_0_1: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding: the script's host is public when checked and loopback when the request is sent."""
+    import socket
+
+    a, b = ports
+    real = socket.getaddrinfo
+    answers = iter(["93.184.216.34", "127.0.0.2"])  # the check's lookup, then the connection's
+
+    def rebinding(host: str, *args: object, **kwargs: object) -> list:  # type: ignore[type-arg]
+        if host != "rebind.test":
+            return real(host, *args, **kwargs)  # type: ignore[arg-type]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers, "127.0.0.2"), b))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    # the page's requests go through this process's checked path (so through this resolver), not the browser's
+    secret = b"document.body.insertAdjacentHTML('beforeend', '<p>INTERNAL-ADMIN-PAGE token 42</p>');"
+    Handler.routes["/admin.js"] = (200, secret, "text/javascript")
+    page = PAGE.replace(b"</body>", f"<script src='http://rebind.test:{b}/admin.js'></script></body>".encode())
+    Handler.routes["/rebind"] = (200, page, "text/html")
+    got = render_policy(f"http://127.0.0.1:{a}/rebind")
+    assert "payment provider" in got.text and "INTERNAL" not in got.text
+    answers = iter(["127.0.0.2"])
+    allowed = render_policy(f"http://127.0.0.1:{a}/rebind", allow_private=True)
+    assert "INTERNAL-ADMIN-PAGE" in allowed.text

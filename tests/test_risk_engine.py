@@ -696,7 +696,7 @@ def test_an_empty_ner_mode_is_an_unknown_mode_not_the_default(engine: RiskEngine
 @pytest.fixture
 def counting_mode(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Mode "count-hybrid": the real hybrid NER, each run counted (the length of the text it read)."""
-    from pp_graph.anonymize import recognizers
+    from pp_graph.anonymize import modes, recognizers
 
     calls: list[int] = []
 
@@ -704,8 +704,8 @@ def counting_mode(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(len(text))
         return recognizers.hybrid(text, taken)
 
-    monkeypatch.setattr(recognizers, "MODES", dict(recognizers.MODES))  # the registration goes with the test
-    recognizers.register_mode("count-hybrid", run, recognizers.mode_digest("count-hybrid", recognizers._crf_digest))
+    monkeypatch.setattr(modes, "MODES", dict(modes.MODES))  # the registration goes with the test
+    modes.register_mode("count-hybrid", run, modes.mode_digest("count-hybrid", modes.crf_digest))
     return calls
 
 

@@ -154,3 +154,26 @@ def test_pdf_text_layer(backend: object, expected: Counter[tuple[object, ...]], 
     ex = extract(policy, backend)  # type: ignore[arg-type]
     ex.check_grounding()
     assert facts(ex) == expected
+
+
+def test_pdf_layout_gives_nested_items_and_paragraph_breaks(tmp_path: Path) -> None:
+    """A PDF's text layer has no indentation and no blank lines: a bullet set further right is a nested item, and
+    a wider gap between lines is a paragraph break (the printer indents nested items as a browser does)."""
+    pytest.importorskip("fpdf")
+    from pp_graph.evaluate.pdf_print import markdown_to_pdf
+    from pp_graph.load.pdf import pdf_text
+
+    text = (
+        "We receive the following from partners. This paragraph is long enough to wrap across two lines of the "
+        "printed page at this font size, so its lines sit closer than the paragraphs do.\n\n"
+        "Account owners may see:\n\n"
+        "* Usage: how you use the service\n"
+        "    * Participant list: your name and email address\n"
+        "* Registration details\n"
+    )
+    read = pdf_text(markdown_to_pdf(text), "example.com.pdf")
+    lines = read.split("\n")
+    assert "  • Participant list: your name and email address" in lines, read
+    assert "• Usage: how you use the service" in lines and "• Registration details" in lines
+    first_break = lines.index("")  # the first paragraph's two lines stay together; the lead-in starts another
+    assert lines[first_break + 1] == "Account owners may see:" and "wrap across" in " ".join(lines[:first_break])

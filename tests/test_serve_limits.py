@@ -19,7 +19,7 @@ import pytest
 from pp_graph.query.corpus import Corpus
 from pp_graph.serve import app as app_mod
 from pp_graph.serve.app import MAX_WHATIF_TEXT, create_app
-from pp_graph.serve.server import make_server
+from pp_graph.serve.server import make_server, stop
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ class Running:
             return s.recv(65536)
 
     def close(self) -> None:
-        self.server.close()
+        stop(self.server)
         self.thread.join(10)
 
 
@@ -151,3 +151,24 @@ def test_a_long_policy_is_paged(corpus: Corpus, monkeypatch: pytest.MonkeyPatch)
         assert "from=0" in page and "from=4" in page
     finally:
         r.close()
+
+
+def test_stopping_with_a_request_running_lets_it_finish_without_a_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """waitress's close() alone, with a request still running, logged "Exception when servicing … Bad file
+    descriptor" and the client got nothing."""
+
+    def slow(environ: dict[str, Any], start: Any) -> list[bytes]:
+        time.sleep(1.0)
+        start("200 OK", [("Content-Type", "text/plain")])
+        return [b"done"]
+
+    r = Running(slow)
+    answers: list[Any] = []
+    client = threading.Thread(target=lambda: answers.append(r.request("GET", "/")))
+    with caplog.at_level(logging.INFO, logger="waitress"):
+        client.start()
+        time.sleep(0.3)  # the request is running
+        r.close()
+        client.join(10)
+    assert "Traceback" not in caplog.text and "Exception when servicing" not in caplog.text, caplog.text
+    assert [a[0] for a in answers] == [200], answers  # the running request is answered

@@ -13,7 +13,8 @@ from typing import Any
 from pp_graph.anonymize.core import MAX_CHARS, Anonymized, Rewriter, anonymize, check_input
 from pp_graph.anonymize.guesser import Guess, Guesser, OfflineGuesser, OpenAIGuesser, Verdict, verify
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level
-from pp_graph.anonymize.recognizers import TYPES, Entity, recognize, warm_up
+from pp_graph.anonymize.pipeline import recognize, warm_up
+from pp_graph.anonymize.recognizers.base import TYPES, Entity
 
 __all__ = [
     "LEVELS",

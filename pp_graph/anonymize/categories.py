@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pp_graph.anonymize.recognizers import TYPES as DETECTED
+from pp_graph.anonymize.recognizers.base import TYPES as DETECTED
 from pp_graph.anonymize.sweep import TYPES as SWEPT
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, VocabularyError

@@ -13,7 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from pp_graph.anonymize.recognizers import Entity, Occupied, recognize
+from pp_graph.anonymize.pipeline import recognize
+from pp_graph.anonymize.recognizers.base import Entity
+from pp_graph.anonymize.resolve import Occupied
 
 CHUNK_CHARS = 10_000
 OVERLAP = 400  # longer than any entity, and enough context for the tagger at a window's edge

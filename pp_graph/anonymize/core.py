@@ -19,7 +19,8 @@ from typing import Any, Protocol
 
 from pp_graph.anonymize.guesser import Guesser, OfflineGuesser, Verdict, judge
 from pp_graph.anonymize.levels import LEVELS, Replacement, apply_level, mask_entities
-from pp_graph.anonymize.recognizers import Entity, recognize
+from pp_graph.anonymize.pipeline import recognize
+from pp_graph.anonymize.recognizers.base import Entity
 from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings, sweep_digest
 from pp_graph.errors import InputError, PPGraphError
 
@@ -115,7 +116,7 @@ def _rewrite(
 
 def _detector(entities_given: bool, ner: bool, mode: str | None) -> tuple[str | None, str | None]:
     """The digest of the models that ran and the NER mode's name, for the record."""
-    from pp_graph.anonymize.recognizers import detector_digest, mode_name
+    from pp_graph.anonymize.modes import detector_digest, mode_name
 
     if entities_given:
         return None, None

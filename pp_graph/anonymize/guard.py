@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from pp_graph.anonymize.core import Anonymized, Rewriter, anonymize
 from pp_graph.anonymize.guesser import Guesser
-from pp_graph.anonymize.recognizers import Detected
+from pp_graph.anonymize.recognizers.base import Detected
 from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pp_graph.anonymize.recognizers import TYPES, Entity
+from pp_graph.anonymize.recognizers.base import TYPES, Entity
 from pp_graph.errors import PPGraphError
 from pp_graph.extract.llm.chat import ChatRole
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from pp_graph.anonymize.recognizers import Entity, Occupied
+from pp_graph.anonymize.recognizers.base import Entity
+from pp_graph.anonymize.resolve import Occupied
 from pp_graph.anonymize.sweep import DEFAULT_SWEEP, SweepSettings, sweep
 from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError

@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "coverage",
     "odrl",
     "comply",
+    "contradictions",
 ]
 
 

@@ -298,6 +298,7 @@ def _print_report(report: Any, out_dir: Path, as_json: bool) -> None:
                 "file": f.source,
                 "status": f.status,
                 "segments": r.get("segments"),
+                "language": _language_cell(r.get("language")),
                 "practices": " ".join(f"{_SHORT.get(k, k)}={v}" for k, v in r.get("practices", {}).items()),
                 "data": r.get("data_classes"),
                 "purposes": r.get("purpose_classes"),
@@ -313,6 +314,13 @@ def _print_report(report: Any, out_dir: Path, as_json: bool) -> None:
         f"{report.seconds:.1f}s → {out_dir}; {tot['segments']} segments, {tot['triples']} triples"
     )
     click.echo("practices: " + ", ".join(f"{k}={v}" for k, v in tot["practices"].items()))
+
+
+def _language_cell(lang: dict[str, Any] | None) -> str:
+    """'de 0.97' (a '?' after a verdict too unsure to act on); '' for a report without one."""
+    if not lang:
+        return ""
+    return f"{lang['code']} {lang['confidence']:.2f}{'' if lang.get('sure') else '?'}"
 
 
 VALIDATE_COLUMNS = ["file", "conforms", "error", "graph", "severity", "focus", "path", "value", "shape", "component"]

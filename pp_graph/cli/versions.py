@@ -8,9 +8,15 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors, printable
+from pp_graph.cli.common import RegistryOption, emit, format_option, handle_errors, printable
 
 _FORMATS = click.Choice(["table", "json", "csv", "markdown"])
+
+
+def _known_laws() -> list[str]:
+    from pp_graph.comply.laws import known_laws
+
+    return known_laws()
 
 
 def _row(c: Any) -> dict[str, Any]:
@@ -145,35 +151,34 @@ def diff_cmd(
     required=True,
     help="Folder of dated policy graphs.",
 )
-@format_option()
+@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
+@click.option(
+    "--law",
+    cls=RegistryOption,
+    names=_known_laws,
+    help="Also the checklist of this law per version, and the requirements lost (high) or gained (low): {names}.",
+)
 @handle_errors
-def history(site: str, graph: Path, fmt: str) -> None:
-    """The timeline of a site's policy: every version, and which practices appeared, changed or vanished."""
+def history(site: str, graph: Path, fmt: str, law: str | None) -> None:
+    """The timeline of a site's policy: every version, which practices appeared, changed or vanished, and the
+    highest severity of those changes (with --law: which of the law's requirements each version addresses)."""
     from pp_graph.query.corpus import Corpus
     from pp_graph.versions.diff import history as site_history
+    from pp_graph.versions.requirements import law_history
+    from pp_graph.versions.timeline import checklist_rows, timeline_json, timeline_markdown, timeline_rows
 
-    points = site_history(Corpus.open([graph]), site)
+    c = Corpus.open([graph])
+    points = site_history(c, site)
+    by_law = law_history(c, site, law) if law else None
     if fmt == "json":
-        click.echo(json.dumps([p.to_dict() for p in points], indent=1, ensure_ascii=False))
-        return
-    rows = []
-    for p in points:
-        d = p.to_dict()
-        kinds: dict[str, int] = {}
-        for c in d["changes"]:
-            kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-        rows.append(
-            {
-                "valid_from": d["valid_from"] or "",
-                "practices": d["practices"],
-                "text": "first" if d["text_changed"] is None else ("changed" if d["text_changed"] else "same"),
-                "added": d["added"],
-                "removed": d["removed"],
-                "changed": d["changed"],
-                "kinds": ", ".join(f"{k}={v}" for k, v in sorted(kinds.items())),
-            }
-        )
-    emit(rows, fmt)
+        click.echo(json.dumps(timeline_json(points, by_law), indent=1, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo(printable(timeline_markdown(points[0].version.site, points, by_law)))
+    else:
+        emit(timeline_rows(points, by_law), fmt)
+        if by_law and fmt == "table":
+            click.echo("")
+            emit(checklist_rows(by_law), fmt)
 
 
 @click.command()

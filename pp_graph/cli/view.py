@@ -24,15 +24,27 @@ _paths = click.argument("paths", nargs=-1, required=True, type=click.Path(exists
     show_default=True,
     help="The HTML file to write (one file, no network needed to open it).",
 )
+@click.option(
+    "--ledger",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A data plane's ledger: add a disclosure-coverage section (what crossed, against the policies in force).",
+)
 @handle_errors
-def report(paths: tuple[Path, ...], out: Path) -> None:
-    """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations."""
+def report(paths: tuple[Path, ...], out: Path, ledger: Path | None) -> None:
+    """A self-contained HTML report over policy graphs: summary, top classes, sharing, retention, negations, the
+    GDPR checklist per policy and across sites, the changes between versions with their severities, and with
+    ``--ledger`` the disclosure coverage of what a data plane sent."""
     from pp_graph.query.corpus import Corpus
     from pp_graph.report.html import build_report, write_report
 
     t0 = time.perf_counter()
     corpus = Corpus.open(paths)
-    size = write_report(build_report(corpus), out)
+    judged = None
+    if ledger is not None:
+        from pp_graph.coverage import coverage
+
+        judged = coverage(ledger, paths)  # verifies the ledger first: a broken chain refuses, naming the entry
+    size = write_report(build_report(corpus, judged), out)
     click.echo(f"{out}: {size / 1024:.0f} KiB, {len(corpus.sites)} sites, {time.perf_counter() - t0:.1f} s")
 
 
@@ -52,7 +64,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     need("ui", "the browser UI (serve)")
     from pp_graph.query.corpus import Corpus
     from pp_graph.serve.app import create_app
-    from pp_graph.serve.server import make_server
+    from pp_graph.serve.server import make_server, stop
 
     click.echo(f"pp-graph UI: loading the graphs in {', '.join(str(p) for p in paths)} …", err=True)
     corpus = Corpus.open(paths)
@@ -71,7 +83,7 @@ def serve(paths: tuple[Path, ...], port: int, open_browser: bool) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        server.close()
+        stop(server)
     err("stopped")
 
 

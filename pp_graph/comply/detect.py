@@ -32,20 +32,24 @@ def negated(text: str, start: int, end: int, neg: Negation) -> bool:
     return not neg.exceptions.search(text[end : after.start() if after else hi])
 
 
-def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> Iterator[tuple[Span, bool]]:
+def negated_data(res: SegmentExtraction) -> frozenset[str]:
+    """The line's data mentions (``data:<i>``) tied to a negated practice."""
+    return frozenset(
+        r.entity
+        for r in res.relations
+        if r.entity.startswith("data:") and 0 <= r.practice < len(res.practices) and res.practices[r.practice].negated
+    )
+
+
+def _fact_spans(
+    res: SegmentExtraction, fact: str, exclude: frozenset[str], denied: frozenset[str]
+) -> Iterator[tuple[Span, bool]]:
     """(span, performed) of the earlier stages' facts of one kind in this line."""
     kind, _, concept = fact.partition(":")
     if res.segment.is_heading:  # a heading announces a topic; the lines under it address it
         return
-    negated_data = {
-        r.entity
-        for r in res.relations
-        if r.entity.startswith("data:") and 0 <= r.practice < len(res.practices) and res.practices[r.practice].negated
-    }
     if kind == "data":
-        yield from (
-            (d.span, f"data:{i}" not in negated_data) for i, d in enumerate(res.data) if d.concept not in exclude
-        )
+        yield from ((d.span, f"data:{i}" not in denied) for i, d in enumerate(res.data) if d.concept not in exclude)
     elif kind == "purpose":
         yield from ((p.span, True) for p in res.purposes if p.concept not in exclude)
     elif kind == "third-party":
@@ -61,13 +65,15 @@ def _fact_spans(res: SegmentExtraction, fact: str, exclude: frozenset[str]) -> I
                 yield a.span, True
 
 
-def _found(req: Requirement, res: SegmentExtraction, neg: Negation, lower: str) -> Iterator[tuple[Span, bool, str]]:
+def _found(
+    req: Requirement, res: SegmentExtraction, neg: Negation, lower: str, denied_data: frozenset[str]
+) -> Iterator[tuple[Span, bool, str]]:
     """Candidate spans: the earlier stages' facts first (already found, cheap), then the cue patterns."""
     seg = res.segment
     if seg.is_heading and not req.headings:
         return
     for fact in req.facts:
-        for span, performed in _fact_spans(res, fact, req.fact_exclude):
+        for span, performed in _fact_spans(res, fact, req.fact_exclude, denied_data):
             s, e = span.start - seg.start, span.end - seg.start
             performed = performed and not (req.negatable and negated(seg.text, s, e, neg))
             yield span, performed, f"{req.id}/fact-{fact.partition(':')[0]}"
@@ -89,9 +95,10 @@ def detect_line(rules: RuleSet, res: SegmentExtraction) -> list[RequirementMenti
     lower = res.segment.text.lower()
     # Without a negation word anywhere in the line nothing in it is denied: the first span found is enough.
     can_deny = rules.negation.cues.search(res.segment.text) is not None
+    denied_data = negated_data(res)
     for req in rules.requirements:
         first: dict[bool, tuple[Span, str]] = {}
-        for n, (span, performed, rule) in enumerate(_found(req, res, rules.negation, lower), 1):
+        for n, (span, performed, rule) in enumerate(_found(req, res, rules.negation, lower, denied_data), 1):
             first.setdefault(performed, (span, rule))
             if len(first) == 2 or not (req.negatable and can_deny) or n >= MAX_CANDIDATES:
                 break

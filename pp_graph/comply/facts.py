@@ -151,3 +151,28 @@ def graph_file_facts(path: Path) -> list[PolicyFacts]:
     except (OSError, SyntaxError, ValueError) as e:
         raise InputError(path.name, f"cannot be read as RDF ({e})") from e
     return [policy_facts(ts, str(path)) for _, ts in sorted(by_graph.items())]
+
+
+def store_facts(store: object, graph: str, file: str) -> PolicyFacts:
+    """The facts of one policy's named graph in a pyoxigraph store (a corpus opened for the UI or the report),
+    read predicate by predicate so the rest of the graph is never touched."""
+    import pyoxigraph as ox
+
+    if not isinstance(store, ox.Store):
+        raise TypeError("store_facts reads a pyoxigraph.Store")
+
+    def lex(term: object) -> str:
+        return term.value if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal)) else str(term)
+
+    g = ox.NamedNode(graph)
+    triples: list[Triple] = [
+        (lex(q.subject), _TYPE, _POLICY)
+        for q in store.quads_for_pattern(None, ox.NamedNode(_TYPE), ox.NamedNode(_POLICY), g)
+    ]
+    offsets = {str(PPG.start), str(PPG.end)}
+    for pred in sorted(_KEEP - {_TYPE}):
+        for q in store.quads_for_pattern(None, ox.NamedNode(pred), None, g):
+            subject = lex(q.subject)
+            if pred not in offsets or "/text/" in subject:  # offsets wanted of lines only
+                triples.append((subject, pred, lex(q.object)))
+    return policy_facts(triples, file)

@@ -10,7 +10,7 @@ from pp_graph.errors import InputError
 from pp_graph.graph.files import GRAPH_SUFFIXES
 
 
-def _graphs_and_texts(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+def graphs_and_texts(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     from pp_graph.load.sources import policy_files
 
     graphs: list[Path] = []
@@ -40,7 +40,7 @@ def text_facts(path: Path, backend: str = "offline") -> PolicyFacts:
 
 def gather(paths: Iterable[Path], backend: str = "offline") -> list[PolicyFacts]:
     """Facts of every policy: graph files (and folders holding them) are read, text files converted."""
-    graphs, texts = _graphs_and_texts(paths)
+    graphs, texts = graphs_and_texts(paths)
     if not graphs and not texts:
         raise InputError(", ".join(map(str, paths)), "no policy texts or graph files found")
     out: list[PolicyFacts] = []

@@ -69,6 +69,7 @@ def evaluate_by_rule(
     from pp_graph.extract.offline.backend import OfflineBackend
     from pp_graph.extract.offline.mentions import mention_rules
     from pp_graph.extract.offline.rules import declared
+    from pp_graph.extract.offline.statement_rules import statement_rules
 
     ids = split_ids(split, split_file, dev_file)  # every split `evaluate opp115` offers, dev and fit too
     corpus = load_corpus(root, ids)
@@ -77,6 +78,8 @@ def evaluate_by_rule(
     scores = {r.id: RuleScore(r.id, r.kind) for r in declared()}
     # the mention rules (data/rules/mentions.toml) are declared apart; a concept rule is judged on what it settled
     scores.update((r.id, RuleScore(r.id, f"mention-{r.kind}")) for r in mention_rules().rules)
+    # and the statement rules (data/rules/statements.toml), judged on the practices they made
+    scores.update((s.id, RuleScore(s.id, s.kind)) for s in statement_rules().statements)
     judge = _Judge(scores, OfflineBackend())
     for pol in corpus:
         if progress:
@@ -124,8 +127,9 @@ class _Judge:
         for res in ex.results:
             for p in res.practices:
                 k = unit(p.span.start if not p.inherited else res.segment.start)
-                if k is not None:
-                    self.judged(p.rules, self.category_of.get(p.type.value) in gold[k])
+                # a type the mapping scores no category for (user choice, policy change …) is not judged
+                if k is not None and p.type.value in self.category_of:
+                    self.judged(p.rules, self.category_of[p.type.value] in gold[k])
         self.mentions(pol, ex, unit)
 
     def judged(self, rules: Iterable[str], right: bool) -> None:

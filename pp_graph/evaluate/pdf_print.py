@@ -53,8 +53,10 @@ def markdown_to_pdf(text: str) -> bytes:
         family, fix = "helvetica", (lambda s: s.translate(_LATIN1).encode("latin-1", "replace").decode("latin-1"))
     pdf.add_page()
     lines = read(Policy("example.com", text, "print.md", "text/markdown")).policy.text.split("\n")
+    source = text.split("\n")  # the reading keeps the lines but not their indentation, which nests list items
     for i, line in enumerate(lines):
-        _print_line(pdf, family, fix, line, lines[i + 1] if i + 1 < len(lines) else "")
+        indent = len(source[i]) - len(source[i].lstrip()) if len(source) == len(lines) else 0
+        _print_line(pdf, family, fix, " " * indent + line.lstrip(), lines[i + 1] if i + 1 < len(lines) else "")
     return bytes(pdf.output())
 
 

@@ -4,8 +4,12 @@ Per privacy policy one ``odrl:Set`` (typed ``odrl:Policy`` too) with ``odrl:prof
 practice and data class a permission, per negated one ("we do not sell …") a prohibition:
 target = the pd: category, action = the DPV processing concept, assigner = the site, assignee = the
 recipient (sharing) or third-party collector; purposes as ``odrl:purpose odrl:isA dpv:…`` constraints,
-retention as a ``dpv-odrl:Duration`` constraint, legal basis as ``dpv-odrl:LegalBasis``.
-Security practices are measures, not permissions to process: they are not exported.
+retention as a ``dpv-odrl:Duration`` constraint, legal basis as ``dpv-odrl:LegalBasis``, a storage region as an
+``odrl:spatial`` constraint on DPV's location concept (``loc:DE``, ``loc:EEA``; "outside the EEA" is ``neq
+loc:EEA``; "any country" and "your country" name no place and constrain nothing).
+Security practices are measures, not permissions to process: they are not exported; nor are the statements
+beside the practices (user choice, policy change, Do Not Track, audiences, a transfer's safeguard): ODRL and
+DPV's mapping have no term for them.
 All IRIs derive from the policy graph's IRIs, so the export is deterministic.
 """
 
@@ -32,6 +36,9 @@ DPV_ODRL_PROFILE = URIRef("https://w3id.org/dpv/mappings/odrl")  # DPV's ODRL pr
 PPG_PROFILE = URIRef("urn:pp-graph:odrl-profile")  # our constraints on it: ontologies/odrl-profile-shapes.ttl
 DURATION = URIRef(DPV_ODRL + "Duration")
 LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
+DPV_LOC = "https://w3id.org/dpv/loc#"  # DPV's locations: ISO 3166 codes and regions (EU, EEA)
+# storage regions that name no place one can constrain to
+NO_PLACE = {"any-country", "user-country", "outside-user-country"}
 
 ODRL_ONTOLOGY = ONTOLOGIES / "vendor" / "odrl" / "ODRL22.ttl"
 ODRL_SHAPES = ONTOLOGIES / "vendor" / "odrl" / "shacl" / "shapesv2.ttl"
@@ -160,6 +167,14 @@ def _add_rule(g: Graph, pol: URIRef, rule: _Rule, assigner: URIRef, row: dict[st
         g.add((c, ODRL.leftOperand, DURATION))
         g.add((c, ODRL.operator, ODRL.lteq))
         g.add((c, ODRL.rightOperand, Literal(str(row["retention"]), datatype=XSD.duration)))
+        g.add((r, ODRL.constraint, c))
+    for region in sorted(set(row.get("regions", [])) - NO_PLACE):
+        outside = region == "outside-EEA"  # "transferred outside the EEA": anywhere but there
+        c = URIRef(f"{r}/spatial/{slug(region)}")
+        g.add((c, RDF.type, ODRL.Constraint))
+        g.add((c, ODRL.leftOperand, ODRL.spatial))
+        g.add((c, ODRL.operator, ODRL.neq if outside else ODRL.eq))
+        g.add((c, ODRL.rightOperand, URIRef(DPV_LOC + ("EEA" if outside else region))))
         g.add((r, ODRL.constraint, c))
     for basis in sorted(row.get("legalBases", [])):
         c = URIRef(f"{r}/legal-basis/{slug(basis.rsplit('#', 1)[-1])}")

@@ -11,7 +11,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from pp_graph.extract.languages import language_warning
 from pp_graph.extract.registry import STAGES, Backend, stage
+from pp_graph.load.language import detect
 from pp_graph.load.reading import VERSION as SEGMENTER
 from pp_graph.load.reading import Reading, read
 from pp_graph.load.segment import segment_lines, to_source
@@ -155,6 +157,12 @@ _ROLE_TARGET = {
     Role.PROTECT_AGAINST: "attr",
     Role.LEGAL_BASIS: "attr",
     Role.CONDITION: "attr",
+    Role.TRANSFER_SAFEGUARD: "attr",
+    Role.CHOICE_SCOPE: "attr",
+    Role.CHOICE_MECHANISM: "attr",
+    Role.NOTIFICATION_MEANS: "attr",
+    Role.AUDIENCE: "attr",
+    Role.AGE_LIMIT: "attr",
 }
 
 
@@ -220,6 +228,11 @@ def extract(
     prov = replace(backend.provenance, segmenter=SEGMENTER)
     ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov, stages=tuple(name for name, _ in todo))
     ex.warnings = list(reading.warnings)
+    ex.language = detect(view.text)  # the reading: markup would read as another language
+    practices = sum(len(r.practices) for r in mapped)
+    warning = language_warning(ex.language, backend.name, backend.languages, practices)
+    if warning:
+        ex.warnings.append(warning)
     ex.stats = {"extract_seconds": time.perf_counter() - t0, **backend.stats()}
     return ex
 

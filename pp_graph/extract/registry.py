@@ -31,6 +31,9 @@ class Backend(ABC):
     """One implementation of the Pr2Graph stages. Outputs are lists aligned with ``segments``."""
 
     name: str = ""
+    # The languages (ISO 639 codes) the backend extracts from; None: any. A policy detected (confidently) in
+    # another language gets a warning naming it (pp_graph.extract.languages).
+    languages: frozenset[str] | None = None
 
     @property
     @abstractmethod

@@ -1,11 +1,17 @@
 """PolicyExtraction → one named graph per policy, as triples of pyoxigraph terms (an rdflib Dataset on request).
 
 Shape of a policy graph (named by the policy IRI):
-  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> …
-  <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection ;
+  <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> … ;
+      ppg:detectedLanguage "en"^^xsd:language (the language its text looks written in) .
+  <practice> a pr2g:DataCollectionUse | DataSharingDisclosure | DataStorageRetention | DataSecurityProtection
+      | ppg:UserChoiceControl | ppg:PolicyChange | ppg:DoNotTrack | ppg:SpecificAudience ;
       ppg:practiceLabel "first-party-collection-use" ; ppg:negated false ; pr2g:text <text> ;
       ppg:trigger <mention> ; pr2g:data pd:… ; pr2g:purpose dpv:… ; ppg:collector/pr2g:sharer/pr2g:receiver <party> ;
-      ppg:retentionPeriod … ; ppg:storagePlace … ; pr2g:method … ; dpv:hasLegalBasis … ;
+      ppg:retentionPeriod … ; ppg:storagePlace … ; ppg:storageRegion "EEA" ; ppg:transferSafeguard "scc" ;
+      ppg:choiceScope "marketing" ; ppg:choiceMechanism "opt-out" ; ppg:notificationMeans "email" ;
+      ppg:honoursDoNotTrack false ; ppg:audience "children" ; ppg:ageLimit 13 ; ppg:relatedConcept <DPV term> ;
+      pr2g:method … ; dpv:hasLegalBasis … ;
+      ppg:inherited true ; ppg:inheritedFrom <text> (inherited: the lead-in or heading line of its trigger) ;
       ppg:evidence <mention> … ; prov:wasGeneratedBy <extraction activity> .
   <mention> a ppg:Mention ; ppg:start 10 ; ppg:end 23 ; ppg:anchorText "email address" ; ppg:denotes pd:EmailAddress .
   <text> a pr2g:Text ; pr2g:value "…line…" ; ppg:start ; ppg:end ; ppg:segmentIndex ; ppg:headingPath "A › B" .
@@ -23,6 +29,7 @@ Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 
 import pyoxigraph as ox
@@ -60,6 +67,10 @@ PRACTICE_CLASS = {
     PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: PR2G.DataSharingDisclosure,
     PracticeType.DATA_STORAGE_RETENTION_DELETION: PR2G.DataStorageRetention,
     PracticeType.DATA_SECURITY_PROTECTION: PR2G.DataSecurityProtection,
+    PracticeType.USER_CHOICE_CONTROL: PPG.UserChoiceControl,
+    PracticeType.POLICY_CHANGE: PPG.PolicyChange,
+    PracticeType.DO_NOT_TRACK: PPG.DoNotTrack,
+    PracticeType.SPECIFIC_AUDIENCE: PPG.SpecificAudience,
 }
 
 PARTY_ROLE_PROPERTY = {
@@ -75,6 +86,15 @@ ATTR_PROPERTY = {
     Role.STORAGE_PLACE: PPG.storagePlace,
     Role.METHOD: PR2G.method,
     Role.PROTECT_AGAINST: PR2G.protectAgainst,
+}
+
+# Statement details (data/rules/statements.toml): the detail's code, and its DPV concept as ppg:relatedConcept.
+DETAIL_PROPERTY = {
+    Role.CHOICE_SCOPE: PPG.choiceScope,
+    Role.CHOICE_MECHANISM: PPG.choiceMechanism,
+    Role.NOTIFICATION_MEANS: PPG.notificationMeans,
+    Role.AUDIENCE: PPG.audience,
+    Role.TRANSFER_SAFEGUARD: PPG.transferSafeguard,
 }
 
 
@@ -103,6 +123,7 @@ class _Builder:
         self.parties: dict[str, ox.NamedNode] = {}
         self.span_nodes: dict[tuple[int, int], ox.NamedNode] = {}  # first mention node of each span
         self.transparency_run: ox.NamedNode | None = None
+        self.starts: list[int] = []  # the segments' start offsets, for line_of (filled when first needed)
 
     def add(self, s: ox.NamedNode, p: ox.NamedNode, o: ox.NamedNode | ox.Literal) -> None:
         self.triples[(s, p, o)] = None
@@ -165,6 +186,8 @@ class _Builder:
         self.add(pol, PPG.characterCount, integer(len(ex.policy.text)))
         if ex.policy.valid_from:
             self.add(pol, PPG.validFrom, typed(ex.policy.valid_from, "dateTime"))
+        if ex.language is not None:
+            self.add(pol, PPG.detectedLanguage, typed(ex.language.code, "language"))
         self.first_party()
 
         prov = ex.provenance
@@ -241,11 +264,23 @@ class _Builder:
             self.add(node, PPG.inherited, boolean(pr.inherited))
             self.add(node, PR2G.text, text)
             self.add(node, PPG.trigger, self.mention(pr.span))
+            if pr.inherited and (source := self.line_of(pr.span)) is not None and source is not res:
+                self.add(node, PPG.inheritedFrom, self.text_node(source))  # the lead-in or heading line
             self.add(node, PROV.wasGeneratedBy, run)
             self.rules(node, pr.rules)
+            if pr.type == PracticeType.DO_NOT_TRACK:  # said positively beside ppg:negated, so a query need not invert
+                self.add(node, PPG.honoursDoNotTrack, boolean(not pr.negated))
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
+
+    def line_of(self, span: Span) -> SegmentExtraction | None:
+        """The segment whose text holds ``span`` (an inherited practice's trigger, in its lead-in or heading)."""
+        if not self.starts:
+            self.starts = [r.segment.start for r in self.ex.results]
+        i = bisect.bisect_right(self.starts, span.start) - 1
+        res = self.ex.results[i] if i >= 0 else None
+        return res if res is not None and span.end <= res.segment.end else None
 
     def text_node(self, res: SegmentExtraction) -> ox.NamedNode:
         seg = res.segment
@@ -310,7 +345,17 @@ class _Builder:
                 self.add(node, PPG.retentionText, ox.Literal(a.span.text))
             elif role in ATTR_PROPERTY:
                 self.add(node, ATTR_PROPERTY[role], ox.Literal(a.span.text))
-            self.add(node, PPG.evidence, self.mention(a.span, concept(a.concept) if a.concept else None))
+                if role == Role.STORAGE_PLACE and a.value:  # the place's region code (statements.toml places)
+                    self.add(node, PPG.storageRegion, ox.Literal(a.value))
+            elif role == Role.AGE_LIMIT and a.value:
+                self.add(node, PPG.ageLimit, integer(int(a.value)))
+            elif role in DETAIL_PROPERTY and a.value:
+                self.add(node, DETAIL_PROPERTY[role], ox.Literal(a.value))
+                if a.concept:
+                    self.add(node, PPG.relatedConcept, concept(a.concept))
+            # a detail's concept (an opt-out, a safeguard) is no mention's class: it is on the practice
+            denotes = concept(a.concept) if a.concept and role not in DETAIL_PROPERTY else None
+            self.add(node, PPG.evidence, self.mention(a.span, denotes))
 
 
 def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, dict[Triple, None]]:

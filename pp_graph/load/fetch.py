@@ -1,13 +1,14 @@
 """Fetch a policy over HTTP(S): robots.txt honoured, a user agent, timeouts, redirects and a size limit.
 
-Only public hosts are fetched: before the first request and after every redirect the host is resolved and every
-address it has is checked; loopback, private, link-local (cloud metadata), multicast, unspecified and reserved
-addresses are refused unless ``allow_private`` is given, whatever spelling names them (``0x7f000001``,
-``2130706433``, ``[::1]``, ``[::ffff:127.0.0.1]``). A fetch also has an overall deadline, so a server trickling
-bytes cannot hold it beyond ``deadline`` seconds (plus at most one read timeout).
+Only public hosts are fetched: before the first request and after every redirect the host is resolved and every address
+it has is checked; loopback, private, link-local (cloud metadata), multicast, unspecified and reserved addresses are
+refused unless ``allow_private`` is given, whatever spelling names them (``0x7f000001``, ``2130706433``, ``[::1]``,
+``[::ffff:127.0.0.1]``), and the connected socket's address is checked again before the body is read (a host may resolve
+differently at connect time: DNS rebinding). A fetch also has an overall deadline, so a server trickling bytes cannot
+hold it beyond ``deadline`` seconds (plus at most one read timeout).
 
-HTML pages keep their main content only (trafilatura drops navigation, footers and cookie banners; our own
-HTML loader is the fallback when it finds nothing); PDF policies are read with pypdf. The result is plain text
+HTML pages take the loader's one HTML path (``pp_graph.load.html.html_text``: the main content, the full page
+when the extractor lost policy text); PDF policies are read with pypdf. The result is plain text
 or markdown ready for :func:`pp_graph.load.sources.policy_from_text`.
 """
 
@@ -24,6 +25,7 @@ from urllib.robotparser import RobotFileParser
 import httpx2 as httpx  # the HTTP client the openai package already brings
 
 from pp_graph.errors import InputError
+from pp_graph.load.html import html_text
 from pp_graph.load.pdf import pdf_text
 from pp_graph.version import __version__
 
@@ -45,7 +47,7 @@ class Fetched:
     fetched_at: str  # ISO 8601 UTC
 
 
-def _client(timeout: float) -> httpx.Client:
+def http_client(timeout: float) -> httpx.Client:
     # Redirects are followed by hand (``_get``), so that every hop's host is checked before it is asked.
     return httpx.Client(headers={"User-Agent": USER_AGENT}, timeout=timeout, follow_redirects=False)
 
@@ -107,7 +109,7 @@ def _get(client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_
         check_url(url)
         if not allow_private:
             check_host(url)
-        r, data = _body(client, url, budget, max_bytes)
+        r, data = _body(client, url, budget, max_bytes, allow_private)
         if r.is_redirect and r.headers.get("location"):
             url = urljoin(str(r.url), r.headers["location"])
             continue
@@ -141,13 +143,73 @@ def robots_allows(
 ) -> bool:
     """Whether the URL's robots.txt lets our user agent fetch it (asked as :func:`fetch_policy` asks it)."""
     budget = _Budget(deadline, timeout, time.monotonic())
-    with _client(timeout) as c:
+    with http_client(timeout) as c:
         return _allowed(c, url, budget, allow_private)
 
 
-def _body(client: httpx.Client, url: str, budget: _Budget, max_bytes: int) -> tuple[httpx.Response, bytes]:
+def check_peer(url: str, response: httpx.Response) -> None:
+    """InputError unless the address the connection actually reached is public: the host may resolve to another
+    address at connect time than when it was checked (DNS rebinding), so the check is repeated on the socket."""
+    stream = response.extensions.get("network_stream")
+    peer = stream.get_extra_info("server_addr") if stream is not None else None
+    if not peer:
+        raise InputError(url, "cannot be fetched: the connection's address is unknown, so it cannot be checked")
+    ip = ipaddress.ip_address(str(peer[0]).split("%", 1)[0])
+    kind = internal_kind(ip)
+    if kind is not None:
+        raise InputError(url, f"connected to {ip}, a {kind} address; refused ({ALLOW_PRIVATE_HINT})")
+
+
+@dataclass
+class Exchange:
+    """One request's answer as :func:`exchange` read it: status, headers (without the transfer's own) and body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+# Headers that describe the transfer, not the content: the body is handed on decoded and whole.
+TRANSFER_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"})
+
+
+def exchange(
+    client: httpx.Client,
+    request: tuple[str, str, dict[str, str], bytes | None],
+    *,
+    timeout: float,
+    max_bytes: int,
+    allow_private: bool,
+) -> Exchange:
+    """One hop of ``(method, url, headers, body)``, no redirect followed, with the connected address checked before
+    the body is read. The page renderer sends every request a page makes through here, so rendering and fetching
+    share one checked network path."""
+    method, url, headers, content = request
+    sent = {k: v for k, v in headers.items() if k.lower() not in TRANSFER_HEADERS | {"host", "accept-encoding"}}
+    try:
+        with client.stream(method, url, headers=sent, content=content, timeout=timeout) as r:
+            if not allow_private:
+                check_peer(url, r)
+            data = bytearray()
+            for chunk in r.iter_bytes():
+                data += chunk
+                if len(data) > max_bytes:
+                    raise InputError(url, f"is over the limit of {max_bytes:,} bytes")
+            kept = {k: v for k, v in r.headers.items() if k.lower() not in TRANSFER_HEADERS}
+            return Exchange(r.status_code, kept, bytes(data))
+    except httpx.TimeoutException as e:
+        raise InputError(url, "timed out") from e
+    except httpx.HTTPError as e:
+        raise InputError(url, f"cannot be fetched ({type(e).__name__}: {e})") from e
+
+
+def _body(
+    client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_private: bool
+) -> tuple[httpx.Response, bytes]:
     try:
         with client.stream("GET", url, timeout=budget.left(url)) as r:
+            if not allow_private:
+                check_peer(url, r)  # before a byte of the body is read
             if r.is_redirect:
                 return r, b""
             if r.status_code >= 400:
@@ -169,27 +231,6 @@ def _body(client: httpx.Client, url: str, budget: _Budget, max_bytes: int) -> tu
         raise InputError(url, f"cannot be fetched ({type(e).__name__}: {e})") from e
 
 
-def html_main_text(html: str) -> str:
-    """The page's main content as markdown; our full-page loader when the extractor finds none."""
-    import trafilatura
-
-    text = trafilatura.extract(
-        html,
-        output_format="markdown",
-        include_links=False,
-        include_images=False,
-        include_tables=True,
-        include_comments=False,
-        favor_recall=True,
-        deduplicate=False,
-    )
-    if text and text.strip():
-        return text.strip() + "\n"
-    from pp_graph.load.sources import html_to_text
-
-    return html_to_text(html)
-
-
 def fetch_policy(
     url: str,
     *,
@@ -205,7 +246,7 @@ def fetch_policy(
     check_url(url)
     budget = _Budget(deadline, timeout, time.monotonic())
     own = client is None
-    c = client or _client(timeout)
+    c = client or http_client(timeout)
     try:
         if robots and not _allowed(c, url, budget, allow_private):
             raise InputError(url, "robots.txt disallows fetching it for our user agent")
@@ -223,7 +264,7 @@ def fetch_policy(
     else:
         decoded = data.decode(r.encoding or "utf-8", errors="replace")
         if ctype in ("text/html", "application/xhtml+xml") or decoded.lstrip()[:1] == "<":
-            text, media, source = html_main_text(decoded), "text/markdown", ctype or "text/html"
+            text, media, source = html_text(decoded), "text/markdown", ctype or "text/html"
         else:
             text, media, source = decoded, "text/markdown", ctype or "text/plain"
     if not text.strip():

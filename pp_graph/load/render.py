@@ -2,10 +2,11 @@
 
 The fetcher's safety holds: robots.txt is honoured; the page's host and the host of every request the page makes
 (scripts, frames, XHR, each redirect hop) are checked as :func:`pp_graph.load.fetch.check_host` checks them, so
-loopback, private, link-local and metadata addresses are refused unless ``allow_private``; the whole render has a
-deadline; what the page loads counts against a size limit. Images, media and fonts are never loaded (the text needs
-none), nor are downloads, service workers and WebSockets. The rendered page's HTML then takes the fetcher's own
-path to text (:func:`pp_graph.load.fetch.html_main_text`).
+loopback, private, link-local and metadata addresses are refused unless ``allow_private``. Every request is sent by
+:func:`pp_graph.load.fetch.exchange`, never by the browser, so the connected address is checked too; the whole render
+has a deadline; what the page loads counts against a size limit. Images, media and fonts are never loaded (the text
+needs none), nor are downloads, service workers and WebSockets. The rendered page's HTML then takes the fetcher's own
+path to text (:func:`pp_graph.load.html.html_text`).
 
 Playwright comes with the ``render`` extra; the browser is the system's (Debian/Ubuntu package ``chromium``, or the
 binary named by ``PP_GRAPH_CHROMIUM``): Playwright's own browser downloads are never used.
@@ -32,9 +33,11 @@ from pp_graph.load.fetch import (
     Fetched,
     check_host,
     check_url,
-    html_main_text,
+    exchange,
+    http_client,
     robots_allows,
 )
+from pp_graph.load.html import html_text
 
 CHROMIUM_ENV = "PP_GRAPH_CHROMIUM"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -86,6 +89,7 @@ class _Guard:
     used: int = 0
     refused: list[str] = field(default_factory=list)  # why requests were refused, in order
     redirect: str | None = None  # where the main page redirected to (the next navigation)
+    client: Any = None  # the fetcher's HTTP client: every request goes through its checked path
     _hosts: dict[tuple[str, int | None], str | None] = field(default_factory=dict)
 
     def left_ms(self) -> float:
@@ -124,20 +128,27 @@ class _Guard:
             if reason is not None:
                 self.refuse(route, reason)
                 return
-            response = route.fetch(url=url, max_redirects=0, timeout=max(self.left_ms(), 1))
-            location = response.headers.get("location")
-            if 300 <= response.status < 400 and location:
+            try:
+                got = exchange(
+                    self.client,
+                    (request.method, url, request.headers, request.post_data_buffer),
+                    timeout=max(self.left_ms() / 1000, 0.001),
+                    max_bytes=max(self.max_bytes - self.used, 0),
+                    allow_private=self.allow_private,
+                )
+            except InputError as e:
+                self.refuse(route, str(e))
+                return
+            location = got.headers.get("location")
+            if 300 <= got.status < 400 and location:
                 url = urljoin(url, location)
                 if main:  # a fresh navigation, so the page's address is the redirect's (and it is checked)
                     self.redirect = url
                     route.fulfill(status=200, content_type="text/html", body="")
                     return
                 continue
-            self.used += len(response.body())
-            if self.used > self.max_bytes:
-                self.refuse(route, f"{url}: the page and what it loads are over the limit of {self.max_bytes:,} bytes")
-                return
-            route.fulfill(response=response)
+            self.used += len(got.body)
+            route.fulfill(status=got.status, headers=got.headers, body=got.body)
             return
         self.refuse(route, f"{request.url}: more than {MAX_REDIRECTS} redirects")
 
@@ -209,10 +220,11 @@ def render_policy(
     if robots and not robots_allows(url, allow_private=allow_private, deadline=deadline):
         raise InputError(url, "robots.txt disallows fetching it for our user agent")
     guard = _Guard(allow_private, max_bytes, started + deadline)
-    html, final, ctype = _rendered_html(url, guard)
+    with http_client(deadline) as guard.client:
+        html, final, ctype = _rendered_html(url, guard)
     if len(html.encode("utf-8")) > max_bytes:
         raise InputError(url, f"the rendered page is over the limit of {max_bytes:,} bytes")
-    text = html_main_text(html)
+    text = html_text(html)
     if not text.strip():
         raise InputError(url, "has no text after rendering")
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

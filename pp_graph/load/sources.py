@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import errno
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from pp_graph.errors import InputError
+from pp_graph.load.html import html_text
 from pp_graph.load.versions import iso_of_stamp, stamp_of
 from pp_graph.model import Policy
 from pp_graph.sites import is_domain, site_host
@@ -222,23 +222,6 @@ def bomless_codec(head: bytes) -> str | None:
     return None
 
 
-def html_to_text(html: str) -> str:
-    """HTML → markdown-like text: headings and list items kept; scripts, styles, navigation dropped."""
-    import html2text
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(html, "html.parser")
-    for tag in soup(["script", "style", "noscript", "nav", "header", "footer", "template", "svg", "form"]):
-        tag.decompose()
-    conv = html2text.HTML2Text()
-    conv.body_width = 0  # one paragraph = one line, as segmentation expects
-    conv.ignore_images = True
-    conv.ignore_links = True
-    conv.ignore_emphasis = True
-    text = conv.handle(str(soup))
-    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
-
-
 def load_policy(
     path: Path,
     site: str | None = None,
@@ -283,7 +266,7 @@ def policy_from_text(
     # One newline convention so offsets mean the same on every platform.
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if media_type == "text/html":
-        text = html_to_text(text)
+        text = html_text(text)
         if not text.strip():
             raise InputError(src, "HTML has no visible text")
     return Policy(site=check_site(site, src), text=text, source_name=name, media_type=media_type, valid_from=valid_from)

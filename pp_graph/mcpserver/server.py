@@ -81,17 +81,18 @@ class Worker:
         try:
             return fn(**kwargs)
         except InputError as e:
-            self._note("refused", tool, e.source)
+            self.note("refused", tool, e.source)
             raise ToolError(str(e)) from None
         except PPGraphError as e:
-            self._note("refused", tool, type(e).__name__)
+            self.note("refused", tool, type(e).__name__)
             raise ToolError(str(e)) from None
         except Exception as e:  # a bug must not take the server down: fail closed, say so, go on
             log.exception("tool %s failed", tool)
-            self._note("failed", tool, "")
+            self.note("failed", tool, "")
             raise ToolError(f"internal error ({type(e).__name__}); nothing was decided, treat it as deny") from None
 
-    def _note(self, kind: str, tool: str, argument: str) -> None:
+    def note(self, kind: str, tool: str, argument: str) -> None:
+        """Record a refused (``kind == "refused"``) or failed call; the caller's values never, only names."""
         ledger = self.service.ledger if self.service else None
         if ledger is None:
             return
@@ -104,11 +105,46 @@ class Worker:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
+def refused_argument(schema: dict[str, Any], error: BaseException) -> str:
+    """The argument a schema check refused, by its declared name only: the rejected value, and any key the caller
+    made up, is the caller's data."""
+    from pydantic import ValidationError
+
+    cause = error.__cause__
+    declared = set(schema.get("properties", {}))
+    if not isinstance(cause, ValidationError):
+        return "arguments"
+    names = sorted({str(err["loc"][0]) for err in cause.errors() if err["loc"] and str(err["loc"][0]) in declared})
+    return ",".join(names) or "arguments"
+
+
+def ledgered_server(worker: Worker) -> Any:
+    """An ``MCPServer`` whose calls refused by the SDK itself (an unknown tool, arguments failing the JSON Schema)
+    reach the ledger too: those never run a tool, so the tools' own records miss them."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
+
+    class LedgeredServer(MCPServer):
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            known = {t.name: t for t in await self.list_tools()}
+            if name not in known:
+                await asyncio.wrap_future(worker.pool.submit(worker.note, "refused", "unknown-tool", "name"))
+            try:
+                return await super().call_tool(name, arguments, context)
+            except ToolError as e:
+                # a tool's own refusals are recorded by the tool; the SDK's schema check says so by its cause
+                if name in known and isinstance(e.__cause__, ValidationError):
+                    arg = refused_argument(known[name].input_schema or {}, e)
+                    await asyncio.wrap_future(worker.pool.submit(worker.note, "refused", name, arg))
+                raise
+
+    return LedgeredServer("pp-graph", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+
+
 def build_server(worker: Worker, service: PolicyService) -> Any:
     """The ``MCPServer`` with the tools and one resource per site of ``service``."""
-    from mcp.server.mcpserver import MCPServer
-
-    server = MCPServer("pp-graph", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = ledgered_server(worker)
     _egress_tools(server, worker, service)
     _graph_tools(server, worker, service)
     _compliance_tools(server, worker, service)

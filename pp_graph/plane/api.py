@@ -24,6 +24,7 @@ from pp_graph.errors import ContractError, PlaneError
 from pp_graph.plane.contracts import Contract, Contracts
 from pp_graph.plane.db import connect
 from pp_graph.plane.fields import Field, as_fields, dpv_term
+from pp_graph.plane.group import GroupCommit
 from pp_graph.plane.keys import PlaneKeys, load_keys
 from pp_graph.plane.ledger import Ledger, canonical, utc_now
 from pp_graph.plane.memory import Memory, MemoryRecord, RetentionTable, Scope, WriteResult
@@ -51,6 +52,8 @@ class DataPlane:
         clock: Callable[[], float] = time.time,
         transform_text: TextTransformer | None = None,
         retention: RetentionTable | None = None,
+        prepared: bool = True,
+        group_commit: bool = False,
     ) -> None:
         self.path = Path(db)
         self.conn = connect(self.path, sync=sync)
@@ -59,9 +62,14 @@ class DataPlane:
         self.engine = engine
         self.clock = clock
         self.ledger = Ledger(self.conn, keys)
+        # Appends from several threads committed together by one writer (each call returns once its entry is in).
+        self.group = GroupCommit(self.path, keys, sync=sync) if group_commit else None
         self.memory = Memory(self.conn, retention or RetentionTable.load(), clock)
         self.projector = Projector(
-            Tokenizer(keys.token_key), self._site_check if engine else None, transform_text or AnonymizerText()
+            Tokenizer(keys.token_key),
+            self._site_check if engine else None,
+            transform_text or AnonymizerText(),
+            prepared=prepared,
         )
         self._verdicts: dict[tuple[str, str, str | None, tuple[str, ...]], tuple[SiteVerdict, str]] = {}
         self._site_digests: dict[str, str] = {}
@@ -90,6 +98,8 @@ class DataPlane:
         return cls(db, contracts=loaded, keys=load_keys(key, key_file), engine=engine, **options)
 
     def close(self) -> None:
+        if self.group is not None:
+            self.group.close()
         self.conn.close()
 
     def __enter__(self) -> DataPlane:
@@ -150,7 +160,7 @@ class DataPlane:
             "policy": self._digest(None, ()),
             "time": utc_now(self.clock()),
         }
-        self.ledger.append(record)
+        self._append(record)
         return result
 
     def scope(self, subject: str) -> Scope:
@@ -186,6 +196,9 @@ class DataPlane:
         return wrap
 
     # -- helpers --
+
+    def _append(self, record: dict[str, Any]) -> int:
+        return self.group.append(record) if self.group is not None else self.ledger.append(record)
 
     def subject_token(self, subject: str) -> str:
         return self.projector.tokens.token("subject", subject)
@@ -253,7 +266,7 @@ class DataPlane:
             "policy": self._digest(contract, sites, tuple(sorted(judged))),
             "time": utc_now(self.clock()),
         }
-        return self.ledger.append(record)
+        return self._append(record)
 
 
 def _check_signature(c: Contract, fn: Callable[..., Any]) -> None:
@@ -286,6 +299,7 @@ def _engine(paths: Sequence[str | Path], thresholds: str | None) -> Any:
 INVALID_SITE = "(invalid site)"  # what the ledger records for a site that names no valid host (denied)
 
 
+@functools.lru_cache(maxsize=1024)  # parsed once per site string (a call names the same few sites)
 def _site_key(site: str) -> str:
     """The parsed host the ledger records (never the raw string: a URL may carry user information), or
     INVALID_SITE, which the risk engine denies."""

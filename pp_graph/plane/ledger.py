@@ -79,6 +79,21 @@ def check_record(rec: Mapping[str, Any]) -> None:
             raise LedgerError(f"ledger record key {k!r} must hold a string, number or list of strings")
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedRecord:
+    """A record that passed ``check_record``, in its canonical bytes (made by ``checked``): a writer that commits
+    records for other threads takes these, so one caller's bad record fails that caller alone."""
+
+    blob: bytes
+
+
+def checked(record: Mapping[str, Any] | CheckedRecord) -> CheckedRecord:
+    if isinstance(record, CheckedRecord):
+        return record
+    check_record(record)
+    return CheckedRecord(canonical(record))
+
+
 @dataclass
 class Report:
     """The outcome of ``verify``: ok, or the first bad entry and what is wrong with it."""
@@ -115,15 +130,12 @@ class Ledger:
 
     # -- writing --
 
-    def append(self, record: Mapping[str, Any]) -> int:
+    def append(self, record: Mapping[str, Any] | CheckedRecord) -> int:
         return self.append_many([record])[0]
 
-    def append_many(self, records: Iterable[Mapping[str, Any]]) -> list[int]:
+    def append_many(self, records: Iterable[Mapping[str, Any] | CheckedRecord]) -> list[int]:
         """Append records in one transaction; returns their sequence numbers (= Merkle leaf indices)."""
-        blobs = []
-        for r in records:
-            check_record(r)
-            blobs.append(canonical(r))
+        blobs = [checked(r).blob for r in records]
         seqs: list[int] = []
         with transaction(self.conn) as c:
             size, chain, front = self._head_row()

@@ -25,6 +25,7 @@ from pp_graph.vocab.dpv import compact, expand, vocabulary
 ALLOW, TOKEN, TRANSFORM, DENY, OMIT = "allow", "token", "transform", "deny", "omit"
 _STRENGTH = {ALLOW: 0, TRANSFORM: 1, TOKEN: 1, DENY: 2, OMIT: 2}
 _PROTECTED = (PrivacyClass.PERSONAL, PrivacyClass.SENSITIVE)
+PREPARED_LIMIT = 4096  # prepared field decisions kept per projector (emptied when full)
 
 
 class Tokenizer:
@@ -165,7 +166,11 @@ class Projector:
     tokens: Tokenizer
     site_check: SiteCheck | None = None
     transform_text: TextTransformer = field(default_factory=AnonymizerText)
+    # Prepared projections: a structured field's decision, kept per contract and field labels (see ``_key``).
+    # Only for a ``site_check`` that answers the same for the same question (the plane's memoises its verdicts).
+    prepared: bool = False
     _purpose_ok: dict[tuple[str, str], bool] = field(default_factory=dict)
+    _prepared: dict[tuple[Any, ...], FieldDecision] = field(default_factory=dict)
 
     def project(
         self,
@@ -183,22 +188,55 @@ class Projector:
                 raise PlaneError(
                     f"contract {contract.name!r} requires field(s) {', '.join(absent)}, which were not given"
                 )
-        work = [self._rules(f, contract, purpose) for f in fields]
-        for site in sites:
-            for w in work:
-                if _STRENGTH[w.action] < 2:
-                    self._tighten(w, site, purpose, contract.recipient if contract else None)
-        values = {w.f.name: w.value for w in work if _STRENGTH[w.action] < 2}
-        decisions = [
-            FieldDecision(
-                *(w.f.name, str(w.f.cls), w.f.category, w.action, tuple(w.reasons), w.spans),
-                *(w.ner_mode, w.detector, w.sweep),
-            )
-            for w in work
-        ]
+        values: dict[str, Any] = {}
+        decisions = []
+        for f in fields:
+            d, value = self._decide(f, contract, purpose, sites)
+            decisions.append(d)
+            if _STRENGTH[d.action] < 2:
+                values[f.name] = value
         missing = [n for n in (contract.required if contract else []) if n not in values]
         name = contract.name if contract else boundary
         return Projection(boundary, name, purpose, values, decisions, missing)
+
+    def _decide(
+        self, f: Field, contract: Contract | None, purpose: str, sites: Sequence[str]
+    ) -> tuple[FieldDecision, Any]:
+        """One field's decision and the value the boundary receives: the contract's rules, then each site."""
+        key = self._key(f, contract, purpose, sites)
+        if key is not None and (hit := self._prepared.get(key)) is not None:
+            return hit, self._replay(f, hit.action)
+        w = self._rules(f, contract, purpose)
+        for site in sites:
+            if _STRENGTH[w.action] < 2:
+                self._tighten(w, site, purpose, contract.recipient if contract else None)
+        d = FieldDecision(
+            *(f.name, str(f.cls), f.category, w.action, tuple(w.reasons), w.spans),
+            *(w.ner_mode, w.detector, w.sweep),
+        )
+        # Kept only when replaying it gives this very value (a guard against a rule that read the value).
+        if key is not None and (_STRENGTH[w.action] >= 2 or self._replay(f, w.action) == w.value):
+            if len(self._prepared) >= PREPARED_LIMIT:  # field names come from callers: bound the memory
+                self._prepared.clear()
+            self._prepared[key] = d
+        return d, w.value
+
+    def _key(self, f: Field, contract: Contract | None, purpose: str, sites: Sequence[str]) -> tuple[Any, ...] | None:
+        """What a structured field's decision rests on: the contract, purpose and sites, and the field's labels
+        (never its value). None for free text, whose decision rests on its content."""
+        if not self.prepared or f.free_text:
+            return None
+        rule = contract.fields.get(f.name) if contract else None
+        if rule is not None and rule.free_text:
+            return None
+        c = contract.digest if contract else None
+        return (c, purpose, tuple(sites), f.name, f.cls, f.category, f.purpose, f.subject is None)
+
+    def _replay(self, f: Field, action: str) -> Any:
+        """The value a prepared decision lets through: the subject-scoped token, the value itself or nothing."""
+        if action == TOKEN:
+            return self.tokens.token(f.subject or "-", f.value)
+        return f.value if _STRENGTH[action] < 2 else None
 
     def _related(self, a: str, b: str) -> bool:
         key = (a, b)

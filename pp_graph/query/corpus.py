@@ -22,18 +22,13 @@ import pyoxigraph as ox
 
 from pp_graph.errors import InputError
 from pp_graph.graph.files import graph_files
+from pp_graph.model import PracticeType
 from pp_graph.query.runner import load_query
 from pp_graph.resources import PR2GRAPH_ONTOLOGY
 from pp_graph.store.embedded import EmbeddedStore, open_store
 from pp_graph.vocab.dpv import compact, vocabulary
 
-PRACTICE_TYPES = (
-    "first-party-collection-use",
-    "third-party-collection-use",
-    "third-party-sharing-disclosure",
-    "data-storage-retention-deletion",
-    "data-security-protection",
-)
+PRACTICE_TYPES = tuple(t.value for t in PracticeType)  # the report's and the UI's columns and colours, in order
 # Link roles that point at a DPV concept (shown with its label and definition) rather than a party.
 CONCEPT_ROLES = ("data", "purpose", "hasLegalBasis", "protectAgainst", "method")
 PARTY_ROLES = ("receiver", "provider", "sharer", "user", "collector", "holder", "protector")
@@ -54,6 +49,9 @@ class PolicySummary:
     file: str  # the graph file's name, relative to the folder it was found in
     converted: str  # the graph file's modification time (UTC, ISO 8601)
     valid_from: str | None = None  # a dated version: when it came into force (ISO 8601 UTC)
+    language: str = (
+        ""  # ISO 639 code of the language the text looks written in ("" in graphs made before it was recorded)
+    )
 
     @property
     def total(self) -> int:
@@ -104,6 +102,7 @@ class Practice:
     storage_place: str | None
     provenance: dict[str, str]
     links: list[Link] = field(default_factory=list)
+    details: list[tuple[str, str]] = field(default_factory=list)  # (ppg property's local name, coded value)
 
     @property
     def id(self) -> str:
@@ -201,6 +200,7 @@ class Corpus:
                     file=self._relative(f) if f else "",
                     converted=_converted(f) if f else "",
                     valid_from=_iso(r.get("validFrom")),
+                    language=str(r.get("language") or ""),
                 )
             )
         # Versions in date order; undated graphs (a site converted at different times) by conversion time.
@@ -297,6 +297,9 @@ class Corpus:
         for r in self.query("view-mentions", policy=summary.policy):
             spans[r["owner"]].append((Span(int(r["start"]), int(r["end"]), str(r["anchor"])), r.get("denotes")))
         bounds = {s.iri: (s.start, s.end) for s in segments}
+        for r in self.query("view-practice-details", policy=summary.policy):
+            if r["practice"] in practices:
+                practices[r["practice"]].details.append((str(r["detail"]), str(r["value"])))
         for r in self.query("view-practice-links", policy=summary.policy):
             p = practices.get(r["practice"])
             if p is not None:

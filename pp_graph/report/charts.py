@@ -19,6 +19,10 @@ TYPE_COLOURS = {
     "third-party-sharing-disclosure": "#f0706a",
     "data-storage-retention-deletion": "#79c267",
     "data-security-protection": "#a98bf0",
+    "user-choice-control": "#3cb4b4",
+    "policy-change": "#b8a04a",
+    "do-not-track": "#8c8c8c",
+    "specific-audience": "#e07bb5",
 }
 _RC: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "pp-graph", "font.size": 9, "font.family": "sans-serif"}
 

@@ -8,13 +8,19 @@ import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from pp_graph.comply.corpus import LEGEND, SYMBOLS
 from pp_graph.errors import InputError
+from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, type_counts
 from pp_graph.report import charts
+from pp_graph.report.compliance import anchor, compliance
+
+if TYPE_CHECKING:
+    from pp_graph.coverage import CoverageReport
 from pp_graph.version import __version__
 from pp_graph.vocab.dpv import compact
 
@@ -35,6 +41,8 @@ class ReportData:
     negated: list[dict[str, Any]]
     rejections: list[dict[str, Any]]
     statements: list[dict[str, Any]]
+    compliance: dict[str, Any] = field(default_factory=dict)
+    coverage: dict[str, Any] | None = None  # disclosure coverage of a data plane's ledger (``report --ledger``)
     charts: dict[str, str] = field(default_factory=dict)
 
 
@@ -63,6 +71,8 @@ def collect(c: Corpus) -> ReportData:
         per_site=[
             {
                 "site": s.site,
+                "language": s.language,
+                "language_name": language_name(s.language) if s.language else "",
                 "total": s.total,
                 **{t: s.practices.get(t, 0) for t in PRACTICE_TYPES},
                 "negated": s.negated,
@@ -78,6 +88,7 @@ def collect(c: Corpus) -> ReportData:
         negated=[r for r in c.query("view-negated")],
         rejections=_rejections(c, keep),
         statements=_statements(c),
+        compliance=compliance(c),
     )
 
 
@@ -160,9 +171,12 @@ def draw(data: ReportData, c: Corpus) -> None:
 
 
 def render(data: ReportData, c: Corpus) -> str:
-    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True))
-    env.globals.update(label=c.label, short=compact, types=PRACTICE_TYPES)
-    static = HERE.parent / "serve" / "static"
+    serve = HERE.parent / "serve"
+    loader = FileSystemLoader([str(HERE / "templates"), str(serve / "templates")])  # the UI's status legend too
+    env = Environment(loader=loader, autoescape=select_autoescape(default=True))
+    env.globals.update(label=c.label, short=compact, types=PRACTICE_TYPES, legend=LEGEND, symbols=SYMBOLS)
+    env.globals.update(anchor=anchor)
+    static = serve / "static"
     return env.get_template("report.html").render(
         d=data,
         css=(static / "app.css").read_text(encoding="utf-8"),
@@ -170,8 +184,13 @@ def render(data: ReportData, c: Corpus) -> str:
     )
 
 
-def build_report(c: Corpus) -> str:
+def build_report(c: Corpus, coverage: CoverageReport | None = None) -> str:
+    """The report's HTML; with ``coverage`` (a ledger judged against the same graphs) a disclosure-coverage section."""
     data = collect(c)
+    if coverage is not None:
+        data.coverage = coverage.to_dict()
+        worst_first = {"denied": 0, "silent": 1, "stated": 2}  # what needs a look, then what is covered
+        data.coverage["flows"].sort(key=lambda f: worst_first.get(f["verdict"], -1))
     draw(data, c)
     return render(data, c)
 

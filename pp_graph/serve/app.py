@@ -9,6 +9,7 @@ so that outgoing text in it never lands in a URL or an access log.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Callable
@@ -17,13 +18,18 @@ from typing import Any
 
 from flask import Flask, Response, abort, render_template, request
 
+from pp_graph.comply.corpus import DEFAULT_LAW, LEGEND, SYMBOLS, check_newest, check_policy, corpus_table
+from pp_graph.comply.laws import get_law
 from pp_graph.deadline import budget, check_budget
 from pp_graph.errors import PPGraphError, QueryTimeout
+from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.query.runner import NamedQuery, load_all
 from pp_graph.report.highlight import Mark, pieces, to_html
 from pp_graph.risk.engine import ActionContext, RiskEngine
 from pp_graph.serve.cards import card, concept_id
+from pp_graph.serve.checklist import checklist_rows, evidence_by_line
+from pp_graph.versions.timeline import step_changes
 
 PAGE_CACHE = 32  # rendered policy pages kept in memory
 QUERY_SECONDS = 10.0  # a named query that runs longer is stopped with an error page (504)
@@ -32,6 +38,7 @@ WHATIF_SECONDS = 20.0  # a what-if's policy look-ups and evidence
 PAGE_LINES = 1000  # policy lines shown per page; a longer policy is paged ("lines 1–1000 of N")
 MAX_WHATIF_TEXT = 20_000  # characters of what-if text: detection reads ~10,000 per second, refused before it runs
 MAX_BODY_BYTES = 512 * 1024  # any request body; larger is refused (413) before it is read
+MAX_CELL = 80  # characters of a query result cell shown; the whole value is its title
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -54,7 +61,10 @@ def create_app(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
     )
-    app.jinja_env.globals.update(label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=_cell)
+    cell = functools.partial(_cell, label=corpus.label)
+    app.jinja_env.globals.update(
+        label=corpus.label, types=PRACTICE_TYPES, short=_short, kind=_kind, cell=cell, language=language_name
+    )
     app.before_request(_loopback_only)
     app.after_request(_headers)
     for rule, view, methods in _ROUTES:
@@ -109,13 +119,24 @@ def _short(iri: str) -> str:
     return compact(iri)
 
 
-def _cell(v: Any) -> str:
-    """A result value for a table cell: DPV IRIs compacted, lists joined."""
-    if isinstance(v, list):
-        return ", ".join(_cell(x) for x in v)
-    if isinstance(v, str) and v.startswith("https://w3id.org/dpv"):
-        return _short(v)
-    return "" if v is None else str(v)
+def _cell(v: Any, label: Callable[[str], str]) -> tuple[str, str, str]:
+    """A result value for a table cell: (the text shown, the prefixed name of a single IRI shown by its label, the
+    title: the full value on hover, "" when all of it is shown). IRIs by their label or prefixed name, lists joined,
+    long values cut at MAX_CELL characters."""
+    values = v if isinstance(v, list) else [v]
+    full = ["" if x is None else str(x) for x in values]
+    shown = [_readable(x, label) for x in full]
+    text, whole = ", ".join(shown), ", ".join(full)
+    prefixed = _short(whole) if len(full) == 1 and shown[0] != whole and _short(whole) != text else ""
+    if len(text) > MAX_CELL:
+        text = text[: MAX_CELL - 1].rstrip() + "…"
+    return text, prefixed, (whole if text != whole else "")
+
+
+def _readable(text: str, label: Callable[[str], str]) -> str:
+    if not text.startswith(("http://", "https://", "urn:")) or any(ch.isspace() for ch in text):
+        return text
+    return label(text)  # DPV's or the pp-graph ontology's label ("Email Address", "Service provider"), else prefixed
 
 
 def _kind(iri: str | None) -> str:
@@ -177,15 +198,41 @@ def _render_policy(c: Corpus, summary: Any, start: int = 0) -> str:
         lines.append((seg, to_html(pieces(seg.text, seg.start, marks)), cards))
     glossary = [(concept_id(i), c.label(i), i, c.definition(i)) for i in sorted(concepts, key=c.label)]
     window = {"first": start + 1, "last": start + len(shown), "total": len(view.segments), "size": PAGE_LINES}
+    checked = check_policy(c, summary, get_law(DEFAULT_LAW))
+    rows = checklist_rows(checked, view, PAGE_LINES)
     return render_template(
         "site.html",
         s=summary,
         view=view,
         lines=lines,
         versions=c.sites[summary.site],
+        changes=_step(c, summary),
+        checked=checked,
+        checklist=rows,
+        evidence=evidence_by_line(rows),
+        legend=LEGEND,
+        symbols=SYMBOLS,
         glossary=glossary,
         window=window,
     )
+
+
+def _step(c: Corpus, summary: Any) -> dict[str, dict[str, Any]]:
+    """{policy: what changed since the version before} for the version shown ({} for a site's first version): one
+    diff per page, where the whole history of a site with 50 versions would not fit the page's time limit."""
+    versions = c.sites[summary.site]
+    pos = versions.index(summary)
+    return {summary.policy: step_changes(c, versions[pos - 1], summary)} if pos > 0 else {}
+
+
+def compliance() -> str:
+    from flask import current_app
+
+    c = _corpus()
+    table = current_app.config.get("corpus_table")
+    if table is None:  # the corpus never changes while the server runs
+        table = current_app.config["corpus_table"] = corpus_table(check_newest(c))
+    return render_template("compliance.html", t=table, legend=LEGEND, symbols=SYMBOLS)
 
 
 def _marks(p: Practice) -> list[Mark]:
@@ -324,6 +371,7 @@ def health() -> Response:
 _ROUTES: list[tuple[str, Callable[..., Any], list[str]]] = [
     ("/", sites, ["GET"]),
     ("/site/<name>", site, ["GET"]),
+    ("/compliance", compliance, ["GET"]),
     ("/queries", queries, ["GET"]),
     ("/queries/<name>", query, ["GET"]),
     ("/whatif", whatif, ["GET", "POST"]),

@@ -52,6 +52,7 @@ def card(p: Practice, seg: Segment, label: Callable[[str], str]) -> str:
         rows.append(f"<dt>retention</dt><dd>{escape(p.retention or '')}{wording}</dd>")
     if p.storage_place:
         rows.append(f"<dt>storage place</dt><dd>{escape(p.storage_place)}</dd>")
+    rows.extend(f"<dt>{escape(name)}</dt><dd><code>{escape(value)}</code></dd>" for name, value in p.details)
     prov = " · ".join(f"{escape(k)} <code>{escape(v)}</code>" for k, v in p.provenance.items())
     rows.append(f"<dt>provenance</dt><dd>{prov}</dd>")
     rows.append(f"<dt>line</dt><dd>segment {seg.index} [{seg.start}–{seg.end}] · <code>{escape(p.iri)}</code></dd>")

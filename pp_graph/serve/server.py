@@ -16,12 +16,13 @@ WORKERS = 4  # threads that run the application; slow or idle sockets never hold
 CONNECTIONS = 1000  # open connections at once (an idle one costs a descriptor, no thread); more wait in the backlog
 IDLE_SECONDS = 10  # a connection that sends nothing for this long is closed (header and keep-alive timeout)
 MAX_HEADER_BYTES = 32 * 1024
+GRACE_SECONDS = 5.0  # on stop, how long running requests may take to finish
 MAX_BODY_BYTES = 512 * 1024  # the what-if's form: its text (20,000 characters) percent-encoded, and the rest
 
 
 def make_server(app: Any, port: int, *, idle_seconds: float = IDLE_SECONDS, workers: int = WORKERS) -> Any:
     """A server on 127.0.0.1:``port`` (0: a free one; ``.effective_port`` tells which); ``.run()`` serves until
-    ``.close()``. ConfigError when the port cannot be bound."""
+    :func:`stop`. ConfigError when the port cannot be bound."""
     from waitress.server import create_server
 
     _enough_descriptors(CONNECTIONS + 64)
@@ -42,6 +43,14 @@ def make_server(app: Any, port: int, *, idle_seconds: float = IDLE_SECONDS, work
         )
     except OSError as e:
         raise ConfigError(f"--port {port}: cannot listen on 127.0.0.1 ({e.strerror or e}); try --port 0") from e
+
+
+def stop(server: Any, grace: float = GRACE_SECONDS) -> None:
+    """Stop ``server`` (from any thread): requests already running get ``grace`` seconds to finish, queued ones are
+    cancelled, then the sockets close. waitress's own ``close()`` closes the wake-up pipe first, so a request still
+    running when it is called ends in a traceback ("Bad file descriptor") instead of its answer."""
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=grace)
+    server.close()
 
 
 def _enough_descriptors(n: int) -> None:

@@ -46,8 +46,10 @@ from pp_graph.extract.llm.schemas import (
     recognition_schema,
     relations_schema,
 )
+from pp_graph.extract.offline.statement_rules import DETAIL_KINDS, checked_code, statement_rules
 from pp_graph.extract.registry import Backend
 from pp_graph.extras import need
+from pp_graph.load.language import detect
 from pp_graph.model import (
     AttributeKind,
     AttributeMention,
@@ -318,12 +320,16 @@ class LLMBackend(Backend):
             self.begin(policy, segments)
 
     def _prefilter(self, policy: Policy, segments: list[Segment]) -> list[Segment]:
-        """Segments where the offline extractor finds a practice, a data span or a purpose span."""
+        """Segments where the offline extractor finds a practice, a data span or a purpose span; every segment
+        of a policy in a language the offline extractor cannot read (it would find nothing, and skip them all)."""
         if self._offline is None:
             from pp_graph.extract.offline.backend import OfflineBackend
 
             self._offline = OfflineBackend()
         off = self._offline
+        lang = detect(policy.text)
+        if lang is not None and lang.confident and off.languages is not None and lang.code not in off.languages:
+            return list(segments)
         hits = zip(
             off.data_spans(policy, segments),
             off.purpose_spans(policy, segments),
@@ -496,6 +502,9 @@ class LLMBackend(Backend):
                 value = valid_duration(item.duration)
                 if value and not _duration_grounded(value, span.text):
                     value = None  # keep the span, drop a period the text does not state
+            elif item.kind in DETAIL_KINDS:  # a code the statement rules know, or none (the span is kept)
+                code, concept = checked_code(statement_rules(), item.kind, item.code, span.text)
+                value = code or None
             found.attributes.append(AttributeMention(span, item.kind, concept, value))
         return True
 

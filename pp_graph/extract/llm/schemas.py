@@ -47,6 +47,7 @@ class AttributeItem(_Item):
     kind: AttributeKind
     concept: str | None = None
     duration: str | None = None
+    code: str | None = None  # a statement detail's code (data/rules/statements.toml): "scc", "opt-out", "US" …
 
 
 class LabelItem(BaseModel):
@@ -153,6 +154,7 @@ def _item_schema(kind: str) -> dict[str, Any]:
                 "kind": {"enum": [k.value for k in AttributeKind]},
                 "concept": {"type": ["string", "null"]},
                 "duration": {"type": ["string", "null"]},
+                "code": {"type": ["string", "null"]},
             }
         )
     raise ValueError(f"unknown item kind {kind!r}")

@@ -27,6 +27,9 @@ from pp_graph.extract.offline.facts import (
     subject_at,
 )
 from pp_graph.extract.offline.gate import features, passes
+from pp_graph.extract.offline.leadin import RULE as LEAD_IN_ANNOUNCED
+from pp_graph.extract.offline.leadin import announced as announced_practice
+from pp_graph.extract.offline.leadin import is_lead_in, names_object
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon, digest_files, entry, plural_variants, read_tsv
 from pp_graph.extract.offline.mentions import Context, mention_rules
 from pp_graph.extract.offline.paragraph import (
@@ -65,7 +68,9 @@ from pp_graph.extract.offline.patterns.security import (
     SECURE_HEAD_WORD,
 )
 from pp_graph.extract.offline.patterns.sentences import CHOICE_LINE, USER_CHOICE
+from pp_graph.extract.offline.rights import requested_rights
 from pp_graph.extract.offline.rules import Trace, phases, register
+from pp_graph.extract.offline.statements import is_statement, line_statements, merge_details, with_statements
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
@@ -292,6 +297,7 @@ def _flag(option: str, value: bool | str) -> bool:
 
 class OfflineBackend(Backend):
     name = "offline"
+    languages = frozenset({"en"})  # its lexicons, cues and rules are English
 
     def __init__(self, rule_ids: bool | str = False, **_: object) -> None:
         self.lex = load_lexicons()
@@ -352,6 +358,9 @@ class OfflineBackend(Backend):
         for h in self.lex.attributes.find(text, off):
             kind = AttributeKind(h.entry.value[0])
             attrs.append(AttributeMention(Span.at(policy.text, h.start, h.end), kind, h.entry.value[1] or None))
+        for a, b, right in requested_rights(text):  # "request access to, erasure of, and updates to your data"
+            if not any(x.concept == right and x.span.start < b + off and a + off < x.span.end for x in attrs):
+                attrs.append(AttributeMention(Span.at(policy.text, a + off, b + off), AttributeKind.USER_RIGHT, right))
         for m in PERIOD.finditer(text):
             if m.group("reason") and not any(
                 a <= m.start() + off < b and KEEP_VERB.search(policy.text, a, b) for a, b in sentences(segment)
@@ -377,8 +386,10 @@ class OfflineBackend(Backend):
                         Span.at(policy.text, m.start(1) + off, m.end(1) + off), AttributeKind.STORAGE_PLACE
                     )
                 )
+        statements = line_statements(policy, segment)
+        attrs = merge_details(attrs, statements)
         attrs.sort(key=lambda a: (a.span.start, a.span.end))
-        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled)
+        return SegmentState(data, purposes, parties, triggers, attrs, kept, settled, statements)
 
     def _mentions(
         self, segment: Segment, kind: str, hits: list[Hit], names: list[Hit], settled: dict[tuple[str, int, int], str]
@@ -473,13 +484,18 @@ class OfflineBackend(Backend):
             out.append(found)
             if heads[i]:
                 lead_in = None
-            elif segment.text.rstrip().endswith(":") and found:
+            elif is_lead_in(segment.text) and found:
                 lead_in = found[0]
+            elif not found and (announced := announced_practice(policy, segment, line.state)) is not None:
+                lead_in = announced  # "We collect:", "We share it with:": the items say what (see leadin.py)
             elif not list_like(segment.text):
                 lead_in = None
         note = self._note if self.trace is not None else None
         reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
+        for i, segment in enumerate(segments):  # the statement rules, beside the practices (see statements.py)
+            seg_note = self._seg_note(segment.index) if self.trace is not None else None
+            out[i] = with_statements(out[i], self._state(policy, segment), seg_note)
         return out
 
     def _stated_sales(self, policy: Policy, segment: Segment, state: SegmentState) -> list[PracticeMention]:
@@ -519,6 +535,8 @@ class OfflineBackend(Backend):
         note = self._seg_note(segment.index) if self.trace is not None else None
         feats = features(state, segment.start, segment.end) | ({"@out_of_scope"} if out_of_scope else set())
         if passes(p, segment.text, feats, note, inherited=True):
+            if LEAD_IN_ANNOUNCED in p.rules:
+                self._note(LEAD_IN_ANNOUNCED, "made", segment.index, p.span.start, p.span.end, p.type.value, "")
             self._note(p.rules[-1], "made", segment.index, p.span.start, p.span.end, p.type.value, "inherited")
             return True
         return False
@@ -550,7 +568,7 @@ class OfflineBackend(Backend):
             return None  # the reader's choices ("you can opt out…", "to unsubscribe…"): not a practice
         if lead_in is not None and (
             (LIST_ITEM.match(segment.text) and has_data) or (list_like(segment.text) and lead_in.type in LIST_TYPES)
-        ):
+        ):  # (a lead-in that only announces its practice passes it on to items that name an object: _inherited_line)
             return PracticeMention(
                 lead_in.span, lead_in.type, lead_in.negated, inherited=True, rules=(*lead_in.rules, "inherit.lead-in")
             )
@@ -652,7 +670,9 @@ class OfflineBackend(Backend):
                     return i
             return -1
 
-        adopt = _adopting_sentences([sent_of(p.span.start) for p in res.practices if not p.inherited], len(bounds))
+        # a statement's sentence still passes its data to a data practice nearby (see statements.is_statement)
+        stated = [sent_of(p.span.start) for p in res.practices if not p.inherited and not is_statement(p)]
+        adopt = _adopting_sentences(stated, len(bounds))
         for pi, pr in enumerate(res.practices):
             # Inherited practices relate to everything in their (list-item) segment.
             s = -2 if pr.inherited else sent_of(pr.span.start)
@@ -670,14 +690,9 @@ class OfflineBackend(Backend):
             third = [i for i, p in parties if p.kind == PartyKind.THIRD_PARTY]
             users = [i for i, p in parties if p.kind == PartyKind.USER]
             t = pr.type
-            data_role = {
-                PracticeType.FIRST_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
-                PracticeType.THIRD_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
-                PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: Role.DATA_SHARED,
-                PracticeType.DATA_STORAGE_RETENTION_DELETION: Role.DATA_RETAINED,
-                PracticeType.DATA_SECURITY_PROTECTION: Role.DATA_PROTECTED,
-            }[t]
-            rels.extend(Relation(pi, data_role, d) for d in data)
+            data_role = _DATA_ROLE.get(t)  # (the statements other than storage hold no data of their own)
+            if data_role is not None:
+                rels.extend(Relation(pi, data_role, d) for d in data)
             rels.extend(Relation(pi, Role.PURPOSE_ARGUMENT, p) for p in purposes)
             if t == PracticeType.FIRST_PARTY_COLLECTION_USE:
                 rels.append(Relation(pi, Role.DATA_COLLECTOR, "party:first"))
@@ -700,13 +715,22 @@ class OfflineBackend(Backend):
                 rels.extend(Relation(pi, Role.DATA_RECEIVER, f"party:{i}") for i in (after or third))
             elif t == PracticeType.DATA_STORAGE_RETENTION_DELETION:
                 rels.append(Relation(pi, Role.DATA_HOLDER, "party:first"))
-            else:
+            elif t == PracticeType.DATA_SECURITY_PROTECTION:
                 rels.append(Relation(pi, Role.DATA_PROTECTOR, "party:first"))
             for i, a in attrs:
                 role = ATTR_ROLE.get((t, a.kind)) or ATTR_ROLE.get((None, a.kind))
                 if role:
                     rels.append(Relation(pi, role, f"attr:{i}"))
         return rels
+
+
+_DATA_ROLE = {
+    PracticeType.FIRST_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
+    PracticeType.THIRD_PARTY_COLLECTION_USE: Role.DATA_COLLECTED,
+    PracticeType.THIRD_PARTY_SHARING_DISCLOSURE: Role.DATA_SHARED,
+    PracticeType.DATA_STORAGE_RETENTION_DELETION: Role.DATA_RETAINED,
+    PracticeType.DATA_SECURITY_PROTECTION: Role.DATA_PROTECTED,
+}
 
 
 @dataclass
@@ -752,10 +776,12 @@ def _off_topic_section(be: OfflineBackend, line: _Line) -> bool:
     return True
 
 
-@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.heading")
+@register(HEADING_RULES, "veto.inherit.out-of-scope", "inherit.lead-in", "inherit.lead-in.announced", "inherit.heading")
 def _inherited_line(be: OfflineBackend, line: _Line) -> bool:
     """A line whose sentences state no practice of their own takes its lead-in's or its heading's."""
     segment, state, notes, lead_in = line.segment, line.state, line.notes, line.lead_in
+    if lead_in is not None and LEAD_IN_ANNOUNCED in lead_in.rules and not names_object(lead_in, state):
+        lead_in = None  # "We collect:" above "- Monday to Friday": nothing for the practice to act on
     if (
         not [p for p in line.found if not any(p is h for h in notes.held)]
         and not notes.user_act

@@ -11,6 +11,7 @@ from pp_graph.errors import InputError
 from pp_graph.extract.offline.backend import OfflineBackend
 from pp_graph.extract.offline.mentions import MentionRule, mention_rules
 from pp_graph.extract.offline.rules import Event, Rule, Trace, rule_by_id
+from pp_graph.extract.offline.statement_rules import Statement, statement_rules
 from pp_graph.extract.pipeline import extract
 from pp_graph.load.reading import read
 from pp_graph.model import Policy, PolicyExtraction, Segment
@@ -26,7 +27,11 @@ class Explanation:
     mentions: list[tuple[str, str, str, tuple[str, ...]]] = field(default_factory=list)
 
     def rows(self) -> list[dict[str, object]]:
-        rules: dict[str, Rule | MentionRule] = {**rule_by_id(), **{r.id: r for r in mention_rules().rules}}
+        rules: dict[str, Rule | MentionRule | Statement] = {
+            **rule_by_id(),
+            **{r.id: r for r in mention_rules().rules},
+            **{s.id: s for s in statement_rules().statements},
+        }
         out: list[dict[str, object]] = []
         for e in self.events:
             rule = rules.get(e.rule)

@@ -31,6 +31,7 @@ from pp_graph.extract.offline.patterns.sentences import (
 )
 from pp_graph.extract.offline.patterns.sharing import IMPLIED_BUYER, IMPLIED_RECIPIENT, PUBLIC
 from pp_graph.extract.offline.patterns.tracking import TRACKER
+from pp_graph.extract.offline.statement_rules import LineStatement
 from pp_graph.model import (
     AttributeMention,
     PartyKind,
@@ -64,6 +65,8 @@ class SegmentState:
     kept: dict[str, list[Hit]] = field(default_factory=dict)
     # (kind, start, end) of a kept hit → the mention rule that changed its concept, for the mention's rule ids
     settled: dict[tuple[str, int, int], str] = field(default_factory=dict)
+    # what the statement rules found in the line (data/rules/statements.toml; see statements.py)
+    statements: list[LineStatement] = field(default_factory=list)
     party_starts: list[int] = field(init=False)  # for bisecting the parties near a trigger
     # for each party, the index of the nearest one up to it that can act (not "your", "our"…; see _subject), or -1
     actor_before: list[int] = field(init=False)

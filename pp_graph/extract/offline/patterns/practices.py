@@ -30,4 +30,11 @@ ATTR_ROLE: dict[tuple[PracticeType | None, AttributeKind], Role] = {
     (PracticeType.DATA_SECURITY_PROTECTION, AttributeKind.SECURITY_METHOD): Role.METHOD,
     (PracticeType.DATA_SECURITY_PROTECTION, AttributeKind.PROTECT_AGAINST): Role.PROTECT_AGAINST,
     (None, AttributeKind.LEGAL_BASIS): Role.LEGAL_BASIS,
+    # the statements' details (data/rules/statements.toml)
+    (PracticeType.DATA_STORAGE_RETENTION_DELETION, AttributeKind.TRANSFER_SAFEGUARD): Role.TRANSFER_SAFEGUARD,
+    (PracticeType.USER_CHOICE_CONTROL, AttributeKind.CHOICE_SCOPE): Role.CHOICE_SCOPE,
+    (PracticeType.USER_CHOICE_CONTROL, AttributeKind.CHOICE_MECHANISM): Role.CHOICE_MECHANISM,
+    (PracticeType.POLICY_CHANGE, AttributeKind.NOTIFICATION_MEANS): Role.NOTIFICATION_MEANS,
+    (PracticeType.SPECIFIC_AUDIENCE, AttributeKind.AUDIENCE): Role.AUDIENCE,
+    (PracticeType.SPECIFIC_AUDIENCE, AttributeKind.AGE_LIMIT): Role.AGE_LIMIT,
 }
