@@ -7,6 +7,11 @@ other jobs), and memory that grows linearly with the input (the 5 MB run may use
 run, leaving room for the fixed cost of the interpreter and the vocabularies).
 
     python benchmarks/bench_big.py [--mb 5] [--formats trig,nq,...] [--no-linear] [--in-process]
+    python benchmarks/bench_big.py --writers [--repeat 3]
+
+--writers times the graph writers alone, per format, on the corpus policy with the most triples and on the big
+policy (each converted once; the writing repeated, min and max of the CPU seconds). Targets: the big policy written
+in <= 2 CPU s per format, the corpus policy in <= 0.2 CPU s.
 """
 
 from __future__ import annotations
@@ -83,12 +88,48 @@ def in_process(policy: Path, formats: list[str]) -> int:
     return missed
 
 
+def write_times(conv: object, formats: list[str], repeat: int) -> dict[str, tuple[float, float, int]]:
+    """Per format: (min, max) CPU seconds of writing ``conv``'s graph ``repeat`` times, and the output bytes."""
+    from pp_graph.graph.serialize import serialize_policy
+
+    out: dict[str, tuple[float, float, int]] = {}
+    for fmt in formats:
+        times: list[float] = []
+        for _ in range(repeat):
+            t = time.process_time()
+            text = serialize_policy(conv.triples, conv.graph, fmt)  # type: ignore[attr-defined]
+            times.append(time.process_time() - t)
+        out[fmt] = (min(times), max(times), len(text.encode("utf-8") if isinstance(text, str) else text))
+    return out
+
+
+def writers(big: Path, formats: list[str], repeat: int) -> int:
+    """The writers alone on the largest corpus policy (by triples) and on the big policy."""
+    from pp_graph.api import convert_policy
+    from pp_graph.extract.registry import get_backend
+    from pp_graph.load.sources import load_policy
+
+    backend = get_backend("offline")
+    largest = max((convert_policy(load_policy(f), backend) for f in corpus_files()), key=lambda c: len(c.triples))
+    convs = {largest.report.source: largest, big.name: convert_policy(load_policy(big, max_bytes=None), backend)}
+    limits = {largest.report.source: 0.2, big.name: 2.0}
+    print(f"{'policy':>18}  {'triples':>8}  {'format':>6}  {'write CPU s (min-max)':>21}  {'output bytes':>12}")
+    missed = 0
+    for name, conv in convs.items():
+        for fmt, (lo, hi, size) in write_times(conv, formats, repeat).items():
+            print(f"{name:>18}  {len(conv.triples):>8,}  {fmt:>6}  {lo:>10.3f} - {hi:<8.3f}  {size:>12,}", flush=True)
+            missed = target(f"{name} written as {fmt} <= {limits[name]:g} CPU s", lo <= limits[name]) or missed
+    return missed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=float, default=5.0)
     ap.add_argument("--formats", default=",".join(FORMATS))
     ap.add_argument("--no-linear", action="store_true", help="skip the 1 MB run that checks memory growth")
     ap.add_argument("--in-process", action="store_true", help="extract once and time each writer (quicker)")
+    ap.add_argument("--writers", action="store_true", help="time the writers alone (largest corpus policy, big one)")
+    ap.add_argument("--repeat", type=int, default=3, help="--writers: times each graph is written")
     args = ap.parse_args()
     if not corpus_files():
         print("skip: corpus not found")
@@ -97,6 +138,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         big = big_policy(Path(tmp), int(args.mb * 1_000_000))
         print(f"input: {big.stat().st_size:,} bytes")
+        if args.writers:
+            return writers(big, args.formats.split(","), args.repeat)
         if args.in_process:
             return in_process(big, args.formats.split(","))
         print(f"{'format':>6}  {'seconds':>7}  {'CPU s':>7}  {'peak MB':>7}  {'output bytes':>12}")

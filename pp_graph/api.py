@@ -14,7 +14,8 @@ from rdflib import Dataset, URIRef
 
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import Backend, get_backend
-from pp_graph.graph.build import Triple, policy_triples, to_dataset
+from pp_graph.graph.build import policy_triples, to_dataset
+from pp_graph.graph.terms import Triple
 from pp_graph.load.language import language_name
 from pp_graph.load.sources import load_policy, policy_from_text
 from pp_graph.model import Language, Policy, PolicyExtraction, SegmentExtraction
@@ -61,11 +62,11 @@ class PolicyReport:
 
 @dataclass
 class Conversion:
-    """One converted policy: its named graph's IRI, its triples in a fixed order, the typed extraction and the
+    """One converted policy: its named graph's IRI, its triples (pyoxigraph terms), the typed extraction and the
     report."""
 
     graph: URIRef  # the policy's named graph
-    triples: dict[Triple, None]  # its triples, in a fixed order
+    triples: dict[Triple, None]  # its triples as pyoxigraph terms, in the order built (the writers sort them)
     extraction: PolicyExtraction
     report: PolicyReport
 
@@ -164,7 +165,7 @@ def convert_policy(
     if transparency is not None and "transparency" in ex.stages:
         transparency.apply(ex)
     name, triples = policy_triples(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
-    return Conversion(name, triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
+    return Conversion(URIRef(name.value), triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
 
 
 def convert(

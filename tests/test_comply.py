@@ -15,7 +15,7 @@ from rdflib.compare import isomorphic
 from pp_graph.api import convert
 from pp_graph.cli import main
 from pp_graph.comply.checklist import MISSING, checklist
-from pp_graph.comply.facts import graph_file_facts, policy_facts, rdflib_triples
+from pp_graph.comply.facts import built_triples, graph_file_facts, policy_facts
 from pp_graph.comply.laws import get_law, load_law
 from pp_graph.comply.rules import parse_rules, rules
 from pp_graph.comply.shapes import law_shapes, profile_path
@@ -90,9 +90,7 @@ def test_statements_in_the_graph_carry_provenance_and_exact_spans() -> None:
     for res in conv.extraction.results:
         for m in res.requirements:
             assert text[m.span.start : m.span.end] == m.span.text and m.rule.startswith(m.requirement + "/")
-    g = Graph()
-    for t in conv.triples:
-        g.add(t)
+    g = conv.dataset.graph(conv.graph)  # the rdflib view of the built triples
     q = """PREFIX ppg: <urn:pp-graph:ontology#> PREFIX prov: <http://www.w3.org/ns/prov#>
     SELECT ?req ?performed ?rule ?ext ?start ?anchor WHERE { ?p ppg:hasTransparencyStatement ?s .
       ?s ppg:requirement ?req ; ppg:performed ?performed ; ppg:transparencyRule ?rule ; prov:wasGeneratedBy ?run ;
@@ -138,8 +136,7 @@ def test_condition_makes_an_item_owed() -> None:
     """Consent as a legal basis makes the right to withdraw it owed: n.a. becomes missing."""
     base = PARTIAL.read_text(encoding="utf-8")
     facts = [
-        policy_facts(rdflib_triples(convert_text_triples(t)), "x")
-        for t in (base, base + "\nWe rely on your consent.\n")
+        policy_facts(built_triples(convert_text_triples(t)), "x") for t in (base, base + "\nWe rely on your consent.\n")
     ]
     law = get_law("gdpr")
     before, after = (next(r for r in checklist(f, law).results if r.item.id == "right-withdraw-consent") for f in facts)
@@ -286,7 +283,7 @@ def test_graph_without_the_stage_has_no_transparency_marker() -> None:
 
     policy = policy_from_text(PARTIAL.read_text(encoding="utf-8"), "partial.example")
     ex = extract(policy, get_backend("offline"), stages=[s for s in STAGES if s != "transparency"])
-    facts = policy_facts(rdflib_triples(policy_triples(ex)[1]), "partial.example.md")
+    facts = policy_facts(built_triples(policy_triples(ex)[1]), "partial.example.md")
     assert facts.rules_version is None and not facts.statements
     with pytest.raises(StaleGraph, match="convert it again"):
         checklist(facts, get_law("gdpr"))

@@ -227,13 +227,16 @@ def test_rule_ids_in_the_graph_only_when_asked_and_valid_shacl() -> None:
     from pp_graph.validate.shacl import validate
 
     plain = convert_policy(policy_from_text(_TEXT, "example.com"), _BACKEND)
-    assert not any(p == PPG.rule for _, p, _ in plain.triples)
+    assert plain.dataset.graph(plain.graph) and not any(
+        plain.dataset.graph(plain.graph).triples((None, PPG.rule, None))
+    )
     traced = convert_policy(policy_from_text(_TEXT, "example.com"), OfflineBackend(rule_ids=True))
-    rules = {str(o) for _, p, o in traced.triples if p == PPG.rule}
+    traced_graph = traced.dataset.graph(traced.graph)
+    rules = {str(o) for o in traced_graph.objects(None, PPG.rule)}
     assert {"candidate.trigger", "mention.data", "link.sentence"} <= rules
     assert validate(traced.dataset).conforms
     bad = traced.dataset
-    node = next(s for s, p, _ in traced.triples if p == PPG.rule)
+    node = next(traced_graph.subjects(PPG.rule, None))
     bad.graph(traced.graph).add((node, PPG.rule, Literal("Not A Rule!")))
     report = validate(bad)
     assert not report.conforms

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rdflib.namespace import RDF
 
@@ -116,10 +117,10 @@ def policy_facts(triples: Iterable[Triple], file: str) -> PolicyFacts:
     return facts
 
 
-def rdflib_triples(triples: Iterable[tuple[object, object, object]]) -> Iterator[Triple]:
-    """A conversion's triples (rdflib terms) as strings: IRIs and literals by their lexical form."""
+def built_triples(triples: Iterable[tuple[Any, Any, Any]]) -> Iterator[Triple]:
+    """A conversion's triples (pyoxigraph terms, graph.build) as strings: IRIs and literals by their lexical form."""
     for s, p, o in triples:
-        yield str(s), str(p), str(o)
+        yield s.value, p.value, o.value
 
 
 def graph_file_facts(path: Path) -> list[PolicyFacts]:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pp_graph.comply.facts import PolicyFacts, graph_file_facts, policy_facts, rdflib_triples
+from pp_graph.comply.facts import PolicyFacts, built_triples, graph_file_facts, policy_facts
 from pp_graph.errors import InputError
 from pp_graph.graph.files import GRAPH_SUFFIXES
 
@@ -37,7 +37,7 @@ def text_facts(path: Path, backend: str = "offline", model: Any = None) -> Polic
     from pp_graph.api import convert
 
     conv = convert(path, backend=backend, transparency=model)
-    return policy_facts(rdflib_triples(conv.triples), str(path))
+    return policy_facts(built_triples(conv.triples), str(path))
 
 
 def gather(paths: Iterable[Path], backend: str = "offline", model: Any = None) -> list[PolicyFacts]:

@@ -31,10 +31,10 @@ def find(paths: Iterable[Path | str], backend: str = "offline", broader: bool = 
 def find_in_text(text: str, site: str = "example.com", backend: str = "offline") -> PolicyContradictions:
     """Self-contradictions of one policy given as a string (markdown or plain text)."""
     from pp_graph.api import convert_text
-    from pp_graph.comply.facts import rdflib_triples
+    from pp_graph.comply.facts import built_triples
     from pp_graph.contradict.statements import policy_statements
 
     conv = convert_text(text, site, backend=backend)
-    policy = policy_statements(rdflib_triples(conv.triples), "<text>")
+    policy = policy_statements(built_triples(conv.triples), "<text>")
     policy.text = conv.extraction.policy.text
     return PolicyContradictions(policy, contradictions(policy))

@@ -41,10 +41,10 @@ def graph_file_statements(path: Path) -> list[PolicyStatements]:
 def text_statements(path: Path, backend: str = "offline") -> PolicyStatements:
     """A policy text converted on the fly; its statements keep the text, so lines are numbered."""
     from pp_graph.api import convert
-    from pp_graph.comply.facts import rdflib_triples
+    from pp_graph.comply.facts import built_triples
 
     conv = convert(path, backend=backend)
-    out = policy_statements(rdflib_triples(conv.triples), str(path))
+    out = policy_statements(built_triples(conv.triples), str(path))
     out.text = conv.extraction.policy.text
     return out
 

@@ -1,4 +1,4 @@
-"""PolicyExtraction → an rdflib Dataset with one named graph per policy.
+"""PolicyExtraction → one named graph per policy, as triples of pyoxigraph terms (an rdflib Dataset on request).
 
 Shape of a policy graph (named by the policy IRI):
   <policy> a pr2g:PrivacyPolicy ; pr2g:for <site> ; pr2g:hasDataPractice <practice> … ;
@@ -32,21 +32,15 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 
-from rdflib import Dataset, Literal, URIRef
-from rdflib.namespace import PROV, RDF, XSD
+import pyoxigraph as ox
+from rdflib import Dataset, URIRef
+from rdflib.namespace import PROV as RDFLIB_PROV
+from rdflib.namespace import RDF as RDFLIB_RDF
 
 from pp_graph.comply.rules import rules as transparency_rules
-from pp_graph.graph.namespaces import (
-    DPV,
-    PPG,
-    PR2G,
-    bind_prefixes,
-    child,
-    policy_iri,
-    recipient_kind_iri,
-    site_iri,
-    slug,
-)
+from pp_graph.graph import namespaces as names
+from pp_graph.graph.namespaces import bind_prefixes, policy_iri, site_iri, slug
+from pp_graph.graph.terms import Triple, Vocabulary, boolean, integer, to_rdflib, typed
 from pp_graph.model import (
     AttributeKind,
     PartyKind,
@@ -59,6 +53,13 @@ from pp_graph.model import (
     Span,
 )
 from pp_graph.vocab.dpv import compact
+
+# The vocabularies as pyoxigraph terms (see graph/terms.py); rdflib's forms stay in graph/namespaces.py.
+PR2G = Vocabulary(str(names.PR2G))
+PPG = Vocabulary(str(names.PPG))
+DPV = Vocabulary(str(names.DPV))
+PROV = Vocabulary(str(RDFLIB_PROV))
+RDF_TYPE = ox.NamedNode(str(RDFLIB_RDF.type))
 
 PRACTICE_CLASS = {
     PracticeType.FIRST_PARTY_COLLECTION_USE: PR2G.DataCollectionUse,
@@ -97,7 +98,17 @@ DETAIL_PROPERTY = {
 }
 
 
-Triple = tuple[URIRef, URIRef, URIRef | Literal]
+def child(policy: ox.NamedNode, *parts: object) -> ox.NamedNode:
+    """``namespaces.child`` for the builder's terms."""
+    return ox.NamedNode(policy.value + "/" + "/".join(str(p) for p in parts))
+
+
+def recipient_kind_iri(kind: str) -> ox.NamedNode:
+    return ox.NamedNode(str(names.recipient_kind_iri(kind)))
+
+
+def concept(iri: str) -> ox.NamedNode:
+    return ox.NamedNode(iri)
 
 
 class _Builder:
@@ -107,50 +118,50 @@ class _Builder:
         self.ex = ex
         self.rule_ids = rule_ids  # write ppg:rule on practices and mentions (convert --rule-ids)
         p = ex.policy
-        self.policy = policy_iri(p.site, p.digest, p.valid_from)
+        self.policy = ox.NamedNode(str(policy_iri(p.site, p.digest, p.valid_from)))
         self.triples: dict[Triple, None] = {}
-        self.parties: dict[str, URIRef] = {}
-        self.span_nodes: dict[tuple[int, int], URIRef] = {}  # first mention node of each span
-        self.transparency_run: URIRef | None = None
+        self.parties: dict[str, ox.NamedNode] = {}
+        self.span_nodes: dict[tuple[int, int], ox.NamedNode] = {}  # first mention node of each span
+        self.transparency_run: ox.NamedNode | None = None
         self.starts: list[int] = []  # the segments' start offsets, for line_of (filled when first needed)
 
-    def add(self, s: URIRef, p: URIRef, o: URIRef | Literal) -> None:
+    def add(self, s: ox.NamedNode, p: ox.NamedNode, o: ox.NamedNode | ox.Literal) -> None:
         self.triples[(s, p, o)] = None
 
-    def mention(self, span: Span, denotes: URIRef | None = None) -> URIRef:
+    def mention(self, span: Span, denotes: ox.NamedNode | None = None) -> ox.NamedNode:
         # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
         parts = ["span", f"{span.start}-{span.end}"]
         if denotes is not None:
-            parts.append(slug(compact(str(denotes))))
+            parts.append(slug(compact(denotes.value)))
         m = child(self.policy, *parts)
         self.span_nodes.setdefault((span.start, span.end), m)
-        self.add(m, RDF.type, PPG.Mention)
-        self.add(m, PPG.start, Literal(span.start, datatype=XSD.integer))
-        self.add(m, PPG.end, Literal(span.end, datatype=XSD.integer))
-        self.add(m, PPG.anchorText, Literal(span.text))
+        self.add(m, RDF_TYPE, PPG.Mention)
+        self.add(m, PPG.start, integer(span.start))
+        self.add(m, PPG.end, integer(span.end))
+        self.add(m, PPG.anchorText, ox.Literal(span.text))
         if denotes is not None:
             self.add(m, PPG.denotes, denotes)
         return m
 
-    def rules(self, node: URIRef, rules: tuple[str, ...]) -> None:
+    def rules(self, node: ox.NamedNode, rules: tuple[str, ...]) -> None:
         if self.rule_ids:
             for rid in rules:
-                self.add(node, PPG.rule, Literal(rid))
+                self.add(node, PPG.rule, ox.Literal(rid))
 
-    def first_party(self) -> URIRef:
+    def first_party(self) -> ox.NamedNode:
         return self.party_node("first", PR2G.FirstParty, self.ex.policy.site, "first_party")
 
-    def party_node(self, key: str, cls: URIRef, name: str, rkind: str) -> URIRef:
+    def party_node(self, key: str, cls: ox.NamedNode, name: str, rkind: str) -> ox.NamedNode:
         node = self.parties.get(key)
         if node is None:
             node = child(self.policy, "party", key)
             self.parties[key] = node
-            self.add(node, RDF.type, cls)
-            self.add(node, PR2G.name, Literal(name))
+            self.add(node, RDF_TYPE, cls)
+            self.add(node, PR2G.name, ox.Literal(name))
             self.add(node, PPG.recipientKind, recipient_kind_iri(rkind))
         return node
 
-    def party(self, m: PartyMention) -> URIRef:
+    def party(self, m: PartyMention) -> ox.NamedNode:
         if m.kind == PartyKind.FIRST_PARTY:
             node = self.first_party()
         elif m.kind == PartyKind.USER:
@@ -162,35 +173,35 @@ class _Builder:
         self.rules(mention, m.rules)
         return node
 
-    def build(self) -> URIRef:
+    def build(self) -> ox.NamedNode:
         ex, pol = self.ex, self.policy
-        site = site_iri(ex.policy.site)
-        self.add(site, RDF.type, PR2G.Website)
-        self.add(site, PR2G.hasDomain, Literal(ex.policy.site))
-        self.add(pol, RDF.type, PR2G.PrivacyPolicy)
+        site = ox.NamedNode(str(site_iri(ex.policy.site)))
+        self.add(site, RDF_TYPE, PR2G.Website)
+        self.add(site, PR2G.hasDomain, ox.Literal(ex.policy.site))
+        self.add(pol, RDF_TYPE, PR2G.PrivacyPolicy)
         self.add(pol, PR2G["for"], site)
-        self.add(pol, PPG.contentDigest, Literal(ex.policy.digest))
-        self.add(pol, PPG.sourceName, Literal(ex.policy.source_name))
-        self.add(pol, PPG.mediaType, Literal(ex.policy.media_type))
-        self.add(pol, PPG.characterCount, Literal(len(ex.policy.text), datatype=XSD.integer))
+        self.add(pol, PPG.contentDigest, ox.Literal(ex.policy.digest))
+        self.add(pol, PPG.sourceName, ox.Literal(ex.policy.source_name))
+        self.add(pol, PPG.mediaType, ox.Literal(ex.policy.media_type))
+        self.add(pol, PPG.characterCount, integer(len(ex.policy.text)))
         if ex.policy.valid_from:
-            self.add(pol, PPG.validFrom, Literal(ex.policy.valid_from, datatype=XSD.dateTime))
+            self.add(pol, PPG.validFrom, typed(ex.policy.valid_from, "dateTime"))
         if ex.language is not None:
-            self.add(pol, PPG.detectedLanguage, Literal(ex.language.code, datatype=XSD.language))
+            self.add(pol, PPG.detectedLanguage, typed(ex.language.code, "language"))
         self.first_party()
 
         prov = ex.provenance
         run = child(pol, "extraction", slug(f"{prov.extractor}-{prov.model}-{prov.prompt_version}"))
-        self.add(run, RDF.type, PROV.Activity)
-        self.add(run, PPG.extractor, Literal(prov.extractor))
-        self.add(run, PPG.model, Literal(prov.model))
-        self.add(run, PPG.promptVersion, Literal(prov.prompt_version))
+        self.add(run, RDF_TYPE, PROV.Activity)
+        self.add(run, PPG.extractor, ox.Literal(prov.extractor))
+        self.add(run, PPG.model, ox.Literal(prov.model))
+        self.add(run, PPG.promptVersion, ox.Literal(prov.prompt_version))
         if prov.vocabulary:
-            self.add(run, PPG.vocabularyVersion, Literal(prov.vocabulary))
+            self.add(run, PPG.vocabularyVersion, ox.Literal(prov.vocabulary))
         if prov.software:
-            self.add(run, PPG.softwareVersion, Literal(prov.software))
+            self.add(run, PPG.softwareVersion, ox.Literal(prov.software))
         if prov.segmenter:
-            self.add(run, PPG.segmenterVersion, Literal(prov.segmenter))
+            self.add(run, PPG.segmenterVersion, ox.Literal(prov.segmenter))
         self.add(run, PROV.used, pol)
 
         # Only when the stage ran: a graph without the marker is one comply asks to convert again.
@@ -201,16 +212,16 @@ class _Builder:
                 self.requirement(res, i, m)
         return pol
 
-    def transparency_activity(self) -> URIRef:
+    def transparency_activity(self) -> ox.NamedNode:
         """The rule set the transparency statements came from; its version on the policy marks graphs that have them
         (a graph converted before the transparency stage has none: comply asks to reconvert, never says 'missing')."""
         version = transparency_rules().version
         run = child(self.policy, "extraction", slug(f"transparency-{version}"))
-        self.add(self.policy, PPG.transparencyRules, Literal(version))
-        self.add(run, RDF.type, PROV.Activity)
-        self.add(run, PPG.extractor, Literal("transparency-rules"))
-        self.add(run, PPG.model, Literal(version))
-        self.add(run, PPG.promptVersion, Literal(version))
+        self.add(self.policy, PPG.transparencyRules, ox.Literal(version))
+        self.add(run, RDF_TYPE, PROV.Activity)
+        self.add(run, PPG.extractor, ox.Literal("transparency-rules"))
+        self.add(run, PPG.model, ox.Literal(version))
+        self.add(run, PPG.promptVersion, ox.Literal(version))
         self.add(run, PROV.used, self.policy)
         return run
 
@@ -220,38 +231,38 @@ class _Builder:
         node = child(pol, "transparency", f"{res.segment.index}-{i}")
         self.add(pol, PPG.addressesRequirement, req)
         self.add(pol, PPG.hasTransparencyStatement, node)
-        self.add(node, RDF.type, PPG.TransparencyStatement)
+        self.add(node, RDF_TYPE, PPG.TransparencyStatement)
         self.add(node, PPG.requirement, req)
-        self.add(node, PPG.performed, Literal(m.performed))
+        self.add(node, PPG.performed, boolean(m.performed))
         # The span as the line's other stages read it, if they did (no second, concept-less node for it).
         self.add(node, PPG.evidence, self.span_nodes.get((m.span.start, m.span.end)) or self.mention(m.span))
         self.add(node, PPG.onText, self.text_node(res))
-        self.add(node, PPG.transparencyRule, Literal(m.rule))
+        self.add(node, PPG.transparencyRule, ox.Literal(m.rule))
         if m.model:  # found by a user-trained model: its own activity, its score
-            self.add(node, PPG.score, Literal(f"{m.score or 0.0:.4f}", datatype=XSD.decimal))
-            self.add(node, PPG.modelDigest, Literal(m.model))
+            self.add(node, PPG.score, typed(f"{m.score or 0.0:.4f}", "decimal"))
+            self.add(node, PPG.modelDigest, ox.Literal(m.model))
             self.add(node, PROV.wasGeneratedBy, self.learned_run(m.model))
         else:
             self.add(node, PROV.wasGeneratedBy, self.transparency_run)
 
-    def learned_run(self, digest: str) -> URIRef:
+    def learned_run(self, digest: str) -> ox.NamedNode:
         run = child(self.policy, "learned", slug(digest))
-        self.add(run, RDF.type, PROV.Activity)
-        self.add(run, PPG.extractor, Literal("learned"))
-        self.add(run, PPG.model, Literal(digest))
-        self.add(run, PPG.promptVersion, Literal(digest))
+        self.add(run, RDF_TYPE, PROV.Activity)
+        self.add(run, PPG.extractor, ox.Literal("learned"))
+        self.add(run, PPG.model, ox.Literal(digest))
+        self.add(run, PPG.promptVersion, ox.Literal(digest))
         return run
 
-    def segment(self, res: SegmentExtraction, run: URIRef) -> None:
+    def segment(self, res: SegmentExtraction, run: ox.NamedNode) -> None:
         seg, pol = res.segment, self.policy
         # Statements that hold for the whole policy, wherever they appear.
         for a in res.attributes:
             if a.kind == AttributeKind.USER_RIGHT and a.concept:
-                self.add(pol, PPG.disclosesRight, URIRef(a.concept))
-                self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
+                self.add(pol, PPG.disclosesRight, concept(a.concept))
+                self.add(pol, PPG.evidence, self.mention(a.span, concept(a.concept)))
             elif a.kind == AttributeKind.LEGAL_BASIS and a.concept:
-                self.add(pol, PPG.statesLegalBasis, URIRef(a.concept))
-                self.add(pol, PPG.evidence, self.mention(a.span, URIRef(a.concept)))
+                self.add(pol, PPG.statesLegalBasis, concept(a.concept))
+                self.add(pol, PPG.evidence, self.mention(a.span, concept(a.concept)))
         if res.inferred:
             self.inferred(res)
         if not res.practices:
@@ -260,10 +271,10 @@ class _Builder:
         for pi, pr in enumerate(res.practices):
             node = child(pol, "practice", f"{seg.index}-{pi}")
             self.add(pol, PR2G.hasDataPractice, node)
-            self.add(node, RDF.type, PRACTICE_CLASS[pr.type])
-            self.add(node, PPG.practiceLabel, Literal(pr.type.value))
-            self.add(node, PPG.negated, Literal(pr.negated))
-            self.add(node, PPG.inherited, Literal(pr.inherited))
+            self.add(node, RDF_TYPE, PRACTICE_CLASS[pr.type])
+            self.add(node, PPG.practiceLabel, ox.Literal(pr.type.value))
+            self.add(node, PPG.negated, boolean(pr.negated))
+            self.add(node, PPG.inherited, boolean(pr.inherited))
             self.add(node, PR2G.text, text)
             self.add(node, PPG.trigger, self.mention(pr.span))
             if pr.inherited and (source := self.line_of(pr.span)) is not None and source is not res:
@@ -271,7 +282,7 @@ class _Builder:
             self.add(node, PROV.wasGeneratedBy, run)
             self.rules(node, pr.rules)
             if pr.type == PracticeType.DO_NOT_TRACK:  # said positively beside ppg:negated, so a query need not invert
-                self.add(node, PPG.honoursDoNotTrack, Literal(not pr.negated))
+                self.add(node, PPG.honoursDoNotTrack, boolean(not pr.negated))
             for r in res.relations:
                 if r.practice == pi:
                     self.relation(node, res, r.role, r.entity)
@@ -284,37 +295,37 @@ class _Builder:
         res = self.ex.results[i] if i >= 0 else None
         return res if res is not None and span.end <= res.segment.end else None
 
-    def text_node(self, res: SegmentExtraction) -> URIRef:
+    def text_node(self, res: SegmentExtraction) -> ox.NamedNode:
         seg = res.segment
         text = child(self.policy, "text", seg.index)
-        self.add(text, RDF.type, PR2G.Text)
-        self.add(text, PR2G.value, Literal(seg.text))
-        self.add(text, PPG.start, Literal(seg.start, datatype=XSD.integer))
-        self.add(text, PPG.end, Literal(seg.end, datatype=XSD.integer))
-        self.add(text, PPG.segmentIndex, Literal(seg.index, datatype=XSD.integer))
+        self.add(text, RDF_TYPE, PR2G.Text)
+        self.add(text, PR2G.value, ox.Literal(seg.text))
+        self.add(text, PPG.start, integer(seg.start))
+        self.add(text, PPG.end, integer(seg.end))
+        self.add(text, PPG.segmentIndex, integer(seg.index))
         if seg.heading_path:
-            self.add(text, PPG.headingPath, Literal(" › ".join(seg.heading_path)))
+            self.add(text, PPG.headingPath, ox.Literal(" › ".join(seg.heading_path)))
         return text
 
     def inferred(self, res: SegmentExtraction) -> None:
         """Classifier decisions on a whole line: evidence of their own kind, beside (not among) the mentions."""
         seg, text = res.segment, self.text_node(res)
         for c in res.inferred:
-            cls = PRACTICE_CLASS[PracticeType(c.concept)] if c.kind == "practice" else URIRef(c.concept)
+            cls = PRACTICE_CLASS[PracticeType(c.concept)] if c.kind == "practice" else concept(c.concept)
             node = child(self.policy, "inferred", f"{seg.index}-{c.kind}-{slug(compact(c.concept))}")
             run = self.learned_run(c.model)
             self.add(self.policy, PPG.hasInferredClass, node)
-            self.add(node, RDF.type, PPG.InferredClass)
-            self.add(node, PPG.inferredKind, Literal(c.kind))
+            self.add(node, RDF_TYPE, PPG.InferredClass)
+            self.add(node, PPG.inferredKind, ox.Literal(c.kind))
             self.add(node, PPG.inferredClass, cls)
             self.add(node, PPG.onText, text)
-            self.add(node, PPG.start, Literal(seg.start, datatype=XSD.integer))
-            self.add(node, PPG.end, Literal(seg.end, datatype=XSD.integer))
-            self.add(node, PPG.score, Literal(f"{c.score:.4f}", datatype=XSD.decimal))
-            self.add(node, PPG.modelDigest, Literal(c.model))
+            self.add(node, PPG.start, integer(seg.start))
+            self.add(node, PPG.end, integer(seg.end))
+            self.add(node, PPG.score, typed(f"{c.score:.4f}", "decimal"))
+            self.add(node, PPG.modelDigest, ox.Literal(c.model))
             self.add(node, PROV.wasGeneratedBy, run)
 
-    def relation(self, node: URIRef, res: SegmentExtraction, role: Role, ref: str) -> None:
+    def relation(self, node: ox.NamedNode, res: SegmentExtraction, role: Role, ref: str) -> None:
         kind, _, idx = ref.partition(":")
         if kind == "party":
             target = self.first_party() if idx == "first" else self.party(res.parties[int(idx)])
@@ -324,41 +335,41 @@ class _Builder:
         elif kind == "data":
             d = res.data[int(idx)]
             assert d.concept is not None  # the pipeline drops unresolved spans
-            self.add(node, PR2G.data, URIRef(d.concept))
-            self.add(node, PPG.evidence, mention := self.mention(d.span, URIRef(d.concept)))
+            self.add(node, PR2G.data, concept(d.concept))
+            self.add(node, PPG.evidence, mention := self.mention(d.span, concept(d.concept)))
             self.rules(mention, d.rules)
         elif kind == "purpose":
             p = res.purposes[int(idx)]
             assert p.concept is not None
-            self.add(node, PR2G.purpose, URIRef(p.concept))
-            self.add(node, PPG.evidence, mention := self.mention(p.span, URIRef(p.concept)))
+            self.add(node, PR2G.purpose, concept(p.concept))
+            self.add(node, PPG.evidence, mention := self.mention(p.span, concept(p.concept)))
             self.rules(mention, p.rules)
         else:
             a = res.attributes[int(idx)]
             if role == Role.LEGAL_BASIS and a.concept:
-                self.add(node, DPV.hasLegalBasis, URIRef(a.concept))
+                self.add(node, DPV.hasLegalBasis, concept(a.concept))
             elif role == Role.RETENTION_PERIOD:
                 if a.value:  # normalised to an xsd:duration when the text gives a number and a unit
-                    self.add(node, PPG.retentionPeriod, Literal(a.value, datatype=XSD.duration))
-                self.add(node, PPG.retentionText, Literal(a.span.text))
+                    self.add(node, PPG.retentionPeriod, typed(a.value, "duration"))
+                self.add(node, PPG.retentionText, ox.Literal(a.span.text))
             elif role in ATTR_PROPERTY:
-                self.add(node, ATTR_PROPERTY[role], Literal(a.span.text))
+                self.add(node, ATTR_PROPERTY[role], ox.Literal(a.span.text))
                 if role == Role.STORAGE_PLACE and a.value:  # the place's region code (statements.toml places)
-                    self.add(node, PPG.storageRegion, Literal(a.value))
+                    self.add(node, PPG.storageRegion, ox.Literal(a.value))
             elif role == Role.AGE_LIMIT and a.value:
-                self.add(node, PPG.ageLimit, Literal(int(a.value), datatype=XSD.integer))
+                self.add(node, PPG.ageLimit, integer(int(a.value)))
             elif role in DETAIL_PROPERTY and a.value:
-                self.add(node, DETAIL_PROPERTY[role], Literal(a.value))
+                self.add(node, DETAIL_PROPERTY[role], ox.Literal(a.value))
                 if a.concept:
-                    self.add(node, PPG.relatedConcept, URIRef(a.concept))
+                    self.add(node, PPG.relatedConcept, concept(a.concept))
             # a detail's concept (an opt-out, a safeguard) is no mention's class: it is on the practice
-            denotes = URIRef(a.concept) if a.concept and role not in DETAIL_PROPERTY else None
+            denotes = concept(a.concept) if a.concept and role not in DETAIL_PROPERTY else None
             self.add(node, PPG.evidence, self.mention(a.span, denotes))
 
 
-def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[URIRef, dict[Triple, None]]:
-    """One policy's named graph as (its name, its triples in a first-seen order); ``rule_ids`` adds the ppg:rule
-    of each practice and mention (the ids of the extractor rules that made, changed or linked it)."""
+def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, dict[Triple, None]]:
+    """One policy's named graph as (its name, its triples in a first-seen order), pyoxigraph terms; ``rule_ids``
+    adds the ppg:rule of each practice and mention (the ids of the extractor rules that made, changed or linked it)."""
     b = _Builder(ex, rule_ids)
     name = b.build()
     ensure_receivers(b.triples, name)
@@ -366,31 +377,32 @@ def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[URIRef
 
 
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:
-    """Add one policy's named graph to ``ds`` (a new Dataset by default); returns it and the graph name."""
+    """Add one policy's named graph to ``ds`` (a new rdflib Dataset by default); returns it and the graph name."""
     name, triples = policy_triples(ex)
-    return to_dataset(name, triples, ds), name
+    return to_dataset(name, triples, ds), URIRef(name.value)
 
 
-def to_dataset(name: URIRef, triples: Iterable[Triple], ds: Dataset | None = None) -> Dataset:
+def to_dataset(name: ox.NamedNode | URIRef, triples: Iterable[Triple], ds: Dataset | None = None) -> Dataset:
+    """The triples (pyoxigraph terms) as the named graph ``name`` of an rdflib Dataset with the project's prefixes."""
     if ds is None:
         ds = Dataset()
         bind_prefixes(ds)
-    g = ds.graph(name)
-    g.addN((s, p, o, g) for s, p, o in triples)
+    g = ds.graph(URIRef(name.value) if isinstance(name, ox.NamedNode) else name)
+    g.addN((to_rdflib(s), to_rdflib(p), to_rdflib(o), g) for s, p, o in triples)
     return ds
 
 
-def ensure_receivers(triples: dict[Triple, None], policy: URIRef) -> None:
+def ensure_receivers(triples: dict[Triple, None], policy: ox.NamedNode) -> None:
     """A sharing practice whose text names no recipient gets the policy's 'unspecified third party'.
 
     'We sell your data' implies a recipient; an explicit, marked node keeps that honest and queryable.
     """
     unspecified = child(policy, "party", "third-unspecified")
-    sharing = {s for s, p, o in triples if p == RDF.type and o == PR2G.DataSharingDisclosure}
+    sharing = {s for s, p, o in triples if p == RDF_TYPE and o == PR2G.DataSharingDisclosure}
     received = {s for s, p, _ in triples if p == PR2G.receiver}
-    for practice in sorted(sharing - received):
-        triples[(unspecified, RDF.type, PR2G.ThirdParty)] = None
-        triples[(unspecified, PR2G.name, Literal("unspecified third party"))] = None
+    for practice in sorted(sharing - received, key=lambda n: n.value):
+        triples[(unspecified, RDF_TYPE, PR2G.ThirdParty)] = None
+        triples[(unspecified, PR2G.name, ox.Literal("unspecified third party"))] = None
         triples[(unspecified, PPG.recipientKind, recipient_kind_iri("unknown"))] = None
-        triples[(unspecified, PPG.implicit, Literal(True))] = None
+        triples[(unspecified, PPG.implicit, boolean(True))] = None
         triples[(practice, PR2G.receiver, unspecified)] = None
