@@ -133,7 +133,7 @@ def test_offline_conversion_names_the_language(path: Path, code: str, name: str)
     assert len(conv.report.warnings) == 1
     assert f"reads English; this text looks {name} ({code}, " in conv.report.warnings[0]
     assert "no practices extracted by the offline backend — use --backend llm" in conv.report.warnings[0]
-    assert (conv.graph, DETECTED, Literal(code, datatype=XSD.language)) in conv.triples
+    assert (conv.graph, DETECTED, Literal(code, datatype=XSD.language)) in conv.dataset.graph(conv.graph)
     assert validate(conv.dataset).conforms
 
 
@@ -141,7 +141,7 @@ def test_english_conversion_has_no_language_warning() -> None:
     conv = convert(ENGLISH)
     assert conv.report.language is not None and conv.report.language["code"] == "en"
     assert not any("looks" in w for w in conv.report.warnings)
-    assert (conv.graph, DETECTED, Literal("en", datatype=XSD.language)) in conv.triples
+    assert (conv.graph, DETECTED, Literal("en", datatype=XSD.language)) in conv.dataset.graph(conv.graph)
 
 
 def test_shapes_refuse_a_bad_language_literal() -> None:

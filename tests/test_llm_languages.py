@@ -173,7 +173,7 @@ def test_llm_extracts_english_classes_at_offsets_of_the_original(
     assert conv.report.rejected == {} and conv.report.data_classes == 2
     assert conv.report.language["code"] == lang and conv.report.language["sure"]
     assert not any("backend reads" in w for w in conv.report.warnings)  # the LLM backend reads any language
-    assert (conv.graph, DETECTED, Literal(lang, datatype=XSD.language)) in conv.triples
+    assert (conv.graph, DETECTED, Literal(lang, datatype=XSD.language)) in conv.dataset.graph(conv.graph)
     assert validate(conv.dataset).conforms
 
 
