@@ -373,3 +373,22 @@ def test_a_place_drops_only_a_sharing_verb_that_moves_data() -> None:
     assert _values(moved, _one(moved, PR2G.DataStorageRetention), PPG.storageRegion) == {"US"}
     shared = _graph("If we share personal data stored in the United States, we tell you first.")
     assert _practices(shared, PR2G.DataSharingDisclosure)
+
+
+def test_a_place_that_says_where_people_are_is_no_storage_place() -> None:
+    """"If you live in the EEA, … information processed …" named the EEA as a storage place; the detail veto reads
+    the words just before the place. Without the veto the file's own examples fail to load."""
+    from pp_graph.extract.offline.statement_rules import read_sentence
+
+    rules = statement_rules()
+    lived = "If you live in the EEA, our affiliate is the controller of information processed in connection with it."
+    assert not [f for f in read_sentence(rules, lived) if f.rule.id == "statement.storage-place"]
+    stored = read_sentence(rules, "Information about users in the EU is stored on servers in Ireland.")
+    assert [d.code for f in stored for d in f.details] == ["IE"]  # "users in the EU" vetoed, Ireland kept
+    start = RULES_FILE.read_text(encoding="utf-8").index("\n[[detail_veto]]\n") + 1
+    without = RULES_FILE.read_text(encoding="utf-8")
+    without = without[:start] + without[start:].split("\n\n", 1)[1]
+    with pytest.raises(DataFileError, match="is found"):
+        parse_rules(without.encode("utf-8"))
+    with pytest.raises(DataFileError, match="detail_veto 1"):
+        parse_rules(_edited('kind = "storage_place"\nbefore', 'kind = "nowhere"\nbefore'))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,8 @@ class StatementRules:
     negation: Negation
     statements: tuple[Statement, ...]
     details: tuple[Detail, ...]
+    # per detail kind, text that just before a match makes it no detail ("users in the EEA": where people are)
+    vetoes: dict[AttributeKind, re.Pattern[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +193,13 @@ def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> StatementRules
     ids = [s.id for s in statements]
     if len(set(ids)) != len(ids):
         raise DataFileError(f"{name}: statement ids repeat")
+    vetoes = {}
+    for n, v in enumerate(raw.get("detail_veto", []), 1):
+        where = f"{name}: detail_veto {n}"
+        kind = _enum(AttributeKind, _need(v, "kind", str, where), where)
+        vetoes[kind] = _pattern(_need(v, "before", str, where) + r"\s*$", where)
     digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
-    rules = StatementRules(f"{_need(raw, 'version', str, name)}+{digest}", negation, statements, details)
+    rules = StatementRules(f"{_need(raw, 'version', str, name)}+{digest}", negation, statements, details, vetoes)
     check_examples(rules, name)
     return rules
 
@@ -277,7 +284,10 @@ def find_details(rules: StatementRules, sentence: str, kinds: tuple[AttributeKin
     for d in rules.details:
         if d.kind not in kinds or any(f.kind == d.kind and f.code == d.code for f in out):
             continue
+        veto = rules.vetoes.get(d.kind)
         for m in d.pattern.finditer(sentence):
+            if veto is not None and veto.search(sentence, 0, m.start()):
+                continue
             group = "at" if "at" in d.pattern.groupindex and m.group("at") else 0
             start, end = m.start(group), m.end(group)
             if any(f.kind == d.kind and f.start < end and start < f.end for f in out):
