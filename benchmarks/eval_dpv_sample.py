@@ -4,8 +4,8 @@ Converts the 40-policy corpus into a temporary folder (or reads the graphs of a 
 scores every sampled span the run ties to a practice. Target (issue 12): precision ≥ 0.85 for data and purposes, on
 the whole sample, on each half of it (split by policy: rules are written against the "work" half, the "check"
 half is only scored) and on the five fresh samples (each drawn and labelled blind before the next round of rules
-was written; fresh4 and fresh5, 300 per kind drawn from the current rules' output, are the ones no rule has been
-written against).
+was written; fresh4 and fresh5, 300 per kind drawn from the current rules' output, and fresh6, 150 per kind drawn
+after issue 25's rounds, are the ones no rule has been written against).
 Exit 1 when a target is missed.
 """
 
@@ -26,6 +26,7 @@ from pp_graph.evaluate.dpv_sample import (
     FRESH3,
     FRESH4,
     FRESH5,
+    FRESH6,
     HALVES,
     agreement,
     load_sample,
@@ -60,7 +61,7 @@ def _main() -> int:
     fresh2, second = load_sample(FRESH2), load_sample(AGREEMENT)
     groups += [("fresh2", fresh2, None), ("fresh2, second annotator's labels", second, None)]
     groups += [("fresh3", load_sample(FRESH3), None), ("fresh4", load_sample(FRESH4), None)]
-    groups += [("fresh5", load_sample(FRESH5), None)]
+    groups += [("fresh5", load_sample(FRESH5), None), ("fresh6", load_sample(FRESH6), None)]
     for a in agreement(fresh2, second).values():
         print(f"fresh2 annotator agreement, {a.kind}: same concept {a.same}/{a.rows}, accepted {a.accepted}/{a.rows}")
     with tempfile.TemporaryDirectory() as tmp:

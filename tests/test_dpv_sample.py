@@ -18,6 +18,7 @@ from pp_graph.evaluate.dpv_sample import (
     FRESH3,
     FRESH4,
     FRESH5,
+    FRESH6,
     HALVES,
     NONE,
     Gold,
@@ -37,7 +38,7 @@ def test_sample_is_well_formed() -> None:
 
 def test_fresh_samples_are_well_formed_and_disjoint_from_the_earlier_ones() -> None:
     seen = {(g.kind, g.site, g.start, g.end) for g in load_sample()}
-    for path, per_kind in ((FRESH, 200), (FRESH2, 200), (FRESH3, 200), (FRESH4, 200), (FRESH5, 300)):
+    for path, per_kind in ((FRESH, 200), (FRESH2, 200), (FRESH3, 200), (FRESH4, 200), (FRESH5, 300), (FRESH6, 150)):
         fresh = load_sample(path)
         assert Counter(g.kind for g in fresh) == {"data": per_kind, "purpose": per_kind}
         assert len({g.id for g in fresh}) == 2 * per_kind

@@ -376,7 +376,7 @@ def test_a_place_drops_only_a_sharing_verb_that_moves_data() -> None:
 
 
 def test_a_place_that_says_where_people_are_is_no_storage_place() -> None:
-    """"If you live in the EEA, … information processed …" named the EEA as a storage place; the detail veto reads
+    """ "If you live in the EEA, … information processed …" named the EEA as a storage place; the detail veto reads
     the words just before the place. Without the veto the file's own examples fail to load."""
     from pp_graph.extract.offline.statement_rules import read_sentence
 

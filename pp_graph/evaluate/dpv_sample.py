@@ -31,6 +31,9 @@ FRESH4 = SAMPLE.with_name("fresh4.tsv")
 # 300 data + 300 purposes drawn from the output of the final rules of that stop, labelled blind by three more
 # annotators after every rule was written: the unseen-text figure of the extractor as it is, no rule written against it
 FRESH5 = SAMPLE.with_name("fresh5.tsv")
+# 150 data + 150 purposes drawn from the output of the rules after issue 25's rounds (statement types, lead-ins, DPV
+# fixes), labelled blind by two more annotators before any rule was written against them (FRESH6-NOTES.md)
+FRESH6 = SAMPLE.with_name("fresh6.tsv")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
