@@ -18,6 +18,10 @@ from pp_graph.graph.namespaces import DPV, PPG, PR2G
 
 _GDPR_REQ = str(PPG) + "gdpr-"
 _TYPE, _POLICY = str(RDF.type), str(PR2G.PrivacyPolicy)
+# The IRIs read per statement, as strings once (an rdflib Namespace attribute costs a lookup each time).
+_STATEMENT, _REQUIREMENT, _ON_TEXT = str(PPG.hasTransparencyStatement), str(PPG.requirement), str(PPG.onText)
+_PERFORMED = str(PPG.performed)
+_LINE = (str(PR2G.value), str(PPG.start), str(PPG.end))
 _KEEP = {
     _TYPE,
     *(
@@ -99,18 +103,19 @@ def policy_facts(triples: Iterable[Triple], file: str) -> PolicyFacts:
         file, site, _one(edges, pol, PPG.transparencyRules), len(edges.get((pol, str(PR2G.hasDataPractice)), []))
     )
     facts.edges, facts.node = edges, pol
-    for st in edges.get((pol, str(PPG.hasTransparencyStatement)), []):
-        req, line = _one(edges, st, PPG.requirement), _one(edges, st, PPG.onText)
+    seen: set[tuple[str, bool, Evidence]] = set()
+    for st in edges.get((pol, _STATEMENT), []):
+        req, line = _one(edges, st, _REQUIREMENT), _one(edges, st, _ON_TEXT)
         if req is None or line is None or not req.startswith(_GDPR_REQ):
             raise InputError(file, f"transparency statement {st} lacks its requirement or line")
-        performed = _one(edges, st, PPG.performed) in ("true", "1")
-        text, start, end = (_one(edges, line, p) for p in (PR2G.value, PPG.start, PPG.end))
+        performed = _one(edges, st, _PERFORMED) in ("true", "1")
+        text, start, end = (_one(edges, line, p) for p in _LINE)
         if text is None or start is None or end is None:
             raise InputError(file, f"line {line} of a transparency statement lacks its text or offsets")
         ev = Evidence(int(start), int(end), text)
-        lines = facts.statements.setdefault(req[len(_GDPR_REQ) :], {}).setdefault(performed, [])
-        if ev not in lines:
-            lines.append(ev)
+        if (req, performed, ev) not in seen:  # a set: the list scan compared Evidence objects 600k times
+            seen.add((req, performed, ev))
+            facts.statements.setdefault(req[len(_GDPR_REQ) :], {}).setdefault(performed, []).append(ev)
     for by in facts.statements.values():
         for lines in by.values():
             lines.sort(key=lambda e: (e.start, e.end))
