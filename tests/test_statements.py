@@ -392,3 +392,21 @@ def test_a_place_that_says_where_people_are_is_no_storage_place() -> None:
         parse_rules(without.encode("utf-8"))
     with pytest.raises(DataFileError, match="detail_veto 1"):
         parse_rules(_edited('kind = "storage_place"\nbefore', 'kind = "nowhere"\nbefore'))
+
+
+def test_a_transfers_heading_gives_storage_not_sharing() -> None:
+    """Under "International data transfers", a line saying where data is stored and on which safeguard was also
+    read as sharing, inherited from the heading's "transfers"."""
+    text = (
+        "# Privacy at Lumen\n\n## International data transfers\n\n"
+        "We store your personal data in the United States and rely on Standard Contractual Clauses.\n"
+    )
+    c = convert_text(text, "lumen-notes.example")
+    g = c.dataset.graph(c.graph)
+    assert _practices(g, PR2G.DataSharingDisclosure) == []
+    storage = _practices(g, PR2G.DataStorageRetention)
+    assert {"US"} <= {str(o) for p in storage for o in g.objects(p, PPG.storageRegion)}
+    assert {"scc"} <= {str(o) for p in storage for o in g.objects(p, PPG.transferSafeguard)}
+    # a line under that heading that names a recipient and no place still shares
+    shared = convert_text(text + "\nWe share your email address with our payment processor.\n", "lumen-notes.example")
+    assert _practices(shared.dataset.graph(shared.graph), PR2G.DataSharingDisclosure)

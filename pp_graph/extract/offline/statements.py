@@ -30,6 +30,7 @@ STATEMENT_PREFIX = "statement."  # the ids of statements.toml's rules
 # A sharing trigger that moves data rather than gives it to someone ("transferred, stored, disclosed … in the U.S."):
 # the one a place reads as storage. "If we share personal data transferred to the U.S." still shares.
 MOVE_VERB = re.compile(r"transf|transmit|sen[dt]|mov|disclos|export|provid", re.I)
+TRANSFER = re.compile(r"transf", re.I)  # a heading's "transfers" (of data abroad)
 # (rule, action, start, end, practice, why): how the statements report to a trace
 Note = Callable[[str, str, int, int, str, str], None]
 
@@ -99,4 +100,19 @@ def with_statements(found: list[PracticeMention], state: SegmentState, note: Not
         out.append(p)
         if note:
             note(st.rule.id, "made", p.span.start, p.span.end, p.type.value, "statement")
-    return out
+    return _without_transfer_heading(out, note)
+
+
+def _without_transfer_heading(out: list[PracticeMention], note: Note | None) -> list[PracticeMention]:
+    """A line that states where data goes abroad, under a heading such as "International data transfers", does not
+    also share because of that heading: the heading's "transfers" is the line's storage place, not a recipient."""
+    if not any(p.type == PracticeType.DATA_STORAGE_RETENTION_DELETION and is_statement(p) for p in out):
+        return out
+    keep = []
+    for p in out:
+        if p.inherited and p.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE and TRANSFER.match(p.span.text):
+            if note:
+                note("statement.storage-place", "vetoed", p.span.start, p.span.end, p.type.value, "a transfers heading")
+            continue
+        keep.append(p)
+    return keep
