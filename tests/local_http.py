@@ -15,3 +15,20 @@ def serve(host: str, handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
     yield httpd.server_address[1]
     httpd.shutdown()
     httpd.server_close()
+
+
+def rebinding_resolver(monkeypatch: object, host: str, port: int, answers: list[str]) -> None:
+    """Make ``host`` resolve to each of ``answers`` in turn, then to the last one for good (DNS rebinding): the
+    fetcher's check sees the first address, the connection a later one. Other hosts resolve as usual."""
+    import socket
+
+    real = socket.getaddrinfo
+    queue = iter(answers)
+    last = answers[-1]
+
+    def resolve(name: str, *args: object, **kwargs: object) -> list:  # type: ignore[type-arg]
+        if name != host:
+            return real(name, *args, **kwargs)  # type: ignore[arg-type]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(queue, last), port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)  # type: ignore[attr-defined]

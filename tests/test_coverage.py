@@ -145,19 +145,25 @@ def test_table_and_markdown_and_exit_codes(setup: dict[str, Path]) -> None:
     assert "stated" in ok.stdout and "silent" not in ok.stdout.split("\n", 2)[2]
 
 
-def test_tampered_ledger_is_refused_naming_the_entry(setup: dict[str, Path], tmp_path: Path) -> None:
+def _tampered(setup: dict[str, Path], tmp_path: Path, seq: int) -> Path:
+    """A copy of the ledger whose entry ``seq`` hides that a field crossed ("token" → "omit")."""
     bad = tmp_path / "tampered.db"
     src = sqlite3.connect(setup["db"])
     src.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     src.close()
     shutil.copy(setup["db"], bad)
     db = sqlite3.connect(bad)
-    entry = db.execute("SELECT entry FROM ledger WHERE seq = 1").fetchone()[0]
-    forged = entry.replace(b'"token"', b'"omit"', 1)  # hide that a field crossed
+    entry = db.execute("SELECT entry FROM ledger WHERE seq = ?", (seq,)).fetchone()[0]
+    forged = entry.replace(b'"token"', b'"omit"', 1)
     assert forged != entry
-    db.execute("UPDATE ledger SET entry = ? WHERE seq = 1", (forged,))
+    db.execute("UPDATE ledger SET entry = ? WHERE seq = ?", (forged, seq))
     db.commit()
     db.close()
+    return bad
+
+
+def test_tampered_ledger_is_refused_naming_the_entry(setup: dict[str, Path], tmp_path: Path) -> None:
+    bad = _tampered(setup, tmp_path, 1)
     res = _run("--ledger", str(bad), "--graph", str(setup["graph"]))
     assert res.exit_code == 2
     assert "does not verify at entry 1" in res.output and "coverage refused" in res.output
@@ -208,16 +214,7 @@ def test_the_report_has_a_coverage_section_from_the_ledger(setup: dict[str, Path
 
 
 def test_the_report_refuses_a_tampered_ledger(setup: dict[str, Path], tmp_path: Path) -> None:
-    bad = tmp_path / "tampered.db"
-    src = sqlite3.connect(setup["db"])
-    src.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    src.close()
-    shutil.copy(setup["db"], bad)
-    db = sqlite3.connect(bad)
-    entry = db.execute("SELECT entry FROM ledger WHERE seq = 2").fetchone()[0]
-    db.execute("UPDATE ledger SET entry = ? WHERE seq = 2", (entry.replace(b'"token"', b'"omit"', 1),))
-    db.commit()
-    db.close()
+    bad = _tampered(setup, tmp_path, 2)
     out = tmp_path / "r.html"
     res = CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(out), "--ledger", str(bad)])
     assert res.exit_code == 2 and "does not verify at entry 2" in res.output and not out.exists()

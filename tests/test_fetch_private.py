@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
-from local_http import serve
+from local_http import rebinding_resolver, serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -138,18 +138,9 @@ def test_a_host_that_resolves_to_loopback_at_connect_time_is_refused(
     ports: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """DNS rebinding: the host is public when checked and loopback when the connection is made."""
-    import socket
-
     _, b = ports
-    real = socket.getaddrinfo
-    answers = iter(["93.184.216.34", "127.0.0.2"])  # the check's lookup, then the connection's
-
-    def rebinding(host: str, *args: object, **kwargs: object) -> list:  # type: ignore[type-arg]
-        if host != "rebind.test":
-            return real(host, *args, **kwargs)  # type: ignore[arg-type]
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers, "127.0.0.2"), b))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    # the check sees a public address, the connection loopback
+    rebinding_resolver(monkeypatch, "rebind.test", b, ["93.184.216.34", "127.0.0.2"])
     with pytest.raises(InputError, match=r"connected to 127\.0\.0\.2, a loopback address; refused") as e:
         fetch_policy(f"http://rebind.test:{b}/internal", robots=False)
     assert "INTERNAL" not in str(e.value)

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
-from local_http import serve
+from local_http import rebinding_resolver, serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -180,18 +180,9 @@ def test_a_script_host_that_resolves_to_loopback_at_connect_time_is_refused(
     ports: tuple[int, int], public_127_0_0_1: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """DNS rebinding: the script's host is public when checked and loopback when the request is sent."""
-    import socket
-
     a, b = ports
-    real = socket.getaddrinfo
-    answers = iter(["93.184.216.34", "127.0.0.2"])  # the check's lookup, then the connection's
-
-    def rebinding(host: str, *args: object, **kwargs: object) -> list:  # type: ignore[type-arg]
-        if host != "rebind.test":
-            return real(host, *args, **kwargs)  # type: ignore[arg-type]
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers, "127.0.0.2"), b))]
-
-    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    # the check sees a public address, the connection loopback
+    rebinding_resolver(monkeypatch, "rebind.test", b, ["93.184.216.34", "127.0.0.2"])
     # the page's requests go through this process's checked path (so through this resolver), not the browser's
     secret = b"document.body.insertAdjacentHTML('beforeend', '<p>INTERNAL-ADMIN-PAGE token 42</p>');"
     Handler.routes["/admin.js"] = (200, secret, "text/javascript")
@@ -199,6 +190,6 @@ def test_a_script_host_that_resolves_to_loopback_at_connect_time_is_refused(
     Handler.routes["/rebind"] = (200, page, "text/html")
     got = render_policy(f"http://127.0.0.1:{a}/rebind")
     assert "payment provider" in got.text and "INTERNAL" not in got.text
-    answers = iter(["127.0.0.2"])
+    rebinding_resolver(monkeypatch, "rebind.test", b, ["127.0.0.2"])  # no check with --allow-private: loopback at once
     allowed = render_policy(f"http://127.0.0.1:{a}/rebind", allow_private=True)
     assert "INTERNAL-ADMIN-PAGE" in allowed.text
