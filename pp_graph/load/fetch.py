@@ -70,6 +70,14 @@ def internal_kind(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | No
     return None if ip.is_global else "non-public"
 
 
+def refuse_internal(url: str, address: str, said: str) -> None:
+    """InputError "<said> <ip>, a <kind> address; refused" unless ``address`` (a zone id allowed) is public."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    kind = internal_kind(ip)
+    if kind is not None:
+        raise InputError(url, f"{said} {ip}, a {kind} address; refused ({ALLOW_PRIVATE_HINT})")
+
+
 def check_host(url: str) -> None:
     """InputError unless every address the URL's host resolves to is public."""
     parts = urlsplit(url)
@@ -81,10 +89,7 @@ def check_host(url: str) -> None:
     except (socket.gaierror, UnicodeError) as e:
         raise InputError(url, f"cannot be fetched: host {host!r} does not resolve ({e})") from e
     for info in infos:
-        ip = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
-        kind = internal_kind(ip)
-        if kind is not None:
-            raise InputError(url, f"host {host!r} is {ip}, a {kind} address; refused ({ALLOW_PRIVATE_HINT})")
+        refuse_internal(url, str(info[4][0]), f"host {host!r} is")
 
 
 @dataclass
@@ -154,10 +159,7 @@ def check_peer(url: str, response: httpx.Response) -> None:
     peer = stream.get_extra_info("server_addr") if stream is not None else None
     if not peer:
         raise InputError(url, "cannot be fetched: the connection's address is unknown, so it cannot be checked")
-    ip = ipaddress.ip_address(str(peer[0]).split("%", 1)[0])
-    kind = internal_kind(ip)
-    if kind is not None:
-        raise InputError(url, f"connected to {ip}, a {kind} address; refused ({ALLOW_PRIVATE_HINT})")
+    refuse_internal(url, str(peer[0]), "connected to")
 
 
 @dataclass
