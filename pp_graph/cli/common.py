@@ -157,6 +157,19 @@ def format_option(default: str = "table") -> Callable[[F], F]:
     )
 
 
+def policy_paths(fn: F) -> F:
+    """PATHS as the commands that take policy texts or converted graphs (files or folders) read them; a path
+    that does not exist is the library's InputError (pp_graph.load.inputs), not click's."""
+    return click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))(fn)
+
+
+def converting_backend_option(fn: F) -> F:
+    """--backend of a command that reads converted graphs as they are and converts the texts it is given."""
+    return click.option(
+        "--backend", default="offline", show_default=True, help="Backend that converts texts on the fly."
+    )(fn)
+
+
 def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
     if not rows:
         return "(no rows)"

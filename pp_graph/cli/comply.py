@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, RegistryOption, err
+from pp_graph.cli.common import EXIT_ERROR, RegistryOption, converting_backend_option, err, policy_paths
 
 _FORMATS = click.Choice(["table", "json", "markdown", "csv"])
 
@@ -20,12 +20,12 @@ def _known_laws() -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@policy_paths
 @click.option(
     "--law", default="gdpr", show_default=True, cls=RegistryOption, names=_known_laws, help="Checklist: {names}."
 )
 @click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
-@click.option("--backend", default="offline", show_default=True, help="Backend that converts texts on the fly.")
+@converting_backend_option
 @click.option(
     "--model",
     "model_dir",

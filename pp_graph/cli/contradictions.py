@@ -8,15 +8,15 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, err
+from pp_graph.cli.common import EXIT_ERROR, converting_backend_option, err, policy_paths
 
 _FORMATS = click.Choice(["table", "json", "markdown", "csv"])
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@policy_paths
 @click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
-@click.option("--backend", default="offline", show_default=True, help="Backend that converts texts on the fly.")
+@converting_backend_option
 @click.option("--broader", is_flag=True, help="Also report an affirmation of a broader category than the denied one.")
 def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: bool) -> None:
     """Find self-contradictions: one line denies collecting, using, sharing, selling or retaining some data, another
