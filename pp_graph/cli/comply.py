@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, RegistryOption, converting_backend_option, err, policy_paths
-
-_FORMATS = click.Choice(["table", "json", "markdown", "csv"])
+from pp_graph.cli.common import EXIT_ERROR, RegistryOption, converting_backend_option, err, format_option, policy_paths
+from pp_graph.report.formats import FORMATS
 
 
 def _known_laws() -> list[str]:
@@ -24,7 +22,7 @@ def _known_laws() -> list[str]:
 @click.option(
     "--law", default="gdpr", show_default=True, cls=RegistryOption, names=_known_laws, help="Checklist: {names}."
 )
-@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
+@format_option(choices=FORMATS)
 @converting_backend_option
 @click.option(
     "--model",
@@ -44,7 +42,7 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
     from pp_graph.comply.checklist import StaleGraph, checklist
     from pp_graph.comply.inputs import gather
     from pp_graph.comply.laws import get_law
-    from pp_graph.comply.report import to_csv, to_json, to_markdown, to_table
+    from pp_graph.comply.report import REPORT
     from pp_graph.errors import PPGraphError
 
     try:
@@ -59,14 +57,7 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
     for c in results:
         for w in c.warnings:
             err(f"warning: {w}")
-    if fmt == "json":
-        click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
-    elif fmt == "csv":
-        click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
-    else:
-        click.echo(to_table(results))
+    click.echo(REPORT.render(fmt, results), nl=False)
     sys.exit(0 if all(c.complete for c in results) else 1)
 
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, converting_backend_option, err, policy_paths
-
-_FORMATS = click.Choice(["table", "json", "markdown", "csv"])
+from pp_graph.cli.common import EXIT_ERROR, converting_backend_option, err, format_option, policy_paths
+from pp_graph.report.formats import FORMATS
 
 
 @click.command()
 @policy_paths
-@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
+@format_option(choices=FORMATS)
 @converting_backend_option
 @click.option("--broader", is_flag=True, help="Also report an affirmation of a broader category than the denied one.")
 def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: bool) -> None:
@@ -27,7 +25,7 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
     `pp-graph convert`). Lines are 1-based in the policy text (null when only a graph is given).
     Exit 0 none found, 1 some found, 2 error."""
     from pp_graph.contradict import find
-    from pp_graph.contradict.report import to_csv, to_json, to_markdown, to_table
+    from pp_graph.contradict.report import REPORT
     from pp_graph.errors import PPGraphError
 
     try:
@@ -35,14 +33,7 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
     except PPGraphError as e:
         err(f"error: {e}")
         sys.exit(EXIT_ERROR)
-    if fmt == "json":
-        click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
-    elif fmt == "csv":
-        click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
-    else:
-        click.echo(to_table(results))
+    click.echo(REPORT.render(fmt, results), nl=False)
     sys.exit(1 if any(p.contradictions for p in results) else 0)
 
 
