@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, RegistryOption, converting_backend_option, err, format_option, policy_paths
+from pp_graph.cli.common import CLIError, RegistryOption, converting_backend_option, err, format_option, policy_paths
 from pp_graph.report.formats import FORMATS
 
 
@@ -50,8 +50,7 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
         model = _model(model_dir) if model_dir else None
         results = [checklist(f, spec) for f in gather(paths, backend, model)]
     except (PPGraphError, StaleGraph) as e:
-        err(f"error: {e}")
-        sys.exit(EXIT_ERROR)
+        raise CLIError(str(e)) from e
     if not spec.measured:
         err(f"note: the {spec.id} checklist is unmeasured: {spec.note}")
     for c in results:

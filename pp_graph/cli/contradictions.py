@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, converting_backend_option, err, format_option, policy_paths
+from pp_graph.cli.common import CLIError, converting_backend_option, format_option, policy_paths
 from pp_graph.report.formats import FORMATS
 
 
@@ -31,8 +31,7 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
     try:
         results = find(paths, backend, broader)
     except PPGraphError as e:
-        err(f"error: {e}")
-        sys.exit(EXIT_ERROR)
+        raise CLIError(str(e)) from e
     click.echo(REPORT.render(fmt, results), nl=False)
     sys.exit(1 if any(p.contradictions for p in results) else 0)
 
