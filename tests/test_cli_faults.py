@@ -128,3 +128,36 @@ def test_config_and_query_files_that_are_not_utf8(tmp_path: Path) -> None:
     rq.write_bytes(b'SELECT * WHERE { ?s ?p "\xe9" }')
     res = run("query", str(rq), str(MINI))
     assert res.exit_code == 2 and f"{rq}: is not valid UTF-8 (byte 24)" in res.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("comply", "missing.example.md"),
+        ("contradictions", "missing.example.md"),
+        ("validate", "EMPTY"),
+        ("comply", str(POLICY), "--law", "hammurabi"),
+    ],
+)
+def test_an_error_that_stops_a_command_has_clicks_prefix(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """One prefix for every command's errors, click's own ("Error: "), on one line of stderr, exit 2."""
+    (tmp_path / "EMPTY").mkdir()
+    res = run(*(str(tmp_path / a) if a in ("EMPTY", "missing.example.md") else a for a in args))
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr.startswith("Error: ") and res.stderr.count("\n") == 1, res.stderr
+
+
+def test_validate_names_each_unreadable_file_with_the_same_prefix(tmp_path: Path) -> None:
+    (tmp_path / "a-broken.ttl").write_text("<urn:a> <urn:b> .\n")
+    (tmp_path / "b-good.trig").write_text(MINI.read_text())
+    res = run("validate", str(tmp_path))
+    assert res.exit_code == 2
+    assert res.stderr.startswith(f"Error: {tmp_path / 'a-broken.ttl'}: ") and "not valid turtle" in res.stderr
+
+
+def test_no_command_writes_a_lowercase_error_prefix() -> None:
+    """click writes "Error: "; a command that printed its own "error: " would make two styles for one thing."""
+    cli = Path(__file__).resolve().parents[1] / "pp_graph" / "cli"
+    found = [f"{p.name}:{n}" for p in sorted(cli.glob("*.py")) for n, line in enumerate(p.read_text().splitlines(), 1)
+             if 'err(f"error:' in line or "err(\"error:" in line or '"error: ' in line]  # fmt: skip
+    assert found == []

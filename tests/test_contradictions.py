@@ -152,7 +152,7 @@ def test_dpv_relation() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "problem"),
     [
-        ("'\\bexcept\\b',", "'(unclosed',", "bad regular expression"),
+        ("'\\bexcept\\b',", "'(unclosed',", "not a valid regular expression"),
         (
             '{ text = "We do not sell your personal information.", matches = false }',
             '{ text = "We do not sell your personal information.", matches = true }',

@@ -3,11 +3,7 @@ commit acknowledges an entry only once its batch committed (kill -9 during a bur
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kill9 import assert_acknowledged_kept, kill_9
 
 from pp_graph.errors import LedgerError, PlaneError
 from pp_graph.plane import DataPlane, Field
@@ -252,17 +249,5 @@ def test_kill_9_during_a_group_commit_burst_loses_no_acknowledged_entry(tmp_path
     path = tmp_path / "a.db"
     connect(path).close()
     for _ in range(3):
-        p = subprocess.Popen([sys.executable, "-c", BURST, str(path)], stdout=subprocess.PIPE)
-        assert p.stdout is not None and p.stdout.readline().strip() == b"ready"
-        time.sleep(0.5)
-        os.kill(p.pid, signal.SIGKILL)
-        acked = [int(line) for line in p.stdout.read().split() if line.strip()]
-        p.wait()
-        assert acked, "nothing was acknowledged before the kill"
-        led = Ledger(connect(path), KEYS)
-        rep = led.verify()
-        assert rep.ok, rep.problem
-        assert rep.size > max(acked)
-        entries = dict(led.entries(min(acked), max(acked) + 1))
-        assert all(seq in entries and entries[seq]["event"] == "egress" for seq in acked)
-        led.conn.close()
+        acked = kill_9(BURST, str(path), settle=0.5)
+        assert_acknowledged_kept(path, KEYS, acked, since=min(acked, default=0))

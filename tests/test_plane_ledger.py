@@ -6,17 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from kill9 import kill_9
 
 from pp_graph.errors import LedgerError
 from pp_graph.plane import ledger as ledger_mod
@@ -226,11 +222,7 @@ def test_writer_killed_mid_append_leaves_a_log_that_verifies(tmp_path: Path) -> 
     path = tmp_path / "a.db"
     make(path, 5).conn.close()
     for _ in range(3):
-        p = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE)
-        assert p.stdout is not None and p.stdout.readline().strip() == b"ready"
-        time.sleep(0.3)
-        os.kill(p.pid, signal.SIGKILL)
-        p.wait()
+        kill_9(KILLED_WRITER, str(path), settle=0.3)
     rep = Ledger(connect(path), KEYS).verify()
     assert rep.ok, rep.problem
     assert rep.size > 5 and (rep.size - 5) % 50 == 0  # whole transactions only

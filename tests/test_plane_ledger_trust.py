@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from kill9 import assert_acknowledged_kept, kill_9
 
 from pp_graph.cli import main
 from pp_graph.errors import ConfigError, LedgerError
@@ -118,20 +118,8 @@ def test_kill_9_during_a_burst_loses_no_acknowledged_entry(tmp_path: Path) -> No
     path = tmp_path / "a.db"
     make(path, 2).conn.close()
     for _ in range(3):
-        p = subprocess.Popen([sys.executable, "-c", APPENDER, str(path), "100000", "ack"], stdout=subprocess.PIPE)
-        assert p.stdout is not None and p.stdout.readline().strip() == b"ready"
-        time.sleep(0.4)
-        os.kill(p.pid, signal.SIGKILL)
-        acked = [int(line) for line in p.stdout.read().split() if line.strip()]
-        p.wait()
-        assert acked, "nothing was acknowledged before the kill"
-        led = Ledger(connect(path), KEYS)
-        rep = led.verify()
-        assert rep.ok, rep.problem
-        assert rep.size > max(acked)
-        entries = dict(led.entries(min(acked) - 2, max(acked) + 1))
-        assert all(seq in entries and entries[seq]["event"] == "egress" for seq in acked)
-        led.conn.close()
+        acked = kill_9(APPENDER, str(path), "100000", "ack", settle=0.4)
+        assert_acknowledged_kept(path, KEYS, acked, since=min(acked, default=2) - 2)
 
 
 # -- read-only opening; files that are not plane databases --

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import tomllib
 from collections import Counter
 from functools import cache
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from pp_graph.audit.model import INTENDED, NECESSARY, OVER_EXPOSED, Flow, Trace
 from pp_graph.errors import DataFileError
 from pp_graph.resources import PROMPTS
+from pp_graph.rulefiles import read_toml
 from pp_graph.vocab.dpv import compact
 
 VERDICTS = (OVER_EXPOSED, NECESSARY, INTENDED)
@@ -47,10 +47,7 @@ SCHEMA: dict[str, Any] = {
 def prompt() -> tuple[str, str, str]:
     """(stage, version, system prompt) from prompts/audit_committee.toml."""
     path = PROMPTS / "audit_committee.toml"
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise DataFileError(f"{path.name}: {e}") from e
+    doc = read_toml(path)
     missing = [k for k in ("stage", "version", "system") if not isinstance(doc.get(k), str) or not doc[k].strip()]
     if missing:
         raise DataFileError(f"{path.name}: missing or empty {', '.join(missing)}")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import csv
 import functools
-import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -15,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from pp_graph.errors import PPGraphError
+from pp_graph.report.formats import aligned, csv_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -146,27 +145,36 @@ def registered_backend(ctx: click.Context, param: click.Parameter, value: str) -
     return value
 
 
-def format_option(default: str = "table") -> Callable[[F], F]:
+def format_option(default: str = "table", choices: Sequence[str] = ("table", "csv", "json")) -> Callable[[F], F]:
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(["table", "csv", "json"]),
+        type=click.Choice(list(choices)),
         default=default,
         show_default=True,
         help="Output format.",
     )
 
 
+def policy_paths(fn: F) -> F:
+    """PATHS as the commands that take policy texts or converted graphs (files or folders) read them; a path
+    that does not exist is the library's InputError (pp_graph.load.inputs), not click's."""
+    return click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))(fn)
+
+
+def converting_backend_option(fn: F) -> F:
+    """--backend of a command that reads converted graphs as they are and converts the texts it is given."""
+    return click.option(
+        "--backend", default="offline", show_default=True, help="Backend that converts texts on the fly."
+    )(fn)
+
+
 def table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
     if not rows:
         return "(no rows)"
     cols = list(columns or rows[0].keys())
-    cells = [[printable(_cell(r.get(c)), one_line=True) for c in cols] for r in rows]
-    widths = [max(len(printable(c, one_line=True)), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    line = "  ".join(printable(c, one_line=True).ljust(w) for c, w in zip(cols, widths, strict=True))
-    sep = "  ".join("-" * w for w in widths)
-    body = ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
-    return "\n".join([line, sep, *body])
+    head = [printable(c, one_line=True) for c in cols]
+    return "\n".join(aligned([head, *([printable(_cell(r.get(c)), one_line=True) for c in cols] for r in rows)]))
 
 
 def _cell(v: Any) -> str:
@@ -201,13 +209,8 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None
     if fmt == "json":
         click.echo(json.dumps(list(rows), indent=1, ensure_ascii=False, default=str))
     elif fmt == "csv":
-        buf = io.StringIO()
         cols = list(columns or (rows[0].keys() if rows else []))
-        w = csv.DictWriter(buf, fieldnames=cols, extrasaction="ignore", lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({c: _cell(r.get(c)) for c in cols})
-        click.echo(buf.getvalue(), nl=False)
+        click.echo(csv_text(cols, ([_cell(r.get(c)) for c in cols] for r in rows)), nl=False)
     else:
         click.echo(table(rows, columns))
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, RegistryOption, err
-
-_FORMATS = click.Choice(["table", "json", "markdown", "csv"])
+from pp_graph.cli.common import CLIError, RegistryOption, converting_backend_option, err, format_option, policy_paths
+from pp_graph.report.formats import FORMATS
 
 
 def _known_laws() -> list[str]:
@@ -20,12 +18,12 @@ def _known_laws() -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@policy_paths
 @click.option(
     "--law", default="gdpr", show_default=True, cls=RegistryOption, names=_known_laws, help="Checklist: {names}."
 )
-@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
-@click.option("--backend", default="offline", show_default=True, help="Backend that converts texts on the fly.")
+@format_option(choices=FORMATS)
+@converting_backend_option
 @click.option(
     "--model",
     "model_dir",
@@ -44,7 +42,7 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
     from pp_graph.comply.checklist import StaleGraph, checklist
     from pp_graph.comply.inputs import gather
     from pp_graph.comply.laws import get_law
-    from pp_graph.comply.report import to_csv, to_json, to_markdown, to_table
+    from pp_graph.comply.report import REPORT
     from pp_graph.errors import PPGraphError
 
     try:
@@ -52,21 +50,13 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
         model = _model(model_dir) if model_dir else None
         results = [checklist(f, spec) for f in gather(paths, backend, model)]
     except (PPGraphError, StaleGraph) as e:
-        err(f"error: {e}")
-        sys.exit(EXIT_ERROR)
+        raise CLIError(str(e)) from e
     if not spec.measured:
         err(f"note: the {spec.id} checklist is unmeasured: {spec.note}")
     for c in results:
         for w in c.warnings:
             err(f"warning: {w}")
-    if fmt == "json":
-        click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
-    elif fmt == "csv":
-        click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
-    else:
-        click.echo(to_table(results))
+    click.echo(REPORT.render(fmt, results), nl=False)
     sys.exit(0 if all(c.complete for c in results) else 1)
 
 

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, err
-
-_FORMATS = click.Choice(["table", "json", "markdown", "csv"])
+from pp_graph.cli.common import CLIError, converting_backend_option, format_option, policy_paths
+from pp_graph.report.formats import FORMATS
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=_FORMATS, default="table", show_default=True, help="Output format.")
-@click.option("--backend", default="offline", show_default=True, help="Backend that converts texts on the fly.")
+@policy_paths
+@format_option(choices=FORMATS)
+@converting_backend_option
 @click.option("--broader", is_flag=True, help="Also report an affirmation of a broader category than the denied one.")
 def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: bool) -> None:
     """Find self-contradictions: one line denies collecting, using, sharing, selling or retaining some data, another
@@ -27,22 +25,14 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
     `pp-graph convert`). Lines are 1-based in the policy text (null when only a graph is given).
     Exit 0 none found, 1 some found, 2 error."""
     from pp_graph.contradict import find
-    from pp_graph.contradict.report import to_csv, to_json, to_markdown, to_table
+    from pp_graph.contradict.report import REPORT
     from pp_graph.errors import PPGraphError
 
     try:
         results = find(paths, backend, broader)
     except PPGraphError as e:
-        err(f"error: {e}")
-        sys.exit(EXIT_ERROR)
-    if fmt == "json":
-        click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
-    elif fmt == "csv":
-        click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
-    else:
-        click.echo(to_table(results))
+        raise CLIError(str(e)) from e
+    click.echo(REPORT.render(fmt, results), nl=False)
     sys.exit(1 if any(p.contradictions for p in results) else 0)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, backend_option, emit, err, format_option, handle_errors, table
+from pp_graph.cli.common import EXIT_ERROR, CLIError, backend_option, emit, err, format_option, handle_errors, table
 from pp_graph.graph.serialize import FORMATS
 
 _SHORT = {
@@ -383,8 +383,7 @@ def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int,
             shapes = profile_path(profile)
         outcomes = validate_each(files, shapes=shapes)
     except PPGraphError as e:
-        err(f"error: {e}")
-        sys.exit(EXIT_ERROR)
+        raise CLIError(str(e)) from e
     failed = [o for o in outcomes if o.report is None]
     bad = [o for o in outcomes if o.report is not None and not o.report.conforms]
     if fmt == "json":
@@ -400,7 +399,7 @@ def validate(paths: tuple[Path, ...], fmt: str, as_json: bool, max_results: int,
         tail = f"; {len(failed)} could not be read" if failed else ""
         click.echo(f"{ok}/{len(outcomes)} files conform{tail}")
     for o in failed:
-        err(f"error: {o.error}")
+        err(f"Error: {o.error}")  # click's prefix, as for the errors that stop a command
     sys.exit(EXIT_ERROR if failed else (1 if bad else 0))
 
 

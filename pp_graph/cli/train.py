@@ -2,26 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from pp_graph.cli.common import emit, format_option, handle_errors
 from pp_graph.extras import need
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _trainer_inputs(folds_help: str) -> Callable[[F], F]:
+    """ROOT, -o/--output and --folds as every trainer takes them (``folds_help``: what its folds choose)."""
+    options = [
+        click.argument("root", type=click.Path(path_type=Path, file_okay=False)),
+        click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True),
+        click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True, help=folds_help),
+    ]
+
+    def apply(fn: F) -> F:
+        for option in reversed(options):  # the first listed is the outermost decorator, as when stacked by hand
+            fn = option(fn)
+        return fn
+
+    return apply
+
+
 train = click.Group("train", help="Train the learned layer on annotated policies (the model stays yours).")
 
 
 @train.command("opp115")
-@click.argument("root", type=click.Path(path_type=Path, file_okay=False))
-@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True)
-@click.option(
-    "--folds",
-    type=click.IntRange(2, 20),
-    default=5,
-    show_default=True,
-    help="Grouped (by policy) cross-validation folds whose out-of-fold scores choose the mode and threshold of the "
-    "kinds chosen on CV (unused, and not recorded, with --choose-on dev).",
+@_trainer_inputs(
+    "Grouped (by policy) cross-validation folds whose out-of-fold scores choose the mode and threshold of the "
+    "kinds chosen on CV (unused, and not recorded, with --choose-on dev)."
 )
 @click.option(
     "--choose-on",
@@ -69,15 +84,7 @@ def opp115_cmd(root: Path, out_dir: Path, folds: int, where: str, fit_on: str, f
 
 
 @train.command("gdpr")
-@click.argument("root", type=click.Path(path_type=Path, file_okay=False))
-@click.option("-o", "--output", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True)
-@click.option(
-    "--folds",
-    type=click.IntRange(2, 20),
-    default=5,
-    show_default=True,
-    help="Grouped (by policy) folds whose out-of-fold scores choose each requirement's mode and threshold.",
-)
+@_trainer_inputs("Grouped (by policy) folds whose out-of-fold scores choose each requirement's mode and threshold.")
 @click.option(
     "--include-test",
     is_flag=True,

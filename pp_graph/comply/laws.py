@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pp_graph.comply.rules import rules
-from pp_graph.errors import ConfigError, DataFileError, VocabularyError
+from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.graph.namespaces import PREFIXES
 from pp_graph.resources import DATA
-from pp_graph.vocab.dpv import expand, vocabulary
+from pp_graph.rulefiles import dpv_concept, read_toml
+from pp_graph.vocab.dpv import vocabulary
 
 LAWS_DIR = DATA / "laws"
 
@@ -61,12 +61,7 @@ def _condition(raw: dict[str, Any], where: str, known: set[str]) -> Condition:
         return Condition(requirement=raw["requirement"])
     if not isinstance(raw.get("path"), str) or not isinstance(raw.get("within"), str):
         raise DataFileError(f"{where}: a condition is {{ requirement = ID }} or {{ path = P, within = CURIE }}")
-    try:
-        top = expand(raw["within"])
-    except VocabularyError as e:
-        raise DataFileError(f"{where}: {e}") from e
-    if top not in vocabulary().labels:
-        raise DataFileError(f"{where}: {raw['within']!r} is not defined in the vendored DPV")
+    top = dpv_concept(raw["within"], where)
     path = tuple(_curie(p, where) for p in raw["path"].split("/"))
     return Condition(path=path, within=top, concepts=vocabulary().narrower_closure(top))
 
@@ -87,12 +82,7 @@ def _item(raw: dict[str, Any], where: str, known: set[str]) -> Item:
 
 
 def load_law(path: Path) -> Law:
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise DataFileError(f"{path.name}: not valid TOML ({e})") from e
+    raw = read_toml(path)
     known = {r.id for r in rules().requirements}
     items = tuple(_item(it, f"{path.name}: item {n}", known) for n, it in enumerate(raw.get("item", []), 1))
     if not items or len({i.id for i in items}) != len(items):

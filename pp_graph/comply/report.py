@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from typing import Any
 
 from pp_graph.comply.checklist import ADDRESSED, DENIED, MISSING, NOT_APPLICABLE, PolicyChecklist
+from pp_graph.report.formats import Report, aligned, csv_text
 
 SYMBOL = {ADDRESSED: "✓", DENIED: "✗denied", MISSING: "—missing", NOT_APPLICABLE: "n/a"}
 CSV_COLUMNS = ("file", "site", "law", "id", "label", "article", "status", "reason", "start", "end", "text")
@@ -42,11 +41,7 @@ def to_table(checklists: Sequence[PolicyChecklist]) -> str:
     head = ["requirement", *[c.site or c.file for c in checklists]]
     rows = [[it.label, *[SYMBOL[c.results[i].status] for c in checklists]] for i, it in enumerate(items)]
     done = ["complete", *["yes" if c.complete else "NO" for c in checklists]]
-    widths = [max(len(r[k]) for r in [head, *rows, done]) for k in range(len(head))]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
-    lines += [fmt.format(*r) for r in rows] + [fmt.format(*done)]
-    return "\n".join(lines)
+    return "\n".join(aligned([head, *rows, done]))
 
 
 def to_markdown(checklists: Sequence[PolicyChecklist]) -> str:
@@ -65,13 +60,12 @@ def to_markdown(checklists: Sequence[PolicyChecklist]) -> str:
 
 def to_csv(checklists: Sequence[PolicyChecklist]) -> str:
     """One row per evidence line (an item without evidence: one row with empty offsets)."""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    w.writeheader()
+    rows = []
     for c in checklists:
         for r in c.results:
-            base = {"file": c.file, "site": c.site, "law": c.law.id, "id": r.item.id, "label": r.item.label}
-            base |= {"article": r.item.article, "status": r.status, "reason": r.reason}
-            for e in r.evidence or [None]:
-                w.writerow(base | ({"start": e.start, "end": e.end, "text": e.text} if e else {}))
-    return buf.getvalue()
+            base = [c.file, c.site, c.law.id, r.item.id, r.item.label, r.item.article, r.status, r.reason]
+            rows += [[*base, e.start, e.end, e.text] if e else [*base, "", "", ""] for e in r.evidence or [None]]
+    return csv_text(CSV_COLUMNS, rows)
+
+
+REPORT = Report(to_json, to_table, to_markdown, to_csv)

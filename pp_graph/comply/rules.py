@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import DataFileError, VocabularyError
+from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
-from pp_graph.vocab.dpv import expand, vocabulary
+from pp_graph.rulefiles import dpv_concept as _concept  # (the shared loader's helpers under this file's old names)
+from pp_graph.rulefiles import need as _need
+from pp_graph.rulefiles import parse_toml, read_bytes, unique_ids, versioned
+from pp_graph.rulefiles import pattern as _pattern
 
 RULES_FILE = DATA / "rules" / "gdpr-transparency.toml"
 FACT_KINDS = ("data", "purpose", "third-party", "retention", "legal-basis", "right")
@@ -60,34 +61,10 @@ class RuleSet:
         raise KeyError(rid)
 
 
-def _need(obj: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    value = obj.get(key)
-    if not isinstance(value, kind):
-        raise DataFileError(f"{where}: {key!r} is missing or not a {kind.__name__}")
-    return value
-
-
-def _pattern(text: str, where: str) -> re.Pattern[str]:
-    try:
-        return re.compile(text, re.IGNORECASE)
-    except re.error as e:
-        raise DataFileError(f"{where}: pattern {text!r} is not a valid regular expression ({e})") from e
-
-
 def _keywords(words: list[str], where: str) -> re.Pattern[str] | None:
     if not all(isinstance(w, str) and w for w in words):
         raise DataFileError(f"{where}: keywords must be non-empty strings")
     return re.compile("|".join(re.escape(w.lower()) for w in words)) if words else None
-
-
-def _concept(term: str, where: str) -> str:
-    try:
-        iri = expand(term)
-    except VocabularyError as e:
-        raise DataFileError(f"{where}: {term!r} is not a DPV term ({e})") from e
-    if iri not in vocabulary().labels:
-        raise DataFileError(f"{where}: concept {term!r} is not defined in the vendored DPV")
-    return iri
 
 
 def _fact(term: str, where: str) -> str:
@@ -120,10 +97,7 @@ def _requirement(raw: dict[str, Any], n: int) -> Requirement:
 
 
 def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> RuleSet:
-    try:
-        raw = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise DataFileError(f"{name}: not valid TOML ({e})") from e
+    raw = parse_toml(raw_bytes, name)
     neg = _need(raw, "negation", dict, name)
     negation = Negation(
         window=_need(neg, "window", int, name),
@@ -131,19 +105,12 @@ def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> RuleSet:
         exceptions=_pattern("|".join(_need(neg, "exceptions", list, name)), name),
     )
     reqs = tuple(_requirement(r, n) for n, r in enumerate(_need(raw, "requirement", list, name), 1))
-    ids = [r.id for r in reqs]
-    if len(set(ids)) != len(ids):
-        raise DataFileError(f"{name}: requirement ids repeat")
-    digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
-    return RuleSet(f"{_need(raw, 'version', str, name)}+{digest}", negation, reqs)
+    unique_ids([r.id for r in reqs], name, "requirement")
+    return RuleSet(versioned(_need(raw, "version", str, name), raw_bytes), negation, reqs)
 
 
 def load_rules(path: Path = RULES_FILE) -> RuleSet:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    return parse_rules(data, path.name)
+    return parse_rules(read_bytes(path), path.name)
 
 
 @cache

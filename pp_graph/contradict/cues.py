@@ -4,7 +4,6 @@ and the words that reconcile a denial with an affirmation (exceptions, condition
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 from pp_graph.errors import DataFileError
 from pp_graph.model import PracticeType, RecipientKind
 from pp_graph.resources import DATA
+from pp_graph.rulefiles import example_tables, pattern, read_toml
 from pp_graph.vocab.dpv import expand, vocabulary
 
 CUES_FILE = DATA / "contradict" / "cues.toml"
@@ -93,13 +93,10 @@ class Cues:
         return None
 
 
-def _regex(where: str, pattern: object) -> re.Pattern[str]:
-    if not isinstance(pattern, str) or not pattern:
+def _regex(where: str, text: object) -> re.Pattern[str]:
+    if not isinstance(text, str) or not text:
         raise DataFileError(f"{where}: a pattern must be a non-empty string")
-    try:
-        return re.compile(pattern, re.IGNORECASE)
-    except re.error as e:
-        raise DataFileError(f"{where}: bad regular expression {pattern!r} ({e})") from e
+    return pattern(text, where)
 
 
 def _strings(where: str, value: object, allowed: tuple[str, ...] | None = None) -> list[str]:
@@ -126,12 +123,10 @@ def _cue(where: str, d: dict[str, Any]) -> Cue:
         raise DataFileError(f"{where}: needs an id, a reason and a side ({', '.join(SIDES)})")
     pats = _strings(f"{where}.patterns", d.get("patterns"))
     cue = Cue(d["id"], d["side"], tuple(_regex(f"{where}.patterns", p) for p in pats), d["reason"])
-    examples = d.get("examples")
-    if not isinstance(examples, list) or not any(e.get("matches") for e in examples):
+    examples = example_tables(d.get("examples"), where, {"text": str, "matches": bool})
+    if not any(e["matches"] for e in examples):
         raise DataFileError(f"{where}: needs examples, at least one that matches")
     for e in examples:
-        if not isinstance(e.get("text"), str) or not isinstance(e.get("matches"), bool):
-            raise DataFileError(f"{where}: an example needs a text and matches = true/false")
         if cue.matches(e["text"]) != e["matches"]:
             raise DataFileError(f"{where}: example {e['text']!r} should {'' if e['matches'] else 'not '}match")
     return cue
@@ -139,10 +134,7 @@ def _cue(where: str, d: dict[str, Any]) -> Cue:
 
 def load_cues(path: Path) -> Cues:
     """The cues of ``path``; DataFileError naming the file and entry when one is malformed."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e})") from e
+    data = read_toml(path)
     practices = tuple(_practice(f"{path.name} practice {i + 1}", d) for i, d in enumerate(data.get("practice", [])))
     cues = tuple(_cue(f"{path.name} cue {i + 1}", d) for i, d in enumerate(data.get("cue", [])))
     if not practices or not cues or not isinstance(data.get("version"), str):
@@ -163,14 +155,10 @@ def _voice(where: str, d: object) -> Voice:
         raise DataFileError(f"{where}: needs a positive window and negation, first_party, others patterns")
     pats = {k: _regex(f"{where}.{k}", d.get(k)) for k in ("negation", "first_party", "others", "subject_verbs")}
     voice = Voice(d["window"], pats["negation"], pats["first_party"], pats["others"], pats["subject_verbs"])
-    examples = d.get("examples")
-    if not isinstance(examples, list) or not examples:
+    examples = example_tables(d.get("examples"), where, {"text": str, "denial": bool, "voiced": bool})
+    if not examples:
         raise DataFileError(f"{where}: needs examples")
     for e in examples:
-        if not (
-            isinstance(e.get("text"), str) and isinstance(e.get("denial"), bool) and isinstance(e.get("voiced"), bool)
-        ):
-            raise DataFileError(f"{where}: an example needs text, denial and voiced")
         if voice.voiced(e["text"], e["denial"]) != e["voiced"]:
             raise DataFileError(f"{where}: example {e['text']!r} should {'' if e['voiced'] else 'not '}be voiced")
     return voice

@@ -1,5 +1,5 @@
 """Where the statements come from: policy texts (converted on the fly) or converted graph files, split as
-``pp-graph comply`` splits them (pp_graph.comply.inputs)."""
+``pp-graph comply`` splits them (pp_graph.load.inputs)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pp_graph.contradict.statements import KEEP, PolicyStatements, Triple, policy_statements
 from pp_graph.errors import InputError
+from pp_graph.load.inputs import gather as gather_policies
 
 _FORMATS = {".trig": "TRIG", ".nq": "N_QUADS", ".ttl": "TURTLE"}
 
@@ -51,15 +52,4 @@ def text_statements(path: Path, backend: str = "offline") -> PolicyStatements:
 
 def gather(paths: Iterable[Path], backend: str = "offline") -> list[PolicyStatements]:
     """Statements of every policy: graph files (and folders holding them) are read, text files converted."""
-    from pp_graph.comply.inputs import graphs_and_texts
-
-    paths = list(paths)
-    graphs, texts = graphs_and_texts(paths)
-    if not graphs and not texts:
-        raise InputError(", ".join(map(str, paths)), "no policy texts or graph files found")
-    out: list[PolicyStatements] = []
-    for g in graphs:
-        out += graph_file_statements(g)
-    for t in texts:
-        out.append(text_statements(t, backend))
-    return out
+    return gather_policies(paths, graph_file_statements, lambda t: text_statements(t, backend))

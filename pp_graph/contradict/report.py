@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from typing import Any
 
 from pp_graph.contradict.find import PolicyContradictions
 from pp_graph.contradict.pairs import Contradiction
 from pp_graph.contradict.statements import Statement
+from pp_graph.report.formats import Report, aligned, csv_text
 from pp_graph.vocab.dpv import compact
 
 CSV_COLUMNS = (
@@ -54,9 +53,7 @@ def to_table(results: Sequence[PolicyContradictions]) -> str:
         for c in p.contradictions:
             where = (_where(p, c.denial), _where(p, c.affirmation))
             rows.append((p.policy.site or p.policy.file, *where, c.practice, compact(c.data), c.relation))
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    lines = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines = aligned(rows, trim=True)
     total = sum(len(p.contradictions) for p in results)
     return "\n".join([*lines, f"{total} contradiction(s) in {len(results)} polic{'y' if len(results) == 1 else 'ies'}"])
 
@@ -74,15 +71,15 @@ def to_markdown(results: Sequence[PolicyContradictions]) -> str:
     return "\n".join(out)
 
 
+def _csv_row(p: PolicyContradictions, c: Contradiction) -> list[Any]:
+    row: list[Any] = [p.policy.file, p.policy.site, c.practice, compact(c.data), c.relation, c.reason]
+    for s in c.statements:
+        row += [p.line(s.start), s.start, s.end, s.negated, s.text]
+    return row
+
+
 def to_csv(results: Sequence[PolicyContradictions]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for p in results:
-        for c in p.contradictions:
-            a, b = c.statements
-            row: list[Any] = [p.policy.file, p.policy.site, c.practice, compact(c.data), c.relation, c.reason]
-            for s in (a, b):
-                row += [p.line(s.start), s.start, s.end, s.negated, s.text]
-            w.writerow(row)
-    return buf.getvalue()
+    return csv_text(CSV_COLUMNS, (_csv_row(p, c) for p in results for c in p.contradictions))
+
+
+REPORT = Report(to_json, to_table, to_markdown, to_csv)

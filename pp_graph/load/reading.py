@@ -322,7 +322,9 @@ _KEEP_TAGS = re.compile(r"</?(?:a|b|i|em|strong|span|u|sup|sub|small|code|mark|a
 
 
 def _strip_markup(t: _Text) -> _Text:
-    """Inline markup removed (see the module doc); what is kept keeps its offsets."""
+    """Inline markup removed (see the module doc); what is kept keeps its offsets. (The report's
+    pp_graph.report.highlight.markup reads markup too, to hide it on a page, not to make the text the extractors
+    read: why the two stay apart is said there.)"""
     s = t.parts[0]
     out = _Text()
     pos = 0

@@ -66,7 +66,13 @@ _STRONG = re.compile(r"(\*\*|__)(?=\S)(?:.+?)(?<=\S)\1")  # a pair of markers ar
 
 
 def markup(text: str) -> list[tuple[int, int, str]]:
-    """Markdown markup in ``text``: (start, end, what to show instead), offsets relative to ``text``."""
+    """Markdown markup in ``text``: (start, end, what to show instead), offsets relative to ``text``.
+
+    Not pp_graph.load.reading's stripper, on purpose: that one writes the text the extractors read (links' and
+    emphasis' markers, tags and entities gone, table pipes kept, a <br> a space) and is pinned by the offline
+    snapshot; this one only says what to hide on a page that shows the policy as written (a <br> a line break,
+    pipes cell gaps, bullets dots, the text itself untouched). One stripper would change either the graphs or the
+    report's HTML."""
     out = [(m.start(), m.end(), _SHOWN.get(m.lastgroup or "", "")) for m in _MARKUP.finditer(text)]
     taken = {i for s, e, _ in out for i in range(s, e)}
     for m in _STRONG.finditer(text):

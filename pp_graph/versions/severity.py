@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from pp_graph.errors import ConfigError, DataFileError
 from pp_graph.resources import DATA
+from pp_graph.rulefiles import read_toml
 from pp_graph.vocab.dpv import vocabulary
 
 SEVERITY_FILE = DATA / "versions" / "severity.toml"
@@ -45,10 +45,7 @@ def _rule(raw: dict[str, Any], n: int) -> Rule:
 
 @cache
 def severity_rules() -> tuple[Rule, ...]:
-    try:
-        raw = tomllib.loads(SEVERITY_FILE.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise DataFileError(f"{SEVERITY_FILE.name}: cannot be read ({e})") from e
+    raw = read_toml(SEVERITY_FILE)
     return tuple(_rule(r, n) for n, r in enumerate(raw.get("rule", []), 1))
 
 

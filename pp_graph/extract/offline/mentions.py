@@ -18,8 +18,8 @@ from typing import Any
 
 from pp_graph.errors import DataFileError
 from pp_graph.extract.offline.lexicon import Entry, Hit, Lexicon
-from pp_graph.extract.offline.rules import read_toml
 from pp_graph.resources import DATA
+from pp_graph.rulefiles import read_toml
 from pp_graph.vocab.dpv import PERSONAL_DATA, PURPOSE, expand, vocabulary
 
 MENTION_RULES_FILE = DATA / "rules" / "mentions.toml"

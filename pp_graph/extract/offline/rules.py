@@ -11,7 +11,6 @@ that fired, vetoed or changed something, with the offsets it acted on (see `pp-g
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,6 +19,7 @@ from typing import Any, TypeVar
 
 from pp_graph.errors import DataFileError
 from pp_graph.resources import DATA
+from pp_graph.rulefiles import read_toml
 
 RULES_FILE = DATA / "rules" / "offline.toml"
 KINDS = ("candidate", "veto", "promotion", "cue", "mention", "link")
@@ -74,14 +74,6 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise DataFileError(f"{where}: expected a list of non-empty strings")
     return tuple(value)
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    """A rule file's TOML; an unreadable or malformed file is a DataFileError naming it."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise DataFileError(f"{path.name}: cannot be read as TOML ({e})") from e
 
 
 def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:

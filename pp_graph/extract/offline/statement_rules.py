@@ -8,18 +8,26 @@ says it does.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pp_graph.errors import DataFileError, VocabularyError
+from pp_graph.errors import DataFileError
 from pp_graph.model import AttributeKind, AttributeMention, PracticeMention, PracticeType
 from pp_graph.resources import DATA
-from pp_graph.vocab.dpv import expand, vocabulary
+from pp_graph.rulefiles import (
+    dpv_concept,
+    example_tables,
+    member,
+    need,
+    parse_toml,
+    pattern,
+    read_bytes,
+    unique_ids,
+    versioned,
+)
 
 RULES_FILE = DATA / "rules" / "statements.toml"
 _RULE_ID = re.compile(r"^statement(\.[a-z0-9-]+)+$")  # the form ppg:rule accepts, under "statement."
@@ -104,112 +112,70 @@ class LineStatement:
     rule: Statement
 
 
-def _need(obj: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    value = obj.get(key)
-    if not isinstance(value, kind):
-        raise DataFileError(f"{where}: {key!r} is missing or not a {kind.__name__}")
-    return value
-
-
-def _pattern(text: str, where: str) -> re.Pattern[str]:
-    try:
-        return re.compile(text, re.IGNORECASE)
-    except re.error as e:
-        raise DataFileError(f"{where}: pattern {text!r} is not a valid regular expression ({e})") from e
-
-
-def _enum(kind: Any, value: str, where: str) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(m.value for m in kind)
-        raise DataFileError(f"{where}: {value!r} is not one of {allowed}") from None
-
-
-def _concept(term: str, where: str) -> str:
-    try:
-        iri = expand(term)
-    except VocabularyError as e:
-        raise DataFileError(f"{where}: {term!r} is not a DPV term ({e})") from e
-    if iri not in vocabulary().labels:
-        raise DataFileError(f"{where}: concept {term!r} is not defined in the vendored DPV")
-    return iri
-
-
 def _detail(raw: dict[str, Any], n: int) -> Detail:
     where = f"{RULES_FILE.name}: detail {n} ({raw.get('kind', '?')}/{raw.get('code', '?')})"
     concept = raw.get("concept")
     return Detail(
-        kind=_enum(AttributeKind, _need(raw, "kind", str, where), where),
-        code=_need(raw, "code", str, where),
-        concept=_concept(concept, where) if concept else None,
-        pattern=_pattern(_need(raw, "pattern", str, where), where),
+        kind=member(AttributeKind, need(raw, "kind", str, where), where),
+        code=need(raw, "code", str, where),
+        concept=dpv_concept(concept, where) if concept else None,
+        pattern=pattern(need(raw, "pattern", str, where), where),
     )
 
 
 def _statement(raw: dict[str, Any], n: int) -> Statement:
     where = f"{RULES_FILE.name}: statement {n} ({raw.get('id', '?')})"
-    rid = _need(raw, "id", str, where)
+    rid = need(raw, "id", str, where)
     if not _RULE_ID.match(rid):
         raise DataFileError(f"{where}: id {rid!r} is not a statement rule id like 'statement.user-choice'")
-    words = _need(raw, "keywords", list, where)
+    words = need(raw, "keywords", list, where)
     examples = []
-    for e in raw.get("examples", []):
-        found = _need(e, "found", bool, where)
+    for e in example_tables(raw.get("examples", []), where, {"found": bool, "text": str}):
         details = e.get("details", {})
         if not isinstance(details, dict) or not all(isinstance(v, str) for v in details.values()):
             raise DataFileError(f"{where}: an example's details must map a detail kind to a code")
-        examples.append(Example(_need(e, "text", str, where), found, e.get("negated"), details))
+        examples.append(Example(e["text"], e["found"], e.get("negated"), details))
     if not any(e.found for e in examples) or all(e.found for e in examples):
         raise DataFileError(f"{where}: needs examples it finds and examples it must not find")
     return Statement(
         id=rid,
-        doc=_need(raw, "doc", str, where),
-        practice=_enum(PracticeType, _need(raw, "practice", str, where), where),
+        doc=need(raw, "doc", str, where),
+        practice=member(PracticeType, need(raw, "practice", str, where), where),
         keywords=re.compile("|".join(re.escape(w.lower()) for w in words)) if words else None,
-        cues=tuple(_pattern(c, where) for c in _need(raw, "cues", list, where)),
-        negatable=_need(raw, "negatable", bool, where),
-        details=tuple(_enum(AttributeKind, k, where) for k in _need(raw, "details", list, where)),
-        requires=tuple(_enum(AttributeKind, k, where) for k in _need(raw, "requires", list, where)),
-        yields_to=frozenset(_enum(PracticeType, k, where) for k in _need(raw, "yields_to", list, where)),
+        cues=tuple(pattern(c, where) for c in need(raw, "cues", list, where)),
+        negatable=need(raw, "negatable", bool, where),
+        details=tuple(member(AttributeKind, k, where) for k in need(raw, "details", list, where)),
+        requires=tuple(member(AttributeKind, k, where) for k in need(raw, "requires", list, where)),
+        yields_to=frozenset(member(PracticeType, k, where) for k in need(raw, "yields_to", list, where)),
         examples=tuple(examples),
     )
 
 
 def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> StatementRules:
-    try:
-        raw = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise DataFileError(f"{name}: not valid TOML ({e})") from e
-    neg = _need(raw, "negation", dict, name)
+    raw = parse_toml(raw_bytes, name)
+    neg = need(raw, "negation", dict, name)
     negation = Negation(
-        window=_need(neg, "window", int, name),
-        clause_breaks=_pattern(_need(neg, "clause_breaks", str, name), name),
-        cues=_pattern("|".join(_need(neg, "cues", list, name)), name),
-        ignore=_pattern("|".join(_need(neg, "ignore", list, name)), name),
+        window=need(neg, "window", int, name),
+        clause_breaks=pattern(need(neg, "clause_breaks", str, name), name),
+        cues=pattern("|".join(need(neg, "cues", list, name)), name),
+        ignore=pattern("|".join(need(neg, "ignore", list, name)), name),
     )
-    statements = tuple(_statement(s, n) for n, s in enumerate(_need(raw, "statement", list, name), 1))
-    details = tuple(_detail(d, n) for n, d in enumerate(_need(raw, "detail", list, name), 1))
-    ids = [s.id for s in statements]
-    if len(set(ids)) != len(ids):
-        raise DataFileError(f"{name}: statement ids repeat")
+    statements = tuple(_statement(s, n) for n, s in enumerate(need(raw, "statement", list, name), 1))
+    details = tuple(_detail(d, n) for n, d in enumerate(need(raw, "detail", list, name), 1))
+    unique_ids([s.id for s in statements], name, "statement")
     vetoes = {}
     for n, v in enumerate(raw.get("detail_veto", []), 1):
         where = f"{name}: detail_veto {n}"
-        kind = _enum(AttributeKind, _need(v, "kind", str, where), where)
-        vetoes[kind] = _pattern(_need(v, "before", str, where) + r"\s*$", where)
-    digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
-    rules = StatementRules(f"{_need(raw, 'version', str, name)}+{digest}", negation, statements, details, vetoes)
+        kind = member(AttributeKind, need(v, "kind", str, where), where)
+        vetoes[kind] = pattern(need(v, "before", str, where) + r"\s*$", where)
+    version = versioned(need(raw, "version", str, name), raw_bytes)
+    rules = StatementRules(version, negation, statements, details, vetoes)
     check_examples(rules, name)
     return rules
 
 
 def load_rules(path: Path = RULES_FILE) -> StatementRules:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise DataFileError(f"{path.name}: cannot be read ({e.strerror})") from e
-    return parse_rules(data, path.name)
+    return parse_rules(read_bytes(path), path.name)
 
 
 @cache
