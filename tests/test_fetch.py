@@ -78,6 +78,7 @@ def server() -> Iterator[str]:
     Site.pages = {
         "/privacy": (200, "text/html; charset=utf-8", POLICY_HTML.encode()),
         "/old-privacy": (301, "text/html", b"/privacy"),
+        "/bad-redirect": (302, "text/html", b"http://[::1:bad/"),
         "/policy.pdf": (200, "application/pdf", tiny_pdf("We collect your email address to send receipts.")),
         "/big": (200, "text/plain", b"x" * 5000),
         "/secret/privacy": (200, "text/html", POLICY_HTML.encode()),
@@ -116,6 +117,20 @@ def test_robots_size_status_and_scheme_give_clear_errors(server: str) -> None:
         fetch_policy("ftp://127.0.0.1/x", allow_private=True)
     with pytest.raises(InputError, match="cannot be fetched"):
         fetch_policy("http://127.0.0.1:9/privacy", timeout=2, allow_private=True)  # nothing listens on the discard port
+
+
+def test_malformed_urls_and_redirects_are_input_errors(server: str, tmp_path: Path) -> None:
+    # Each was a ValueError traceback from urllib: unbalanced brackets, a port out of range or not a number.
+    for url in ("http://[::1:bad/", "http://127.0.0.1:99999/privacy", "http://127.0.0.1:abc/privacy"):
+        with pytest.raises(InputError, match="not a valid URL") as e:
+            fetch_policy(url, allow_private=True)
+        assert e.value.source == url
+    with pytest.raises(InputError, match=r"redirects to 'http://\[::1:bad/', which is not a valid URL"):
+        fetch_policy(f"{server}/bad-redirect", allow_private=True)
+    r = CliRunner().invoke(main, ["convert", f"{server}/bad-redirect", "-o", str(tmp_path), "--allow-private"])
+    assert r.exit_code == 2 and "bad-redirect: redirects to" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["convert", "http://example.com:99999/", "-o", str(tmp_path)])
+    assert r.exit_code == 2 and "99999/: not a valid URL" in r.output
 
 
 def test_track_keeps_a_version_only_when_the_text_changed(server: str, tmp_path: Path) -> None:

@@ -53,8 +53,12 @@ def http_client(timeout: float) -> httpx.Client:
 
 
 def check_url(url: str) -> None:
-    """InputError unless ``url`` is an http(s) URL with a host."""
-    parts = urlsplit(url)
+    """InputError unless ``url`` is an http(s) URL with a host and, if it names one, a valid port."""
+    try:  # urlsplit refuses unbalanced brackets, .port a port that is not 0–65535: both as ValueError
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (read for its check)
+    except ValueError as e:
+        raise InputError(url, f"not a valid URL ({e})") from e
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(url, "not an http(s) URL")
 
@@ -116,10 +120,19 @@ def _get(client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_
             check_host(url)
         r, data = _body(client, url, budget, max_bytes, allow_private)
         if r.is_redirect and r.headers.get("location"):
-            url = urljoin(str(r.url), r.headers["location"])
+            url = _redirect_target(url, r)
             continue
         return _Got(r, data)
     raise InputError(first, f"more than {MAX_REDIRECTS} redirects")
+
+
+def _redirect_target(url: str, r: httpx.Response) -> str:
+    """Where a redirect points; InputError naming the page when its Location is no URL at all."""
+    location = r.headers["location"]
+    try:
+        return urljoin(str(r.url), location)
+    except ValueError as e:
+        raise InputError(url, f"redirects to {location!r}, which is not a valid URL ({e})") from e
 
 
 @dataclass
