@@ -34,6 +34,7 @@ MAX_BYTES = 10 * 1024 * 1024
 TIMEOUT = 20.0
 MAX_REDIRECTS = 5
 DEADLINE = 60.0  # seconds for the whole fetch: robots.txt, redirects and body
+BINARY_TYPES = frozenset({"image", "audio", "video", "font"})  # media types whose body is never a policy's text
 ALLOW_PRIVATE_HINT = "pass --allow-private to fetch from your own machine or network"
 
 
@@ -278,6 +279,9 @@ def fetch_policy(
         text, media, source = pdf_text(data, url), "text/plain", "application/pdf"
     else:
         decoded = data.decode(r.encoding or "utf-8", errors="replace")
+        if ctype.split("/")[0] in BINARY_TYPES or ctype == "application/octet-stream" or "\x00" in decoded:
+            # refused here, naming the URL: the batch would refuse the saved file, naming a temporary path
+            raise InputError(url, f"is {ctype or 'binary data'}, not a policy page (HTML, text or PDF)")
         if ctype in ("text/html", "application/xhtml+xml") or decoded.lstrip()[:1] == "<":
             text, media, source = html_text(decoded), "text/markdown", ctype or "text/html"
         else:
