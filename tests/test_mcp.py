@@ -369,6 +369,25 @@ def test_service_refuses_before_any_model_loads(graph: Path) -> None:
         svc.named_query("practices-of-site", {"site": 5})  # type: ignore[dict-item]
 
 
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("top-purposes", {}),
+        ("top-data-classes", {}),
+        ("practices-of-site", {"site": "github.com", "under": "pd:Contact"}),
+    ],
+)
+def test_named_queries_over_dpv_answer_as_the_cli_does(graph: Path, name: str, params: dict[str, str]) -> None:
+    # The service's store held no DPV, so these came back empty ("total": 0) with no error: a silent wrong answer.
+    from pp_graph.query.runner import load_query
+    from pp_graph.store.embedded import open_store
+
+    q = load_query(name)
+    want = q.run_bound(open_store([graph]), q.bindings(params))
+    got = PolicyService([graph]).named_query(name, params, limit=3)
+    assert want and got["total"] == len(want) and len(got["rows"]) == 3
+
+
 def test_service_odrl_and_compliance_refusals(
     graph: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
