@@ -236,6 +236,13 @@ def test_files_that_are_not_plane_databases_are_refused_untouched(
         assert "table ledger has columns seq, body, hash; expected seq, entry, hash" in r.output
 
 
+def test_a_database_in_a_missing_folder_says_so(tmp_path: Path) -> None:
+    # Was "not a usable plane database (unable to open database file)" (mcp --ledger, DataPlane.open).
+    with pytest.raises(LedgerError, match=r"x\.db: the folder .*nope does not exist; create it"):
+        connect(tmp_path / "nope" / "x.db")
+    assert not (tmp_path / "nope").exists()
+
+
 def test_a_deleted_head_row_is_reported_naming_the_file(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     make(db, 3).conn.close()

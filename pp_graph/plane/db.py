@@ -43,6 +43,8 @@ def _check_file(p: Path, create: bool) -> None:
     """Refuse before SQLite touches it: a missing file (unless creating), an empty one we may not turn into a plane,
     or a file that is not SQLite at all (SQLite would adopt and overwrite it)."""
     if not p.is_file():
+        if create and not p.parent.is_dir():  # SQLite would only say "unable to open database file"
+            raise LedgerError(f"{p}: the folder {p.parent} does not exist; create it or name another database")
         if create:
             return
         raise LedgerError(f"{p}: no such database")
