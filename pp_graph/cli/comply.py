@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, RegistryOption, err
+from pp_graph.cli.common import EXIT_ERROR, RegistryOption, err, printable
 
 _FORMATS = click.Choice(["table", "json", "markdown", "csv"])
 
@@ -63,10 +63,10 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
         click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
     elif fmt == "csv":
         click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
+    elif fmt == "markdown":  # quotes policy lines: their control characters never reach the terminal
+        click.echo(printable(to_markdown(results)))
     else:
-        click.echo(to_table(results))
+        click.echo(printable(to_table(results)))
     sys.exit(0 if all(c.complete for c in results) else 1)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import EXIT_ERROR, err
+from pp_graph.cli.common import EXIT_ERROR, err, printable
 
 _FORMATS = click.Choice(["table", "json", "markdown", "csv"])
 
@@ -39,10 +39,10 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
         click.echo(json.dumps(to_json(results), indent=1, ensure_ascii=False))
     elif fmt == "csv":
         click.echo(to_csv(results), nl=False)
-    elif fmt == "markdown":
-        click.echo(to_markdown(results))
+    elif fmt == "markdown":  # quotes policy lines: their control characters never reach the terminal
+        click.echo(printable(to_markdown(results)))
     else:
-        click.echo(to_table(results))
+        click.echo(printable(to_table(results)))
     sys.exit(1 if any(p.contradictions for p in results) else 0)
 
 
