@@ -267,3 +267,17 @@ def test_a_folder_without_graph_files_is_an_error_not_zero_rows(tmp_path: Path) 
     (tmp_path / "empty").mkdir()
     r = CliRunner().invoke(main, ["query", "stats-totals", str(tmp_path / "empty")])
     assert r.exit_code == 2 and "no graph files" in r.output
+
+
+@pytest.mark.parametrize(
+    ("option", "url"),
+    [("--endpoint", "http://[::1:bad/"), ("--endpoint", "http://127.0.0.1:99999"), ("--query-url", "http://h:x/q")],
+)
+def test_a_malformed_server_url_exits_2_naming_it(option: str, url: str) -> None:
+    # urllib's ValueError (unbalanced brackets, a bad port) was a traceback.
+    args = ["query", "top-purposes", option, url]
+    if option != "--endpoint":
+        args += ["--endpoint", "http://127.0.0.1:9"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"{option} {url!r}: not a valid URL" in r.output, r.output
