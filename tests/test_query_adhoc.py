@@ -281,3 +281,22 @@ def test_a_malformed_server_url_exits_2_naming_it(option: str, url: str) -> None
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert f"{option} {url!r}: not a valid URL" in r.output, r.output
+
+
+def test_store_option_refuses_a_foreign_or_empty_folder(tmp_path: Path) -> None:
+    # A folder of other files got the store's files written among them; a new (or mistyped) one answered
+    # "(no rows)" or zero policies with exit 0.
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "cat.jpg").write_bytes(b"\xff\xd8")
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(other)])
+    assert r.exit_code == 2 and "holds other files and is no store" in r.output, r.output
+    assert [p.name for p in other.iterdir()] == ["cat.jpg"]
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(tmp_path / "new")])
+    assert r.exit_code == 2 and f"--store {tmp_path / 'new'}: holds no policy graphs" in r.output, r.output
+    loaded = CliRunner().invoke(
+        main, ["query", "stats-totals", str(MINI), "--store", str(tmp_path / "new"), "--format", "json"]
+    )
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(tmp_path / "new"), "--format", "json"])
+    assert r.exit_code == 0 and json.loads(r.output) == json.loads(loaded.output), r.output  # then it answers
+    assert json.loads(r.output)[0]["policies"] > 0
