@@ -136,7 +136,7 @@ def test_malformed_urls_and_redirects_are_input_errors(server: str, tmp_path: Pa
 
 
 def test_a_binary_answer_is_refused_naming_the_url(server: str, tmp_path: Path) -> None:
-    # Was saved as <site>.md in a temporary folder, then "failed: /tmp/…/x.example.md: looks binary" (exit 1).
+    # Was saved as <site>.md in a temporary folder, then refused naming that temporary file (exit 1).
     for path, kind in (("/logo.png", "image/png"), ("/blob", "text/html")):
         with pytest.raises(InputError, match=f"is {kind}, not a policy page") as e:
             fetch_policy(f"{server}{path}", allow_private=True)
