@@ -68,9 +68,20 @@ def test_a_bad_site_option_does_not_say_pass_site(tmp_path: Path) -> None:
     src.write_text(TEXT, encoding="utf-8")
     res = CliRunner().invoke(main, ["convert", str(src), "--site", "not a site", "-o", str(tmp_path / "o")])
     assert res.exit_code == 2
-    assert "'not a site' is not a domain name" in res.output and "pass --site" not in res.output
+    assert "'not a site' is not a domain name" in res.output and "--site DOMAIN" not in res.output
     res = CliRunner().invoke(main, ["convert", str(src), "-o", str(tmp_path / "o")])
-    assert "pass --site" in res.output  # the name came from the file: then the hint helps
+    assert "give convert --site" in res.output  # the name came from the file: then the hint helps
+
+
+@pytest.mark.parametrize("command", ["comply", "contradictions"])
+def test_commands_without_site_option_hint_at_the_file_name(tmp_path: Path, command: str) -> None:
+    # They said "pass --site DOMAIN", an option they do not have.
+    src = tmp_path / "policy.md"
+    src.write_text(TEXT, encoding="utf-8")
+    res = CliRunner().invoke(main, [command, str(src)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "policy.md: site 'policy' is not a domain name" in res.output
+    assert "name the file after its site (e.g. github.com.md)" in res.output
 
 
 def test_hidden_and_appledouble_files_are_skipped_with_a_reason(tmp_path: Path) -> None:

@@ -75,6 +75,22 @@ def test_other_formats_name_both_lines(fmt: str) -> None:
         assert "line 10" in out and "line 11" in out and "pd:EmailAddress" in out
 
 
+@pytest.mark.parametrize("command", ["contradictions", "comply"])
+def test_markdown_never_sends_policy_control_characters(tmp_path: Path, command: str) -> None:
+    # The markdown quotes policy lines: "\x1b]0;…\x07" retitled the terminal, "\x1b[2J" cleared it.
+    src = tmp_path / "shop.example.md"
+    line = "We may sell your email address to marketing partners."
+    src.write_text(
+        SHOP.read_text(encoding="utf-8").replace(line, "We may sell your \x1b]0;PWNED\x07email \x1b[2Jaddress."),
+        encoding="utf-8",
+    )
+    for fmt in ("markdown", "table"):
+        code, out, _ = run(command, str(src), "--format", fmt)
+        assert code == 1 and "\x1b" not in out and "\x07" not in out
+    _, out, _ = run(command, str(src), "--format", "markdown")
+    assert "We may sell your \\x1b]0;PWNED\\x07email \\x1b[2Jaddress." in out  # quoted, shown escaped
+
+
 def test_converted_graphs_give_the_same_pairs_without_lines(tmp_path: Path) -> None:
     shutil.copy(SHOP, tmp_path / SHOP.name)
     code, _, err = run("convert", str(tmp_path / SHOP.name), "-o", str(tmp_path / "out"))

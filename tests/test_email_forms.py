@@ -23,6 +23,8 @@ FORMS = [
     "jo\u200bhn@exa\u200bmple.com",
     "jo\u0308hn.sm\u0131th@example.com",
     "john\u00ad.doe@example\u2060.org",
+    "john @ example . com",  # these two were released as written at level 5
+    "john%40example.com",
 ]
 LONG = " ".join(["Our team reviewed the quarterly numbers and found nothing unusual."] * 40)
 
@@ -61,6 +63,9 @@ def test_the_guard_never_releases_the_address(address: str) -> None:
         "The price is 4 (at) most, see section 2.",
         "We met at home and walked to the station.",
         "mail at example dot org",
+        "Lunch @ noon. Then back to work.",
+        "Tickets @ 5.50 each, see the box office.",
+        "Growth was 40%40 points higher.",
     ],
 )
 def test_prose_is_not_an_address(text: str) -> None:

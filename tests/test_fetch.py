@@ -78,6 +78,9 @@ def server() -> Iterator[str]:
     Site.pages = {
         "/privacy": (200, "text/html; charset=utf-8", POLICY_HTML.encode()),
         "/old-privacy": (301, "text/html", b"/privacy"),
+        "/bad-redirect": (302, "text/html", b"http://[::1:bad/"),
+        "/logo.png": (200, "image/png", b"\x89PNG\r\n\x1a\n" + bytes(64)),
+        "/blob": (200, "text/html; charset=utf-8", bytes(range(256))),
         "/policy.pdf": (200, "application/pdf", tiny_pdf("We collect your email address to send receipts.")),
         "/big": (200, "text/plain", b"x" * 5000),
         "/secret/privacy": (200, "text/html", POLICY_HTML.encode()),
@@ -116,6 +119,30 @@ def test_robots_size_status_and_scheme_give_clear_errors(server: str) -> None:
         fetch_policy("ftp://127.0.0.1/x", allow_private=True)
     with pytest.raises(InputError, match="cannot be fetched"):
         fetch_policy("http://127.0.0.1:9/privacy", timeout=2, allow_private=True)  # nothing listens on the discard port
+
+
+def test_malformed_urls_and_redirects_are_input_errors(server: str, tmp_path: Path) -> None:
+    # Each was a ValueError traceback from urllib: unbalanced brackets, a port out of range or not a number.
+    for url in ("http://[::1:bad/", "http://127.0.0.1:99999/privacy", "http://127.0.0.1:abc/privacy"):
+        with pytest.raises(InputError, match="not a valid URL") as e:
+            fetch_policy(url, allow_private=True)
+        assert e.value.source == url
+    with pytest.raises(InputError, match=r"redirects to 'http://\[::1:bad/', which is not a valid URL"):
+        fetch_policy(f"{server}/bad-redirect", allow_private=True)
+    r = CliRunner().invoke(main, ["convert", f"{server}/bad-redirect", "-o", str(tmp_path), "--allow-private"])
+    assert r.exit_code == 2 and "bad-redirect: redirects to" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["convert", "http://example.com:99999/", "-o", str(tmp_path)])
+    assert r.exit_code == 2 and "99999/: not a valid URL" in r.output
+
+
+def test_a_binary_answer_is_refused_naming_the_url(server: str, tmp_path: Path) -> None:
+    # Was saved as <site>.md in a temporary folder, then refused naming that temporary file (exit 1).
+    for path, kind in (("/logo.png", "image/png"), ("/blob", "text/html")):
+        with pytest.raises(InputError, match=f"is {kind}, not a policy page") as e:
+            fetch_policy(f"{server}{path}", allow_private=True)
+        assert e.value.source == f"{server}{path}"
+    r = CliRunner().invoke(main, ["convert", f"{server}/logo.png", "-o", str(tmp_path), "--allow-private"])
+    assert r.exit_code == 2 and f"{server}/logo.png: is image/png, not a policy page" in r.output, r.output
 
 
 def test_track_keeps_a_version_only_when_the_text_changed(server: str, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from rdflib import Literal
 from rdflib.namespace import RDF
 
 from pp_graph.api import convert_policy
-from pp_graph.errors import ModelError
+from pp_graph.errors import InputError, ModelError
 from pp_graph.evaluate import opp115
 from pp_graph.evaluate.learn_opp115 import train_opp115
 from pp_graph.extract.learned.model import MANIFEST, WEIGHTS, Label, load_model
@@ -79,6 +80,17 @@ def model_dir(synthetic: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     out = tmp_path_factory.mktemp("model")
     train_opp115(synthetic, out, split_file=synthetic / "split.tsv", dev_file=synthetic / "dev.tsv")
     return out
+
+
+def test_policies_without_words_are_an_input_error(synthetic: Path, tmp_path: Path) -> None:
+    # Binary or empty policy texts left the vectorizers no vocabulary: scikit-learn's ValueError traceback.
+    root = tmp_path / "opp"
+    shutil.copytree(synthetic, root)
+    for f in (root / "sanitized_policies").glob("*.html"):
+        f.write_bytes(b"\x00\x01|||\x02")
+    with pytest.raises(InputError, match=r"opp: too little text to train on \(8 policies\): empty vocabulary"):
+        train_opp115(root, tmp_path / "m", split_file=root / "split.tsv", dev_file=root / "dev.tsv")
+    assert not (tmp_path / "m").exists()
 
 
 def test_training_writes_a_manifest_that_names_data_split_and_digests(model_dir: Path, synthetic: Path) -> None:

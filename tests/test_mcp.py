@@ -369,7 +369,28 @@ def test_service_refuses_before_any_model_loads(graph: Path) -> None:
         svc.named_query("practices-of-site", {"site": 5})  # type: ignore[dict-item]
 
 
-def test_service_odrl_and_compliance_refusals(graph: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("top-purposes", {}),
+        ("top-data-classes", {}),
+        ("practices-of-site", {"site": "github.com", "under": "pd:Contact"}),
+    ],
+)
+def test_named_queries_over_dpv_answer_as_the_cli_does(graph: Path, name: str, params: dict[str, str]) -> None:
+    # The service's store held no DPV, so these came back empty ("total": 0) with no error: a silent wrong answer.
+    from pp_graph.query.runner import load_query
+    from pp_graph.store.embedded import open_store
+
+    q = load_query(name)
+    want = q.run_bound(open_store([graph]), q.bindings(params))
+    got = PolicyService([graph]).named_query(name, params, limit=3)
+    assert want and got["total"] == len(want) and len(got["rows"]) == 3
+
+
+def test_service_odrl_and_compliance_refusals(
+    graph: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     from rdflib import Dataset
 
     svc = PolicyService([graph])
@@ -383,6 +404,10 @@ def test_service_odrl_and_compliance_refusals(graph: Path, tmp_path: Path) -> No
         svc.odrl_evaluate(policy=POLICY, request=REQUEST, state="#" * (MAX_TURTLE + 1))
     with pytest.raises(InputError, match=r"^request: no ODRL request in it"):
         svc.odrl_evaluate(policy=POLICY, request=STATE)
+    # an ill-typed literal: refused by name, and rdflib's logged traceback (quoting the caller's value) dropped
+    with pytest.raises(InputError, match=r"^policy: the literal 'zq-canary' is not a valid xsd:integer"):
+        svc.odrl_evaluate(policy=POLICY + 'ex:n ex:count "zq-canary"^^xsd:integer .', request=REQUEST)
+    assert "zq-canary" not in caplog.text and "Traceback" not in capsys.readouterr().err
     with pytest.raises(InputError, match=r"^purpose: 'dpv:Nope' is not a purpose"):
         svc.odrl_evaluate(site="github.com", purposes=["dpv:Nope"])
     # a graph converted before the transparency stage: the message pp-graph comply gives

@@ -210,6 +210,12 @@ def test_same_input_same_report() -> None:
             "exactly one odrl:action",
         ),
         ("sotw", '<http://example.com/request/currentTime> dct:issued "soon" .', "not an xsd:dateTime"),
+        (  # an ill-typed literal: was rdflib's logged traceback and a constraint decided on nothing
+            "policy",
+            "ex:p a odrl:Set ; odrl:permission ex:r . ex:r odrl:action odrl:use ; odrl:constraint [ "
+            'odrl:leftOperand odrl:count ; odrl:operator odrl:lt ; odrl:rightOperand "abc"^^xsd:integer ] .',
+            "the literal 'abc' is not a valid xsd:integer",
+        ),
     ],
 )
 def test_bad_input_exits_2_naming_the_file(tmp_path: Path, which: str, text: str, needle: str) -> None:

@@ -177,7 +177,16 @@ def _unrelated(path: Path) -> None:
         c.commit()
 
 
-@pytest.mark.parametrize("kind", ["empty", "unrelated"])
+def _renamed_column(path: Path) -> None:
+    # A plane database whose ledger table was edited by hand: its entries were read as a missing column deep in
+    # verify, replay and report --ledger (sqlite3.OperationalError traceback).
+    make(path, 3).conn.close()
+    with contextlib.closing(sqlite3.connect(path)) as c:
+        c.execute("ALTER TABLE ledger RENAME COLUMN entry TO body")
+        c.commit()
+
+
+@pytest.mark.parametrize("kind", ["empty", "unrelated", "renamed-column"])
 @pytest.mark.parametrize(
     "command", [["ledger", "verify"], ["ledger", "replay"], ["ledger", "checkpoint"], ["memory", "compact"]]
 )
@@ -189,6 +198,8 @@ def test_files_that_are_not_plane_databases_are_refused_untouched(
     db = folder / "x.db"
     if kind == "empty":
         db.write_bytes(b"")
+    elif kind == "renamed-column":
+        _renamed_column(db)
     else:
         _unrelated(db)
     key = tmp_path / "k.key"
@@ -198,11 +209,36 @@ def test_files_that_are_not_plane_databases_are_refused_untouched(
     r = cli(*command, str(db), *extra)
     assert r.exit_code == 2, r.output
     assert "not a plane database" in r.output and "x.db" in r.output and "Traceback" not in r.output
-    assert state(folder) == before
-    if kind == "unrelated":  # the library refuses too, even when asked to create
+
+    # A WAL database opened read-only keeps its -wal and -shm beside it (as a good one does): its bytes are compared.
+    def untouched() -> bool:
+        now = state(folder)
+        return now["x.db"][0] == before["x.db"][0] if kind == "renamed-column" else now == before
+
+    assert untouched()
+    if kind != "empty":  # the library refuses too, even when asked to create
         with pytest.raises(LedgerError, match="not a plane database"):
             connect(db)
-        assert state(folder) == before
+        assert untouched()
+    if kind == "renamed-column":
+        assert "table ledger has columns seq, body, hash; expected seq, entry, hash" in r.output
+
+
+def test_a_database_in_a_missing_folder_says_so(tmp_path: Path) -> None:
+    # Was "not a usable plane database (unable to open database file)" (mcp --ledger, DataPlane.open).
+    with pytest.raises(LedgerError, match=r"x\.db: the folder .*nope does not exist; create it"):
+        connect(tmp_path / "nope" / "x.db")
+    assert not (tmp_path / "nope").exists()
+
+
+def test_a_deleted_head_row_is_reported_naming_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    make(db, 3).conn.close()
+    with contextlib.closing(sqlite3.connect(db)) as c:
+        c.execute("DELETE FROM ledger_head")
+        c.commit()
+    r = cli("ledger", "verify", str(db))
+    assert r.exit_code == 2 and f"{db}: the ledger's head row is missing" in r.output, r.output
 
 
 # -- the key's fingerprint --

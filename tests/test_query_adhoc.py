@@ -267,3 +267,36 @@ def test_a_folder_without_graph_files_is_an_error_not_zero_rows(tmp_path: Path) 
     (tmp_path / "empty").mkdir()
     r = CliRunner().invoke(main, ["query", "stats-totals", str(tmp_path / "empty")])
     assert r.exit_code == 2 and "no graph files" in r.output
+
+
+@pytest.mark.parametrize(
+    ("option", "url"),
+    [("--endpoint", "http://[::1:bad/"), ("--endpoint", "http://127.0.0.1:99999"), ("--query-url", "http://h:x/q")],
+)
+def test_a_malformed_server_url_exits_2_naming_it(option: str, url: str) -> None:
+    # urllib's ValueError (unbalanced brackets, a bad port) was a traceback.
+    args = ["query", "top-purposes", option, url]
+    if option != "--endpoint":
+        args += ["--endpoint", "http://127.0.0.1:9"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"{option} {url!r}: not a valid URL" in r.output, r.output
+
+
+def test_store_option_refuses_a_foreign_or_empty_folder(tmp_path: Path) -> None:
+    # A folder of other files got the store's files written among them; a new (or mistyped) one answered
+    # "(no rows)" or zero policies with exit 0.
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "cat.jpg").write_bytes(b"\xff\xd8")
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(other)])
+    assert r.exit_code == 2 and "holds other files and is no store" in r.output, r.output
+    assert [p.name for p in other.iterdir()] == ["cat.jpg"]
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(tmp_path / "new")])
+    assert r.exit_code == 2 and f"--store {tmp_path / 'new'}: holds no policy graphs" in r.output, r.output
+    loaded = CliRunner().invoke(
+        main, ["query", "stats-totals", str(MINI), "--store", str(tmp_path / "new"), "--format", "json"]
+    )
+    r = CliRunner().invoke(main, ["query", "stats-totals", "--store", str(tmp_path / "new"), "--format", "json"])
+    assert r.exit_code == 0 and json.loads(r.output) == json.loads(loaded.output), r.output  # then it answers
+    assert json.loads(r.output)[0]["policies"] > 0

@@ -89,6 +89,48 @@ def test_include_test_flag_trains_on_test_ids(tmp_path: Path) -> None:
     assert on["documents"] == held and on["test_documents_included"] is True
 
 
+BAD_DATASETS = {
+    # a file that is not a list of passages, and passages or annotations of the wrong shape (were tracebacks)
+    "an-object": ({"a": 1}, "a list of passages expected, found dict"),
+    "strings": (["a", "b"], "passage 0 is not a dataset passage"),
+    "no-requirement": ([{"passage": "x", "annotations": [{"value": "x"}]}], "passage 0 is not a dataset passage"),
+    # a label the rules do not know was dropped from the gold without a word
+    "unknown-label": (
+        [{"passage": "We keep it.", "annotations": [{"requirement": "Retention Period", "value": "x"}]}],
+        "requirement 'Retention Period' is not a label of the transparency rules",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_DATASETS))
+def test_malformed_dataset_exits_2_naming_the_file(tmp_path: Path, name: str) -> None:
+    body, problem = BAD_DATASETS[name]
+    _write(tmp_path / "d", ["synthetic-00"])
+    (tmp_path / "d" / f"{name}.json").write_text(json.dumps(body), encoding="utf-8")
+    code, _, stderr = run("train", "gdpr", str(tmp_path / "d"), "-o", str(tmp_path / "m"))
+    assert code == 2 and "Traceback" not in stderr
+    assert f"{name}.json: " in stderr and problem in stderr, stderr
+    assert not (tmp_path / "m").exists()
+
+
+def test_dataset_too_small_or_unannotated_exits_2(tmp_path: Path) -> None:
+    # Two one-line documents: too few lines for the features (was scikit-learn's ValueError traceback).
+    for i in range(2):
+        doc = [{"passage": f"We use word{i}.", "annotations": [{"requirement": "Data Categories", "value": "x"}]}]
+        (tmp_path / "tiny").mkdir(exist_ok=True)
+        (tmp_path / "tiny" / f"t{i}.json").write_text(json.dumps(doc), encoding="utf-8")
+    code, _, stderr = run("train", "gdpr", str(tmp_path / "tiny"), "-o", str(tmp_path / "m"))
+    assert code == 2 and "Traceback" not in stderr and "too little text to train on (2 lines)" in stderr, stderr
+    # Documents without any annotation would train a model that never fires.
+    _write(tmp_path / "bare", ["synthetic-00", "synthetic-01"])
+    for f in (tmp_path / "bare").glob("*.json"):
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        f.write_text(json.dumps([{**p, "annotations": []} for p in doc]), encoding="utf-8")
+    code, _, stderr = run("train", "gdpr", str(tmp_path / "bare"), "-o", str(tmp_path / "m"))
+    assert code == 2 and "none of the 2 training documents has an annotation" in stderr, stderr
+    assert not (tmp_path / "m").exists()
+
+
 POLICY = (
     "# Privacy notice\n\nWe use your email address to send match reminders.\n\n"
     + RETENTION.format(s="season")

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import CLIError, RegistryOption, converting_backend_option, err, format_option, policy_paths
+from pp_graph.cli.common import (
+    CLIError,
+    RegistryOption,
+    converting_backend_option,
+    err,
+    format_option,
+    policy_paths,
+    printable,
+)
 from pp_graph.report.formats import FORMATS
 
 
@@ -56,7 +64,9 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
     for c in results:
         for w in c.warnings:
             err(f"warning: {w}")
-    click.echo(REPORT.render(fmt, results), nl=False)
+    text = REPORT.render(fmt, results)
+    # table and markdown quote policy lines: their control characters never reach the terminal
+    click.echo(text if fmt in ("json", "csv") else printable(text), nl=False)
     sys.exit(0 if all(c.complete for c in results) else 1)
 
 

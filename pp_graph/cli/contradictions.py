@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import CLIError, converting_backend_option, format_option, policy_paths
+from pp_graph.cli.common import CLIError, converting_backend_option, format_option, policy_paths, printable
 from pp_graph.report.formats import FORMATS
 
 
@@ -32,7 +32,9 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
         results = find(paths, backend, broader)
     except PPGraphError as e:
         raise CLIError(str(e)) from e
-    click.echo(REPORT.render(fmt, results), nl=False)
+    text = REPORT.render(fmt, results)
+    # table and markdown quote policy lines: their control characters never reach the terminal
+    click.echo(text if fmt in ("json", "csv") else printable(text), nl=False)
     sys.exit(1 if any(p.contradictions for p in results) else 0)
 
 

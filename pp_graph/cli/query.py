@@ -110,7 +110,21 @@ def _open(
     if paths and store_dir is None and not graph_files(paths):  # zero rows would read as "no such practice"
         names = ", ".join(str(p) for p in paths)
         raise InputError(names, f"no graph files ({', '.join(sorted(GRAPH_SUFFIXES))}) there; convert policies first")
-    return open_store(paths, store_dir)
+    if store_dir is not None:
+        _check_store_dir(store_dir)
+    store = open_store(paths, store_dir)
+    if store_dir is not None and not paths and not store.policies():  # a new or mistyped folder: not "(no rows)"
+        del store  # the folder's lock goes with the store, not with the traceback that would keep it
+        raise InputError(f"--store {store_dir}", "holds no policy graphs; give graph files or folders (PATHS) to load")
+    return store
+
+
+def _check_store_dir(store_dir: Path) -> None:
+    """A folder holding other files is not a store: the embedded store would write its own files among them."""
+    if store_dir.is_dir() and any(store_dir.iterdir()) and not (store_dir / "CURRENT").is_file():
+        raise InputError(
+            f"--store {store_dir}", "holds other files and is no store; name a new or empty folder, or a store's"
+        )
 
 
 def _display(rows: list[dict[str, Any]], fmt: str) -> list[dict[str, Any]]:

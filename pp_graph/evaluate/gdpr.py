@@ -47,6 +47,7 @@ def read_doc(path: Path) -> GdprDoc:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise InputError(path.name, f"not a readable dataset file ({e})") from e
+    _check_shape(path, raw)
     lines: list[str] = []
     spans: list[tuple[int, int]] = []
     gold: list[frozenset[str]] = []
@@ -62,6 +63,32 @@ def read_doc(path: Path) -> GdprDoc:
         lines.append(line)
         pos += len(line) + 2
     return GdprDoc(path.stem, "\n\n".join(lines), tuple(spans), tuple(gold))
+
+
+def _check_shape(path: Path, raw: object) -> None:
+    """InputError naming the file and the first passage that is not the dataset's shape: a list of passage
+    objects, each with a list of annotation objects that name their requirement."""
+    if not isinstance(raw, list):
+        raise InputError(path.name, f"not a dataset file (a list of passages expected, found {type(raw).__name__})")
+    for i, p in enumerate(raw):
+        anns = p.get("annotations", []) if isinstance(p, dict) else None
+        if not isinstance(anns, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("requirement"), str) for a in anns
+        ):
+            raise InputError(
+                path.name,
+                f"passage {i} is not a dataset passage (an object whose annotations are objects with a "
+                "'requirement' string)",
+            )
+
+
+def unknown_labels(docs: Iterable[GdprDoc], known: Iterable[str]) -> dict[str, str]:
+    """Requirement labels of ``docs`` outside ``known``, each with the first document that uses it."""
+    ok, out = set(known), dict[str, str]()
+    for d in docs:
+        for label in sorted(d.labels() - ok):
+            out.setdefault(label, d.id)
+    return out
 
 
 def passages_hit(doc: GdprDoc, spans: Iterable[tuple[int, int]]) -> set[int]:

@@ -300,9 +300,12 @@ def train_opp115(
         if progress:
             progress(pol.policy_id)
         preps.append(prepare(pol, mapping, labels, backend))
-    choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds, dev_file)
-    fitted = preps if fit_on == "train" else [p for p in preps if p.policy_id not in dev_ids]
-    model = LearnedModel.fit(*_targets(fitted, labels), labels)
+    try:
+        choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds, dev_file)
+        fitted = preps if fit_on == "train" else [p for p in preps if p.policy_id not in dev_ids]
+        model = LearnedModel.fit(*_targets(fitted, labels), labels)
+    except ValueError as e:  # scikit-learn: no word in enough segments to make features from (empty or binary texts)
+        raise InputError(str(root), f"too little text to train on ({len(preps)} policies): {e}") from e
     model = model.with_choices({k: (v["mode"], v["threshold"]) for k, v in choices.items()})
     cv_source = {} if cv_report is None else {"cv": f"out-of-fold scores, {folds}-fold CV grouped by policy over train"}
     meta = {

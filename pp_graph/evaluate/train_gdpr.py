@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pp_graph.errors import InputError
-from pp_graph.evaluate.gdpr import SPLIT_FILE, read_doc, test_ids
+from pp_graph.evaluate.gdpr import SPLIT_FILE, GdprDoc, read_doc, test_ids, unknown_labels
 from pp_graph.evaluate.learn_gdpr import FOLDS, choose, nested_predict, out_of_fold, passages, score
 from pp_graph.extract.learned.transparency import TransparencyModel
 
@@ -45,6 +45,23 @@ def select(files: list[Path], include_test: bool) -> tuple[list[Path], list[str]
     return chosen, held
 
 
+def check_labels(root: Path, docs: list[GdprDoc]) -> None:
+    """A label the rules do not know (another dataset, or another version of it) would be dropped from the gold
+    without a word, and a dataset without annotations trains a model that never fires: both refused."""
+    from pp_graph.comply.rules import rules
+
+    known = [r.label for r in rules().requirements]
+    unknown = unknown_labels(docs, known)
+    if unknown:
+        label, doc = next(iter(unknown.items()))
+        more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
+        raise InputError(
+            f"{doc}.json", f"requirement {label!r}{more} is not a label of the transparency rules ({', '.join(known)})"
+        )
+    if not any(d.labels() for d in docs):
+        raise InputError(str(root), f"none of the {len(docs)} training documents has an annotation: nothing to learn")
+
+
 def dataset_digest(files: list[Path]) -> str:
     h = hashlib.sha256()
     for f in files:
@@ -59,12 +76,16 @@ def train_gdpr(root: Path, out_dir: Path, folds: int = FOLDS, include_test: bool
     t0 = time.perf_counter()
     files, held = select(dataset_files(root), include_test)
     docs = [read_doc(f) for f in files]
+    check_labels(root, docs)
     p = passages(docs)
     reqs = [r.id for r in rules().requirements]
     k = min(folds, len(docs))
-    oof = out_of_fold(p, folds=k)
-    choices = choose(p, oof, reqs)
-    model = TransparencyModel.fit(p.lines, p.gold, reqs)
+    try:
+        oof = out_of_fold(p, folds=k)
+        choices = choose(p, oof, reqs)
+        model = TransparencyModel.fit(p.lines, p.gold, reqs)
+    except ValueError as e:  # scikit-learn: too few lines, or no word in two of them, to make features from
+        raise InputError(str(root), f"too little text to train on ({len(p.lines)} lines): {e}") from e
     model.choices = {c.requirement: c for c in choices}
     r_per, (_, _, r_pass) = score(p, p.rules)
     l_per, (_, _, l_pass) = score(p, nested_predict(p, oof, reqs, k))  # scores and choices both out of fold

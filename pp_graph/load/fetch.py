@@ -34,6 +34,7 @@ MAX_BYTES = 10 * 1024 * 1024
 TIMEOUT = 20.0
 MAX_REDIRECTS = 5
 DEADLINE = 60.0  # seconds for the whole fetch: robots.txt, redirects and body
+BINARY_TYPES = frozenset({"image", "audio", "video", "font"})  # media types whose body is never a policy's text
 ALLOW_PRIVATE_HINT = "pass --allow-private to fetch from your own machine or network"
 
 
@@ -53,8 +54,12 @@ def http_client(timeout: float) -> httpx.Client:
 
 
 def check_url(url: str) -> None:
-    """InputError unless ``url`` is an http(s) URL with a host."""
-    parts = urlsplit(url)
+    """InputError unless ``url`` is an http(s) URL with a host and, if it names one, a valid port."""
+    try:  # urlsplit refuses unbalanced brackets, .port a port that is not 0–65535: both as ValueError
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (read for its check)
+    except ValueError as e:
+        raise InputError(url, f"not a valid URL ({e})") from e
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(url, "not an http(s) URL")
 
@@ -116,10 +121,19 @@ def _get(client: httpx.Client, url: str, budget: _Budget, max_bytes: int, allow_
             check_host(url)
         r, data = _body(client, url, budget, max_bytes, allow_private)
         if r.is_redirect and r.headers.get("location"):
-            url = urljoin(str(r.url), r.headers["location"])
+            url = _redirect_target(url, r)
             continue
         return _Got(r, data)
     raise InputError(first, f"more than {MAX_REDIRECTS} redirects")
+
+
+def _redirect_target(url: str, r: httpx.Response) -> str:
+    """Where a redirect points; InputError naming the page when its Location is no URL at all."""
+    location = r.headers["location"]
+    try:
+        return urljoin(str(r.url), location)
+    except ValueError as e:
+        raise InputError(url, f"redirects to {location!r}, which is not a valid URL ({e})") from e
 
 
 @dataclass
@@ -265,6 +279,9 @@ def fetch_policy(
         text, media, source = pdf_text(data, url), "text/plain", "application/pdf"
     else:
         decoded = data.decode(r.encoding or "utf-8", errors="replace")
+        if ctype.split("/")[0] in BINARY_TYPES or ctype == "application/octet-stream" or "\x00" in decoded:
+            # refused here, naming the URL: the batch would refuse the saved file, naming a temporary path
+            raise InputError(url, f"is {ctype or 'binary data'}, not a policy page (HTML, text or PDF)")
         if ctype in ("text/html", "application/xhtml+xml") or decoded.lstrip()[:1] == "<":
             text, media, source = html_text(decoded), "text/markdown", ctype or "text/html"
         else:

@@ -34,11 +34,14 @@ def parse_turtle(text: object, where: str) -> Graph:
         raise InputError(where, f"expected Turtle as a string, got {type(text).__name__}")
     if len(text) > MAX_TURTLE:
         raise InputError(where, f"{len(text):,} characters is over the limit of {MAX_TURTLE:,}")
+    from pp_graph.odrl.rdf_input import parse_quietly, refuse_ill_typed
+
     try:
-        return Graph().parse(data=text, format="turtle", publicID=f"{_BASE}{where}/")
+        g = parse_quietly(data=text, format="turtle", publicID=f"{_BASE}{where}/")
     except Exception as e:  # rdflib's parser raises many unrelated types; all mean "not valid Turtle"
         problem = " ".join(str(e).split())[:_PROBLEM] or type(e).__name__
         raise InputError(where, f"not valid Turtle: {problem}") from None
+    return refuse_ill_typed(g, where)
 
 
 def evaluate_turtle(policy: str, request: str, state: str | None, limit: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from pp_graph.anonymize.core import MAX_CHARS
 from pp_graph.errors import InputError
 from pp_graph.mcpserver.checklists import SiteChecklists
 from pp_graph.mcpserver.record import CallLedger
+from pp_graph.store.embedded import DPV_GRAPH
 from pp_graph.vocab.dpv import compact
 
 MAX_TEXT = MAX_CHARS  # the anonymizer's limit: one text per call, longer ones are refused with this number
@@ -176,6 +177,8 @@ class PolicyService:
             if not isinstance(v, str):
                 raise InputError("params", f"parameter {k!r} must be a string")
         bound = q.bindings(values)
+        if DPV_GRAPH.value in q.text:  # DPV's hierarchy (ppg:within, labels); without it such a query finds nothing
+            self.store.load_dpv()  # once: later calls find it loaded
         q.check_store(self.store, bound)
         rows = q.run_bound(self.store, bound)
         sent = [_plain(r) for r in rows[: max(0, limit)]]

@@ -11,6 +11,7 @@ from pp_graph.errors import InputError
 from pp_graph.graph.namespaces import ODRL
 from pp_graph.odrl.evaluator import evaluate_rules
 from pp_graph.odrl.model import Policy, Request, parse_policy, parse_request
+from pp_graph.odrl.rdf_input import parse_quietly, refuse_ill_typed
 from pp_graph.odrl.report import PolicyReport, RuleReport
 from pp_graph.odrl.terms import (
     ACTIVATION_UNDETERMINED,
@@ -39,10 +40,11 @@ def load_graph(src: Source, what: str) -> tuple[Graph, str]:
         path.suffix.lower(), "turtle"
     )
     try:
-        return Graph().parse(path, format=fmt), name
+        g = parse_quietly(source=path, format=fmt)
     except Exception as e:  # rdflib's parsers raise many unrelated types; all mean "not valid RDF"
         problem = " ".join(str(e).split())[:300]
         raise InputError(name, f"not valid {fmt} ({what}): {problem}") from None
+    return refuse_ill_typed(g, name), name
 
 
 def evaluate(

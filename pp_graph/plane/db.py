@@ -7,6 +7,7 @@ state. ``secure_delete`` overwrites deleted content, so compacting memory erases
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +43,8 @@ def _check_file(p: Path, create: bool) -> None:
     """Refuse before SQLite touches it: a missing file (unless creating), an empty one we may not turn into a plane,
     or a file that is not SQLite at all (SQLite would adopt and overwrite it)."""
     if not p.is_file():
+        if create and not p.parent.is_dir():  # SQLite would only say "unable to open database file"
+            raise LedgerError(f"{p}: the folder {p.parent} does not exist; create it or name another database")
         if create:
             return
         raise LedgerError(f"{p}: no such database")
@@ -54,6 +57,32 @@ def _check_file(p: Path, create: bool) -> None:
             raise LedgerError(f"{p}: not a usable plane database (not an SQLite file)")
 
 
+@functools.cache
+def _columns() -> dict[str, tuple[str, ...]]:
+    """Each plane table's columns, as the schema above makes them."""
+    mem = sqlite3.connect(":memory:")
+    try:
+        mem.executescript(_SCHEMA)
+        return {t: tuple(r[1] for r in mem.execute(f"PRAGMA table_info({t})")) for t in sorted(_TABLES)}
+    finally:
+        mem.close()
+
+
+def _check_columns(conn: sqlite3.Connection, p: Path) -> None:
+    """A plane table with other columns (edited by hand, or another program's) would fail at the first read deep in
+    the ledger or memory code: refused when the file is opened, naming the table."""
+    present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table, want in _columns().items():
+        if table not in present:
+            continue  # a missing table is reported (read-only) or created (read-write) by the callers
+        got = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+        if got != want:
+            raise LedgerError(
+                f"{p}: not a plane database of this schema (table {table} has columns {', '.join(got)}; "
+                f"expected {', '.join(want)})"
+            )
+
+
 def _check_plane(conn: sqlite3.Connection, p: Path, *, empty_ok: bool) -> None:
     """An SQLite file holding other tables is someone else's database: never add the plane's tables to it."""
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -62,6 +91,7 @@ def _check_plane(conn: sqlite3.Connection, p: Path, *, empty_ok: bool) -> None:
     if "plane_meta" not in names:
         what = f"it holds other tables ({', '.join(sorted(names)[:5])})" if names else "it holds no tables"
         raise LedgerError(f"{p}: not a plane database ({what})")
+    _check_columns(conn, p)
 
 
 def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> sqlite3.Connection:
@@ -72,6 +102,9 @@ def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> s
     _check_file(p, create)
     try:
         conn = sqlite3.connect(p, timeout=60.0, isolation_level=None)  # one connection per thread
+    except sqlite3.DatabaseError as e:
+        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
+    with _closed_on_error(conn, p):
         conn.execute("PRAGMA busy_timeout = 60000")
         _check_plane(conn, p, empty_ok=create)  # before any pragma below writes to the file
         conn.execute("PRAGMA journal_mode = WAL")
@@ -87,9 +120,21 @@ def connect(path: str | Path, *, sync: str = "normal", create: bool = True) -> s
                 conn.execute("INSERT OR IGNORE INTO ledger_head VALUES (0, 0, ?, x'')", (bytes(32),))
             elif version[0] != SCHEMA_VERSION:
                 raise LedgerError(f"{p}: schema version {version[0]}, this pp-graph reads {SCHEMA_VERSION}")
-    except sqlite3.DatabaseError as e:
-        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
     return conn
+
+
+@contextmanager
+def _closed_on_error(conn: sqlite3.Connection, p: Path) -> Iterator[None]:
+    """A refused file's connection is closed at once: left to the garbage collector, closing a WAL database would
+    checkpoint it (writing to the file we refused) or leave its -wal and -shm beside it meanwhile."""
+    try:
+        yield
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
+    except BaseException:
+        conn.close()
+        raise
 
 
 def connect_read_only(path: str | Path) -> sqlite3.Connection:
@@ -100,6 +145,9 @@ def connect_read_only(path: str | Path) -> sqlite3.Connection:
     uri = p.resolve().as_uri() + "?mode=ro"
     try:
         conn = _open_ro(uri, p)
+    except sqlite3.DatabaseError as e:
+        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
+    with _closed_on_error(conn, p):
         _check_plane(conn, p, empty_ok=False)
         if not {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= _TABLES:
             raise LedgerError(f"{p}: not a plane database (plane tables are missing)")
@@ -107,8 +155,6 @@ def connect_read_only(path: str | Path) -> sqlite3.Connection:
         if version is None or version[0] != SCHEMA_VERSION:
             found = "no" if version is None else str(version[0])
             raise LedgerError(f"{p}: schema version {found}, this pp-graph reads {SCHEMA_VERSION}")
-    except sqlite3.DatabaseError as e:
-        raise LedgerError(f"{p}: not a usable plane database ({e})") from e
     return conn
 
 

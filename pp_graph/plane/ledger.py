@@ -165,7 +165,9 @@ class Ledger:
     def _head_row(self) -> tuple[int, bytes, bytes]:
         row = self.conn.execute("SELECT size, chain, frontier FROM ledger_head WHERE id = 0").fetchone()
         if row is None or not isinstance(row[1], bytes) or not isinstance(row[2], bytes) or len(row[2]) % 32:
-            raise LedgerError("the ledger's head row is missing or malformed: the database was altered")
+            raise LedgerError(
+                f"{_db_name(self.conn)}: the ledger's head row is missing or malformed: the database was altered"
+            )
         return int(row[0]), row[1], row[2]
 
     def __len__(self) -> int:

@@ -368,7 +368,11 @@ _PROBE_DPV = (
 
 
 def _check_url(option: str, url: str) -> str:
-    parsed = urllib.parse.urlparse(url)
+    try:  # unbalanced brackets, or a port that is not 0–65535 (read by .port), raise ValueError
+        parsed = urllib.parse.urlparse(url)
+        parsed.port  # noqa: B018 (read for its check)
+    except ValueError as e:
+        raise ConfigError(f"{option} {url!r}: not a valid URL ({e})") from e
     if parsed.scheme not in {"http", "https"} or not parsed.netloc:
         raise ConfigError(f"{option} {url!r}: expected an http(s) URL such as http://127.0.0.1:7878")
     if parsed.password is not None:
