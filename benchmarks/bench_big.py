@@ -68,19 +68,19 @@ def in_process(policy: Path, formats: list[str]) -> int:
 
     from pp_graph.api import convert_policy
     from pp_graph.extract.registry import get_backend
-    from pp_graph.graph.serialize import serialize_policy
+    from pp_graph.graph.serialize import serialize_quads
     from pp_graph.load.sources import load_policy
 
     backend = get_backend("offline")
     t0 = time.process_time()
     conv = convert_policy(load_policy(policy, max_bytes=None), backend)
     base = time.process_time() - t0
-    print(f"read + extract + graph: {base:.1f} CPU s, {len(conv.triples):,} triples")
+    print(f"read + extract + graph: {base:.1f} CPU s, {len(conv.quads):,} triples")
     print(f"{'format':>6}  {'write CPU s':>11}  {'total CPU s':>11}  {'output bytes':>12}")
     missed = 0
     for fmt in formats:
         t = time.process_time()
-        size = len(serialize_policy(conv.triples, conv.graph, fmt).encode("utf-8"))
+        size = len(serialize_quads(conv.quads, fmt))
         w = time.process_time() - t
         print(f"{fmt:>6}  {w:>11.1f}  {base + w:>11.1f}  {size:>12,}", flush=True)
         missed = target(f"{policy.stat().st_size / 1e6:.1f} MB policy in {fmt} <= 60 CPU s", base + w <= 60) or missed
@@ -90,16 +90,16 @@ def in_process(policy: Path, formats: list[str]) -> int:
 
 def write_times(conv: object, formats: list[str], repeat: int) -> dict[str, tuple[float, float, int]]:
     """Per format: (min, max) CPU seconds of writing ``conv``'s graph ``repeat`` times, and the output bytes."""
-    from pp_graph.graph.serialize import serialize_policy
+    from pp_graph.graph.serialize import serialize_quads
 
     out: dict[str, tuple[float, float, int]] = {}
     for fmt in formats:
         times: list[float] = []
         for _ in range(repeat):
             t = time.process_time()
-            text = serialize_policy(conv.triples, conv.graph, fmt)  # type: ignore[attr-defined]
+            data = serialize_quads(conv.quads, fmt)  # type: ignore[attr-defined]
             times.append(time.process_time() - t)
-        out[fmt] = (min(times), max(times), len(text.encode("utf-8") if isinstance(text, str) else text))
+        out[fmt] = (min(times), max(times), len(data))
     return out
 
 
@@ -110,14 +110,14 @@ def writers(big: Path, formats: list[str], repeat: int) -> int:
     from pp_graph.load.sources import load_policy
 
     backend = get_backend("offline")
-    largest = max((convert_policy(load_policy(f), backend) for f in corpus_files()), key=lambda c: len(c.triples))
+    largest = max((convert_policy(load_policy(f), backend) for f in corpus_files()), key=lambda c: len(c.quads))
     convs = {largest.report.source: largest, big.name: convert_policy(load_policy(big, max_bytes=None), backend)}
     limits = {largest.report.source: 0.2, big.name: 2.0}
     print(f"{'policy':>18}  {'triples':>8}  {'format':>6}  {'write CPU s (min-max)':>21}  {'output bytes':>12}")
     missed = 0
     for name, conv in convs.items():
         for fmt, (lo, hi, size) in write_times(conv, formats, repeat).items():
-            print(f"{name:>18}  {len(conv.triples):>8,}  {fmt:>6}  {lo:>10.3f} - {hi:<8.3f}  {size:>12,}", flush=True)
+            print(f"{name:>18}  {len(conv.quads):>8,}  {fmt:>6}  {lo:>10.3f} - {hi:<8.3f}  {size:>12,}", flush=True)
             missed = target(f"{name} written as {fmt} <= {limits[name]:g} CPU s", lo <= limits[name]) or missed
     return missed
 

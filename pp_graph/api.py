@@ -14,7 +14,7 @@ from rdflib import Dataset, URIRef
 
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import Backend, get_backend
-from pp_graph.graph.build import policy_triples, to_dataset
+from pp_graph.graph.build import policy_quads, to_dataset, triples_of
 from pp_graph.graph.terms import Triple
 from pp_graph.load.language import language_name
 from pp_graph.load.sources import load_policy, policy_from_text
@@ -22,6 +22,8 @@ from pp_graph.model import Language, Policy, PolicyExtraction, SegmentExtraction
 from pp_graph.vocab.dpv import compact
 
 if TYPE_CHECKING:
+    import pyoxigraph as ox
+
     from pp_graph.extract.learned.model import LearnedModel
     from pp_graph.extract.learned.transparency import TransparencyModel
 
@@ -62,17 +64,22 @@ class PolicyReport:
 
 @dataclass
 class Conversion:
-    """One converted policy: its named graph's IRI, its triples (pyoxigraph terms), the typed extraction and the
-    report."""
+    """One converted policy: its named graph's IRI, its quads (pyoxigraph), the typed extraction and the report."""
 
     graph: URIRef  # the policy's named graph
-    triples: dict[Triple, None]  # its triples as pyoxigraph terms, in the order built (the writers sort them)
+    quads: list[ox.Quad]  # its quads, each subject's together, in the order built: what the writers write
     extraction: PolicyExtraction
     report: PolicyReport
 
     @cached_property
+    def triples(self) -> dict[Triple, None]:
+        """The graph's triples as pyoxigraph terms (subject, predicate, object), in the quads' order; made on first
+        use (writing a file needs only ``quads``)."""
+        return dict.fromkeys(triples_of(self.quads))
+
+    @cached_property
     def dataset(self) -> Dataset:
-        """The graph as an rdflib Dataset, built on first use (writing a file needs only ``triples``)."""
+        """The graph as an rdflib Dataset, built on first use (writing a file needs only ``quads``)."""
         return to_dataset(self.graph, self.triples)
 
 
@@ -164,8 +171,8 @@ def convert_policy(
         learned.annotate(ex)
     if transparency is not None and "transparency" in ex.stages:
         transparency.apply(ex)
-    name, triples = policy_triples(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
-    return Conversion(URIRef(name.value), triples, ex, report_for(ex, len(triples), time.perf_counter() - t0))
+    name, quads = policy_quads(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
+    return Conversion(URIRef(name.value), quads, ex, report_for(ex, len(quads), time.perf_counter() - t0))
 
 
 def convert(

@@ -17,7 +17,7 @@ from typing import Any
 
 from pp_graph.errors import OutputError, PPGraphError
 from pp_graph.extract.learned.layers import Layers, load_layers
-from pp_graph.graph.serialize import SUFFIX, serialize_policy
+from pp_graph.graph.serialize import SUFFIX, serialize_quads
 from pp_graph.load.sources import load_policy
 from pp_graph.load.versions import output_stem
 from pp_graph.outfiles import atomic_write
@@ -144,9 +144,9 @@ def convert_one(
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         t_write = time.perf_counter()
-        triples, graph, report = conv.triples, conv.graph, conv.report.to_dict()
+        quads, graph, report = conv.quads, conv.graph, conv.report.to_dict()
         del conv  # the extraction (every segment's mentions) is not needed to write the graph: freed first
-        atomic_write(out, serialize_policy(triples, graph, fmt))
+        atomic_write(out, serialize_quads(quads, fmt))
         report.update(
             characters=len(policy.text),
             input_digest=input_digest,

@@ -279,11 +279,11 @@ def test_graph_without_the_stage_has_no_transparency_marker() -> None:
     """Only a conversion that ran the transparency stage claims it: otherwise comply asks to convert again."""
     from pp_graph.comply.checklist import StaleGraph
     from pp_graph.extract.registry import STAGES
-    from pp_graph.graph.build import policy_triples
+    from pp_graph.graph.build import policy_quads, triples_of
 
     policy = policy_from_text(PARTIAL.read_text(encoding="utf-8"), "partial.example")
     ex = extract(policy, get_backend("offline"), stages=[s for s in STAGES if s != "transparency"])
-    facts = policy_facts(built_triples(policy_triples(ex)[1]), "partial.example.md")
+    facts = policy_facts(built_triples(triples_of(policy_quads(ex)[1])), "partial.example.md")
     assert facts.rules_version is None and not facts.statements
     with pytest.raises(StaleGraph, match="convert it again"):
         checklist(facts, get_law("gdpr"))

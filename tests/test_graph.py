@@ -10,15 +10,16 @@ from rdflib import BNode, Dataset, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDF, XSD
 
-from pp_graph import convert
+from pp_graph import convert, convert_text
 from pp_graph.graph.namespaces import PD, PPG, PR2G
-from pp_graph.graph.serialize import FORMATS, serialize
+from pp_graph.graph.serialize import FORMATS, serialize, serialize_quads
 from pp_graph.vocab.dpv import vocabulary
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 POLICIES = sorted((FIXTURES / "policies").glob("*.md"))
 GOLDEN = FIXTURES / "golden-graphs"
+SHARING = PR2G.DataSharingDisclosure
 
 
 @pytest.mark.parametrize("path", POLICIES, ids=lambda p: p.name)
@@ -69,6 +70,19 @@ def test_tinyshop_graph_says_what_the_policy_says() -> None:
         assert text[s:e] == str(g.value(m, PPG.anchorText))
 
 
+def test_only_sharing_without_a_named_recipient_gets_the_unspecified_third_party() -> None:
+    text = "# Privacy\n\nWe sell your phone number.\n\nWe share your email with advertisers.\n"
+    conv = convert_text(text, "r.example")
+    g = conv.dataset.graph(conv.graph)
+    unspecified = URIRef(f"{conv.graph}/party/third-unspecified")
+    receivers = {str(p).rsplit("/", 1)[1]: set(g.objects(p, PR2G.receiver)) for p in g.subjects(RDF.type, SHARING)}
+    assert receivers == {"1-0": {unspecified}, "2-0": {URIRef(f"{conv.graph}/party/third-advertisers")}}
+    assert (unspecified, PPG.implicit, Literal(True)) in g and (unspecified, RDF.type, PR2G.ThirdParty) in g
+    # its quads come together, after the practices that need it
+    at = [i for i, q in enumerate(conv.quads) if q.subject.value == str(unspecified)]
+    assert at == list(range(at[0], at[0] + 4))
+
+
 def test_parties_reused_and_no_blank_nodes() -> None:
     conv = convert(FIXTURES / "policies" / "tinyshop.example.md")
     g = conv.dataset.graph(conv.graph)
@@ -94,6 +108,8 @@ def test_same_input_gives_byte_identical_output(fmt: str) -> None:
     a = serialize(*_conv(path), fmt)
     b = serialize(*_conv(path), fmt)
     assert a == b and len(a) > 1000
+    built = [serialize_quads(convert(path).quads, fmt) for _ in range(2)]  # what convert writes
+    assert built[0] == built[1] and len(built[0]) > 1000
 
 
 def _conv(path: Path) -> tuple[Dataset, URIRef]:

@@ -18,6 +18,7 @@ from rdflib.namespace import RDF
 from pp_graph import api
 from pp_graph.errors import ConfigError
 from pp_graph.graph import serialize as ser
+from pp_graph.graph.build import to_dataset
 from pp_graph.graph.namespaces import PPG
 
 FIXTURES = Path(__file__).parent / "fixtures" / "policies"
@@ -44,14 +45,29 @@ def _conversions() -> list[api.Conversion]:
 
 @pytest.mark.parametrize("fmt", sorted(ser.FORMATS))
 def test_every_format_parses_back_to_the_datasets_graph(fmt: str) -> None:
-    """What is written is what Conversion.dataset holds: rdflib reads it back to the same triples."""
+    """What is written is what Conversion.dataset holds: rdflib reads it back to the same triples, from the builder's
+    quads as from the rdflib Dataset."""
     for conv in _conversions():
-        text = ser.serialize_policy(conv.triples, conv.graph, fmt)
+        text = ser.serialize_quads(conv.quads, fmt).decode("utf-8")
         expected = conv.dataset.graph(conv.graph)
         got = _parsed(text, fmt, conv.graph)
-        assert len(got) == len(expected) == len(conv.triples), (conv.graph, fmt)
+        assert len(got) == len(expected) == len(conv.quads), (conv.graph, fmt)
         assert set(got) == set(expected), (conv.graph, fmt)  # no blank nodes: equal triples, not only isomorphic
-        assert ser.serialize(conv.dataset, conv.graph, fmt) == text  # the rdflib route writes the same bytes
+        assert set(_parsed(ser.serialize(conv.dataset, conv.graph, fmt), fmt, conv.graph)) == set(expected)
+
+
+def test_quads_are_written_in_the_order_built() -> None:
+    """No sort at write time: N-Quads has the builder's quads line by line, and the builder keeps each subject's
+    quads together, and each predicate's within them (so Turtle, TriG and JSON-LD write each subject once)."""
+    for conv in _conversions():
+        lines = ser.serialize_quads(conv.quads, "nq").decode("utf-8").split("\n")[:-1]  # not at U+2028
+        assert lines == [f"{q} ." for q in conv.quads]
+        for key in (lambda q: q.subject, lambda q: (q.subject, q.predicate)):
+            keys = [key(q) for q in conv.quads]
+            runs = [k for i, k in enumerate(keys) if i == 0 or k != keys[i - 1]]
+            assert len(runs) == len(set(runs)), conv.graph
+        assert conv.quads[0].graph_name.value == str(conv.graph)
+        assert len({q.graph_name for q in conv.quads}) == 1
 
 
 def test_written_literals_have_the_datasets_lexical_forms() -> None:
@@ -65,8 +81,8 @@ def test_written_literals_have_the_datasets_lexical_forms() -> None:
     text = ODD.replace("30 days", "18 months")
     dated = api.convert_policy(policy_from_text(text, "dated.example", valid_from="2023-01-01T09:30:00Z"))
     for conv in [*_conversions(), dated]:
-        text = ser.serialize_policy(conv.triples, conv.graph, "nq")
-        written = {str(q) for q in ox.parse(text.encode(), format=ox.RdfFormat.N_QUADS)}
+        text = ser.serialize_quads(conv.quads, "nq")
+        written = {str(q) for q in ox.parse(text, format=ox.RdfFormat.N_QUADS)}
         name = ox.NamedNode(str(conv.graph))
         expected = {str(ox.Quad(*(from_rdflib(t) for t in spo), name)) for spo in conv.dataset.graph(conv.graph)}
         assert written == expected, conv.graph
@@ -74,36 +90,40 @@ def test_written_literals_have_the_datasets_lexical_forms() -> None:
 
 
 @pytest.mark.parametrize("fmt", sorted(ser.FORMATS))
-def test_bytes_do_not_depend_on_the_order_the_triples_were_built_in(fmt: str) -> None:
+def test_a_datasets_bytes_do_not_depend_on_the_order_it_was_filled_in(fmt: str) -> None:
+    """An rdflib Dataset has no order of its own: its triples are sorted before writing."""
     conv = _conversions()[-1]
     built = list(conv.triples)
-    first = ser.serialize_policy(built, conv.graph, fmt)
-    assert ser.serialize_policy(built, conv.graph, fmt) == first
     shuffled = built[:]
     random.Random(7).shuffle(shuffled)
-    assert shuffled != built and ser.serialize_policy(shuffled, conv.graph, fmt) == first
+    assert shuffled != built
+    first = ser.serialize(to_dataset(conv.graph, built), conv.graph, fmt)
+    assert ser.serialize(to_dataset(conv.graph, shuffled), conv.graph, fmt) == first
+    assert ser.write({conv.quads[0].graph_name: shuffled}, fmt) == first
 
 
-def test_turtle_writes_each_subject_once() -> None:
-    """Sorted before writing: each subject's statements are together, under one subject."""
-    conv = _conversions()[-1]
-    text = ser.serialize_policy(conv.triples, conv.graph, "ttl")
-    subjects = {s for s, _, _ in conv.triples}
-    starts = [ln.split(" ", 1)[0] for ln in text.split("\n") if ln.startswith("<")]
-    assert len(starts) == len(set(starts)) == len(subjects)
+@pytest.mark.parametrize("fmt", ["ttl", "trig"])
+def test_turtle_writes_each_subject_once(fmt: str) -> None:
+    """The builder's quads are grouped by subject: each subject's statements under one subject."""
+    for conv in _conversions():
+        text = ser.serialize_quads(conv.quads, fmt).decode("utf-8")
+        subjects = {s for s, _, _ in conv.triples}
+        indent = "\t" if fmt == "trig" else ""
+        starts = [ln.split(" ", 1)[0] for ln in text.split("\n") if ln.startswith(indent + "<")]
+        assert len(starts) == len(set(starts)) == len(subjects), conv.graph
 
 
 def test_the_projects_prefixes_are_used() -> None:
     conv = _conversions()[-1]
     for fmt in ("trig", "ttl"):
-        text = ser.serialize_policy(conv.triples, conv.graph, fmt)
+        text = ser.serialize_quads(conv.quads, fmt).decode("utf-8")
         assert "@prefix ppg: <urn:pp-graph:ontology#> ." in text and " a pr2g:PrivacyPolicy" in text
 
 
 def test_unknown_format_is_a_config_error() -> None:
     conv = _conversions()[-1]
     with pytest.raises(ConfigError, match="unknown format 'rdfxml'"):
-        ser.serialize_policy(conv.triples, conv.graph, "rdfxml")
+        ser.serialize_quads(conv.quads, "rdfxml")
 
 
 @functools.cache
@@ -119,7 +139,7 @@ def test_every_format_parses_back_on_the_corpus(fmt: str) -> None:
     convs = _corpus_conversions()
     assert len(convs) == 40
     for conv in convs:
-        got = _parsed(ser.serialize_policy(conv.triples, conv.graph, fmt), fmt, conv.graph)
+        got = _parsed(ser.serialize_quads(conv.quads, fmt).decode("utf-8"), fmt, conv.graph)
         assert isomorphic(got, conv.dataset.graph(conv.graph)), conv.graph
 
 
@@ -127,15 +147,17 @@ def test_line_separators_in_literals_do_not_split_ntriples() -> None:
     """A form feed or U+2028 in the text must not cut a line in two."""
     conv = api.convert_text(ODD, "odd.example")
     for fmt in ("nt", "nq"):
-        text = ser.serialize(conv.dataset, conv.graph, fmt)
-        assert all(line.endswith(" .") for line in text.split("\n")[:-1])
-        assert len(_parsed(text, fmt, conv.graph)) == len(conv.dataset.graph(conv.graph))
+        for text in (ser.serialize(conv.dataset, conv.graph, fmt), ser.serialize_quads(conv.quads, fmt).decode()):
+            assert all(line.endswith(" .") for line in text.split("\n")[:-1])
+            assert len(_parsed(text, fmt, conv.graph)) == len(conv.dataset.graph(conv.graph))
 
 
 def test_every_format_is_the_same_bytes_whatever_the_hash_seed() -> None:
+    """Both routes, in fresh processes: the builder's quads (what convert writes) and the rdflib Dataset."""
     code = (
-        "import sys; from pp_graph.api import convert; from pp_graph.graph.serialize import FORMATS, serialize;"
-        "c = convert(sys.argv[1]); sys.stdout.write(''.join(serialize(c.dataset, c.graph, f) for f in FORMATS))"
+        "import sys; from pp_graph.api import convert; from pp_graph.graph.serialize import FORMATS, serialize,"
+        " serialize_quads; c = convert(sys.argv[1]); out = sys.stdout.buffer;"
+        "[out.write(serialize_quads(c.quads, f) + serialize(c.dataset, c.graph, f).encode()) for f in FORMATS]"
     )
     outs = set()
     for seed in ("1", "2"):
@@ -144,18 +166,21 @@ def test_every_format_is_the_same_bytes_whatever_the_hash_seed() -> None:
             [sys.executable, "-c", code, str(FIXTURES / "tinyshop.example.md")],
             env=env,
             capture_output=True,
-            text=True,
             check=True,
         )
         outs.add(run.stdout)
-    assert len(outs) == 1 and "tinyshop.example" in outs.pop()
+    assert len(outs) == 1 and b"tinyshop.example" in outs.pop()
 
 
-def test_jsonld_nodes_are_sorted_by_id() -> None:
+def test_jsonld_has_each_node_once() -> None:
+    """The builder's quads: each node once, in the order built; an rdflib Dataset's: sorted by id."""
     conv = _conversions()[0]
-    doc = json.loads(ser.serialize_policy(conv.triples, conv.graph, "jsonld"))
-    ids = [n["@id"] for n in doc[0]["@graph"]]
-    assert doc[0]["@id"] == str(conv.graph) and ids == sorted(ids) and len(ids) == len(set(ids))
+    built = json.loads(ser.serialize_quads(conv.quads, "jsonld"))
+    ids = [n["@id"] for n in built[0]["@graph"]]
+    subjects = list(dict.fromkeys(q.subject.value for q in conv.quads))
+    assert built[0]["@id"] == str(conv.graph) and ids == subjects
+    doc = json.loads(ser.serialize(conv.dataset, conv.graph, "jsonld"))
+    assert [n["@id"] for n in doc[0]["@graph"]] == sorted(ids)
 
 
 def test_writers_do_not_compute_an_rdflib_qname_per_iri(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,7 +201,7 @@ def test_writers_do_not_compute_an_rdflib_qname_per_iri(monkeypatch: pytest.Monk
     calls = 0
     for fmt in ("trig", "ttl"):
         ser.serialize(ds, conv.graph, fmt)
-        ser.serialize_policy(conv.triples, conv.graph, fmt)
+        ser.serialize_quads(conv.quads, fmt)
     assert calls == 0
 
 

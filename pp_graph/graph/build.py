@@ -30,7 +30,7 @@ Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 from rdflib import Dataset, URIRef
@@ -112,21 +112,42 @@ def concept(iri: str) -> ox.NamedNode:
 
 
 class _Builder:
-    # Triples are collected in a dict (a set that keeps its order): an rdflib store costs ~10x the time
-    # and memory per triple, and the writers need none of its indexes (see graph/serialize.py).
+    # Each new triple becomes its pyoxigraph Quad at once, filed under its subject and predicate: the writers take
+    # the quads as they are (no sort, no conversion at write time), each subject's statements come together, and
+    # the order is the build's, the same on every run (graph/serialize.py). An rdflib store cost ~10x the time
+    # and memory per triple.
     def __init__(self, ex: PolicyExtraction, rule_ids: bool = False) -> None:
         self.ex = ex
         self.rule_ids = rule_ids  # write ppg:rule on practices and mentions (convert --rule-ids)
         p = ex.policy
         self.policy = ox.NamedNode(str(policy_iri(p.site, p.digest, p.valid_from)))
-        self.triples: dict[Triple, None] = {}
+        self.seen: set[Triple] = set()  # the builder adds a line's text node once per practice: kept once
+        # Subject → predicate → quads: JSON-LD writes a node once only if its predicates come together, too.
+        self.by_subject: dict[ox.NamedNode, dict[ox.NamedNode, list[ox.Quad]]] = {}
         self.parties: dict[str, ox.NamedNode] = {}
         self.span_nodes: dict[tuple[int, int], ox.NamedNode] = {}  # first mention node of each span
         self.transparency_run: ox.NamedNode | None = None
         self.starts: list[int] = []  # the segments' start offsets, for line_of (filled when first needed)
+        self.sharing: list[ox.NamedNode] = []  # sharing practices, and those with a receiver: ensure_receivers
+        self.received: set[ox.NamedNode] = set()
 
     def add(self, s: ox.NamedNode, p: ox.NamedNode, o: ox.NamedNode | ox.Literal) -> None:
-        self.triples[(s, p, o)] = None
+        key = (s, p, o)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        quad = ox.Quad(s, p, o, self.policy)
+        by_predicate = self.by_subject.get(s)
+        if by_predicate is None:
+            self.by_subject[s] = {p: [quad]}
+        elif (quads := by_predicate.get(p)) is None:
+            by_predicate[p] = [quad]
+        else:
+            quads.append(quad)
+
+    def quads(self) -> list[ox.Quad]:
+        """The graph's quads by subject, then predicate, each in the order first met."""
+        return [q for by_predicate in self.by_subject.values() for quads in by_predicate.values() for q in quads]
 
     def mention(self, span: Span, denotes: ox.NamedNode | None = None) -> ox.NamedNode:
         # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
@@ -272,6 +293,8 @@ class _Builder:
             node = child(pol, "practice", f"{seg.index}-{pi}")
             self.add(pol, PR2G.hasDataPractice, node)
             self.add(node, RDF_TYPE, PRACTICE_CLASS[pr.type])
+            if pr.type == PracticeType.THIRD_PARTY_SHARING_DISCLOSURE:
+                self.sharing.append(node)
             self.add(node, PPG.practiceLabel, ox.Literal(pr.type.value))
             self.add(node, PPG.negated, boolean(pr.negated))
             self.add(node, PPG.inherited, boolean(pr.inherited))
@@ -330,6 +353,8 @@ class _Builder:
         if kind == "party":
             target = self.first_party() if idx == "first" else self.party(res.parties[int(idx)])
             self.add(node, PARTY_ROLE_PROPERTY[role], target)
+            if role == Role.DATA_RECEIVER:
+                self.received.add(node)
             if role == Role.DATA_PROVIDER and target == self.parties.get("user"):
                 self.add(node, PR2G.user, target)
         elif kind == "data":
@@ -366,20 +391,40 @@ class _Builder:
             denotes = concept(a.concept) if a.concept and role not in DETAIL_PROPERTY else None
             self.add(node, PPG.evidence, self.mention(a.span, denotes))
 
+    def ensure_receivers(self) -> None:
+        """A sharing practice whose text names no recipient gets the policy's 'unspecified third party'.
 
-def policy_triples(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, dict[Triple, None]]:
-    """One policy's named graph as (its name, its triples in a first-seen order), pyoxigraph terms; ``rule_ids``
-    adds the ppg:rule of each practice and mention (the ids of the extractor rules that made, changed or linked it)."""
+        'We sell your data' implies a recipient; an explicit, marked node keeps that honest and queryable.
+        """
+        unspecified = child(self.policy, "party", "third-unspecified")
+        for practice in sorted(set(self.sharing) - self.received, key=lambda n: n.value):
+            self.add(unspecified, RDF_TYPE, PR2G.ThirdParty)
+            self.add(unspecified, PR2G.name, ox.Literal("unspecified third party"))
+            self.add(unspecified, PPG.recipientKind, recipient_kind_iri("unknown"))
+            self.add(unspecified, PPG.implicit, boolean(True))
+            self.add(practice, PR2G.receiver, unspecified)
+
+
+def policy_quads(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, list[ox.Quad]]:
+    """One policy's named graph: its name and its quads (pyoxigraph), each subject's together, in the order built
+    (the same on every run: what the writers write). ``rule_ids`` adds the ppg:rule of each practice and mention
+    (the ids of the extractor rules that made, changed or linked it)."""
     b = _Builder(ex, rule_ids)
     name = b.build()
-    ensure_receivers(b.triples, name)
-    return name, b.triples
+    b.ensure_receivers()
+    return name, b.quads()
 
 
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:
     """Add one policy's named graph to ``ds`` (a new rdflib Dataset by default); returns it and the graph name."""
-    name, triples = policy_triples(ex)
-    return to_dataset(name, triples, ds), URIRef(name.value)
+    name, quads = policy_quads(ex)
+    return to_dataset(name, triples_of(quads), ds), URIRef(name.value)
+
+
+def triples_of(quads: Iterable[ox.Quad]) -> Iterator[Triple]:
+    """The (subject, predicate, object) of each quad: the builder makes no RDF-star triple terms."""
+    for q in quads:
+        yield q.subject, q.predicate, q.object  # type: ignore[misc]
 
 
 def to_dataset(name: ox.NamedNode | URIRef, triples: Iterable[Triple], ds: Dataset | None = None) -> Dataset:
@@ -390,19 +435,3 @@ def to_dataset(name: ox.NamedNode | URIRef, triples: Iterable[Triple], ds: Datas
     g = ds.graph(URIRef(name.value) if isinstance(name, ox.NamedNode) else name)
     g.addN((to_rdflib(s), to_rdflib(p), to_rdflib(o), g) for s, p, o in triples)
     return ds
-
-
-def ensure_receivers(triples: dict[Triple, None], policy: ox.NamedNode) -> None:
-    """A sharing practice whose text names no recipient gets the policy's 'unspecified third party'.
-
-    'We sell your data' implies a recipient; an explicit, marked node keeps that honest and queryable.
-    """
-    unspecified = child(policy, "party", "third-unspecified")
-    sharing = {s for s, p, o in triples if p == RDF_TYPE and o == PR2G.DataSharingDisclosure}
-    received = {s for s, p, _ in triples if p == PR2G.receiver}
-    for practice in sorted(sharing - received, key=lambda n: n.value):
-        triples[(unspecified, RDF_TYPE, PR2G.ThirdParty)] = None
-        triples[(unspecified, PR2G.name, ox.Literal("unspecified third party"))] = None
-        triples[(unspecified, PPG.recipientKind, recipient_kind_iri("unknown"))] = None
-        triples[(unspecified, PPG.implicit, boolean(True))] = None
-        triples[(practice, PR2G.receiver, unspecified)] = None

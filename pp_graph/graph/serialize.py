@@ -1,16 +1,22 @@
 """Write a policy graph in one of the supported formats, deterministically and in linear time.
 
-The writers are pyoxigraph's (streaming, in Rust) fed with the builder's pyoxigraph terms (graph/terms.py): a
-5 MB policy's 640k triples are written in well under a second, where rdflib's Turtle writer took minutes (its
-prefixed-name lookup is quadratic) and a writer of our own in Python took seconds. The serializers write triples
-in the order given, so the triples are sorted first (graph, subject, predicate by IRI; object by its N-Triples form):
-the same graph gives the same bytes from one run to the next, whatever order it was built in, and Turtle/TriG
-group each subject's statements. Prefixes: the project's (graph/namespaces.PREFIXES), all declared.
+The writers are pyoxigraph's (streaming, in Rust). A converted policy's graph comes from the builder as pyoxigraph
+Quads, each subject's together, in the order built (graph/build.py), and is written as it is (``serialize_quads``):
+no sort and no Python work per triple, so a 5 MB policy's ~970k triples are written in about the serializer's own
+time. Making a Quad costs several microseconds when its object is a literal (pyoxigraph tries the node types
+first), which is why the builder makes each one once, as it goes, and why writing makes none. The same input and
+settings give the same bytes on every run, since the build order depends on the input alone.
+
+An rdflib Dataset (``serialize``) has no order of its own: its triples are sorted first (graph, subject, predicate
+by IRI; object by its N-Triples form), so the same graph gives the same bytes whatever order it was filled in.
+Prefixes: the project's (graph/namespaces.PREFIXES), all declared.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pp_graph.errors import ConfigError
@@ -31,14 +37,16 @@ def _check(fmt: str) -> None:
         raise ConfigError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
 
 
-def serialize_policy(triples: Iterable[Triple], graph: ox.NamedNode | URIRef, fmt: str) -> str:
-    """A policy graph given as triples of pyoxigraph terms (graph.build.policy_triples) named ``graph``: Turtle and
-    N-Triples hold the triples alone, TriG/N-Quads/JSON-LD keep the graph's name."""
+def serialize_quads(quads: Sequence[ox.Quad], fmt: str) -> bytes:
+    """A policy graph's quads (graph.build.policy_quads, ``Conversion.quads``) in ``fmt``, in the order given:
+    Turtle and N-Triples hold the triples alone, TriG/N-Quads/JSON-LD keep the graph's name."""
     import pyoxigraph as ox
 
     _check(fmt)
-    name = graph if isinstance(graph, ox.NamedNode) else ox.NamedNode(str(graph))
-    return write({name: triples}, fmt)
+    data: Iterable[Any] = quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
+    out = ox.serialize(data, format=ox_format(fmt), prefixes=prefixes())
+    assert out is not None  # no output file given: the bytes are returned
+    return out
 
 
 def serialize(ds: Dataset, graph: URIRef, fmt: str) -> str:
@@ -61,17 +69,22 @@ def write(graphs: Mapping[Any, Iterable[Triple]], fmt: str) -> str:
     """Graphs (name → triples) in ``fmt``, sorted; Turtle/N-Triples write the triples of every graph as one."""
     import pyoxigraph as ox
 
-    from pp_graph.graph.namespaces import PREFIXES
-
     _check(fmt)
     out: list[Any]
     if fmt in QUAD_FORMATS:
         out = [ox.Quad(s, p, o, g) for g in sorted(graphs, key=str) for s, p, o in sorted(graphs[g], key=_key)]
     else:
         out = [ox.Triple(s, p, o) for s, p, o in sorted((t for ts in graphs.values() for t in ts), key=_key)]
-    data = ox.serialize(out, format=ox_format(fmt), prefixes={p: str(ns) for p, ns in PREFIXES.items()})
+    data = ox.serialize(out, format=ox_format(fmt), prefixes=prefixes())
     assert data is not None  # no output file given: the bytes are returned
     return data.decode("utf-8")
+
+
+@cache
+def prefixes() -> dict[str, str]:
+    from pp_graph.graph.namespaces import PREFIXES
+
+    return {p: str(ns) for p, ns in PREFIXES.items()}
 
 
 def _key(t: Triple) -> tuple[str, str, str]:
