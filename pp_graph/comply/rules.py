@@ -33,6 +33,7 @@ class Requirement:
     concepts: tuple[str, ...]  # full IRIs
     facts: tuple[str, ...]  # "data", "legal-basis:<IRI>", "right:<IRI>" …
     fact_exclude: frozenset[str]  # concepts whose facts do not count (too generic: dpv:PersonalData …)
+    fact_veto: re.Pattern[str] | None  # a line it matches gets no statement from the facts (cues still count)
     cues: tuple[re.Pattern[str], ...]
     keywords: re.Pattern[str] | None  # prefilter of the cues (lower-cased line): without a match, no cue is tried
     negatable: bool
@@ -74,6 +75,13 @@ def _pattern(text: str, where: str) -> re.Pattern[str]:
         raise DataFileError(f"{where}: pattern {text!r} is not a valid regular expression ({e})") from e
 
 
+def _strings(raw: dict[str, Any], key: str, where: str) -> list[str]:
+    values = raw.get(key, [])
+    if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+        raise DataFileError(f"{where}: {key!r} must be a list of non-empty strings")
+    return values
+
+
 def _keywords(words: list[str], where: str) -> re.Pattern[str] | None:
     if not all(isinstance(w, str) and w for w in words):
         raise DataFileError(f"{where}: keywords must be non-empty strings")
@@ -111,6 +119,7 @@ def _requirement(raw: dict[str, Any], n: int) -> Requirement:
         concepts=tuple(_concept(c, where) for c in _need(raw, "concepts", list, where)),
         facts=tuple(_fact(f, where) for f in _need(raw, "facts", list, where)),
         fact_exclude=frozenset(_concept(c, where) for c in raw.get("fact_exclude", [])),
+        fact_veto=_pattern("|".join(_strings(raw, "fact_veto", where)), where) if raw.get("fact_veto") else None,
         cues=tuple(_pattern(c, where) for c in _need(raw, "cues", list, where)),
         keywords=_keywords(raw.get("keywords", []), where),
         negatable=_need(raw, "negatable", bool, where),
