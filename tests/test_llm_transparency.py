@@ -235,3 +235,39 @@ def test_schema_file_must_name_the_rule_files_requirements(tmp_path: Path) -> No
     wrong.write_text(json.dumps({"type": "no-such-type"}), encoding="utf-8")
     with pytest.raises(DataFileError, match=r"wrong\.schema\.json: not a valid JSON schema"):
         load_schema(wrong, rules())
+
+
+def test_convert_option_and_comply_from_the_command_line(
+    model: Transparency, server: FakeLLMServer, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from pp_graph.cli import main
+
+    src = tmp_path / "lumen-tree.example.md"
+    src.write_text(TEXT, encoding="utf-8")
+    bad = json.loads(GOOD)
+    bad["segments"][1]["requirements"].append(item("dpo-contact", "our data protection officer"))
+    model.answers.append(json.dumps(bad))
+    opts = {
+        "base_url": server.base_url,
+        "api_key": "k",
+        "cache_path": str(tmp_path / "c.sqlite"),
+        "transparency": "llm",
+    }
+    args = [x for k, v in opts.items() for x in ("--option", f"{k}={v}")]
+    out = tmp_path / "out"
+    res = CliRunner().invoke(
+        main, ["convert", str(src), "--backend", "llm", "--model", "fake-model", *args, "-o", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    assert (
+        "transparency stage (llm): model output dropped, no statement made from it: 1 items whose words" in res.stderr
+    )
+    res = CliRunner().invoke(main, ["comply", str(out), "--law", "gdpr", "--format", "json"])
+    reqs = {r["id"]: r for r in json.loads(res.stdout)["policies"][0]["requirements"]}
+    assert reqs["third-country-transfers"]["status"] == "denied" and reqs["dpo-contact"]["status"] != "addressed"
+    line = "Write to privacy@lumen-tree.example with any question."
+    assert reqs["controller-contact"]["evidence"] == [
+        {"start": TEXT.index(line), "end": TEXT.index(line) + len(line), "text": line}
+    ]
