@@ -31,6 +31,8 @@ def found(text: str) -> dict[str, list[str]]:
         # A consequence of refusing cookies is not a duty to give personal data.
         ("If you refuse our cookies, you may not be able to use some portions of this app.", "mandatory-disclosure"),
         ("We may store your records in accordance with mandatory legislation.", "mandatory-disclosure"),
+        # A disclosure in good faith to stop fraud is no disclosure the law requires.
+        ("We may disclose data on a good faith belief it is needed to prevent fraud or abuse.", "mandatory-disclosure"),
         # Objecting to a policy change, or an opted-out newsletter, is not the Art. 21 right.
         ("If you object to any changes to this notice, please stop using the app.", "right-object"),
         ("We send you our newsletter unless you have opted not to receive such information.", "right-object"),
@@ -60,6 +62,11 @@ def test_not_evidence(text: str, requirement: str) -> None:
     [
         ("We may disclose your information in response to subpoenas or court orders.", "mandatory-disclosure", None),
         ("You must provide a valid email address to register.", "mandatory-disclosure", "You must provide"),
+        (
+            "We may share data if we have a good faith belief that disclosure is needed to satisfy any law.",
+            "mandatory-disclosure",
+            None,
+        ),
         ("Write to us at privacy@lumen-tree.example with any question.", "controller-contact", None),
         ("You have the ability to know, access, correct and delete your personal data.", "right-rectification", None),
         ("You may ask us to correct any errors in your personal data.", "right-rectification", None),
