@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pp_graph.comply.rules import RuleSet, rules
+from pp_graph.comply.rules import RULES_FILE, RuleSet, rules
 from pp_graph.errors import DataFileError
 from pp_graph.extract.llm.client import LLMClient, LLMRequest
 from pp_graph.extract.llm.config import TRANSPARENCY, LLMSettings
@@ -84,7 +84,7 @@ def load_schema(path: Path, ruleset: RuleSet) -> tuple[dict[str, Any], Any, byte
     want = [r.id for r in ruleset.requirements]
     if ids != want:
         raise DataFileError(
-            f"{path.name}: the requirement ids must be those of {Path('gdpr-transparency.toml')} in its order "
+            f"{path.name}: the requirement ids must be those of {RULES_FILE.name} in its order "
             f"({', '.join(want)}); got {ids!r}"
         )
     return schema, Draft202012Validator(item), raw
