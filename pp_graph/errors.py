@@ -102,3 +102,7 @@ class QueryTimeout(PPGraphError):
         )
         self.what = what
         self.seconds = seconds
+
+
+class StageContractError(Exception):
+    """A backend returned output not aligned with the segments (a bug in the backend, not in the input)."""

@@ -19,7 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "learned": ("sklearn", "numpy", "scipy"),
     "report": ("matplotlib",),
     "ui": ("flask", "werkzeug", "waitress"),
-    "llm": ("openai", "json_repair"),
+    "llm": ("openai", "json_repair", "jsonschema"),
     "dask": ("distributed",),
     "mcp": ("mcp",),
     "render": ("playwright",),

@@ -202,6 +202,7 @@ class RequirementMention:
     concepts: tuple[str, ...] = ()  # DPV / eu-gdpr IRIs it is linked to
     score: float | None = None  # a learned layer's score (convert --gdpr-model); None for the rules' statements
     model: str = ""  # digest of the learned model that found it ("" for the rules)
+    source: Provenance | None = None  # the model run that found it (the LLM transparency stage); None for the rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,14 @@ def pattern(text: str, where: str) -> re.Pattern[str]:
         raise DataFileError(f"{where}: pattern {text!r} is not a valid regular expression ({e})") from e
 
 
+def strings(raw: dict[str, Any], key: str, where: str) -> list[str]:
+    """``raw[key]``: a list of non-empty strings, empty when the key is absent."""
+    values = raw.get(key, [])
+    if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+        raise DataFileError(f"{where}: {key!r} must be a list of non-empty strings")
+    return values
+
+
 def member(kind: type[E], value: str, where: str) -> E:
     """The member of the enum ``kind`` whose value is ``value``; the error lists the allowed values."""
     try:

@@ -72,7 +72,9 @@ def _found(
     seg = res.segment
     if seg.is_heading and not req.headings:
         return
-    for fact in req.facts:
+    # A vetoed line (an address block naming "email", a security note naming "verification") shows no fact.
+    facts = req.facts if req.fact_veto is None or not req.fact_veto.search(seg.text) else ()
+    for fact in facts:
         for span, performed in _fact_spans(res, fact, req.fact_exclude, denied_data):
             s, e = span.start - seg.start, span.end - seg.start
             performed = performed and not (req.negatable and negated(seg.text, s, e, neg))

@@ -14,6 +14,7 @@ from pp_graph.rulefiles import dpv_concept as _concept  # (the shared loader's h
 from pp_graph.rulefiles import need as _need
 from pp_graph.rulefiles import parse_toml, read_bytes, unique_ids, versioned
 from pp_graph.rulefiles import pattern as _pattern
+from pp_graph.rulefiles import strings as _strings
 
 RULES_FILE = DATA / "rules" / "gdpr-transparency.toml"
 FACT_KINDS = ("data", "purpose", "third-party", "retention", "legal-basis", "right")
@@ -34,6 +35,7 @@ class Requirement:
     concepts: tuple[str, ...]  # full IRIs
     facts: tuple[str, ...]  # "data", "legal-basis:<IRI>", "right:<IRI>" …
     fact_exclude: frozenset[str]  # concepts whose facts do not count (too generic: dpv:PersonalData …)
+    fact_veto: re.Pattern[str] | None  # a line it matches gets no statement from the facts (cues still count)
     cues: tuple[re.Pattern[str], ...]
     keywords: re.Pattern[str] | None  # prefilter of the cues (lower-cased line): without a match, no cue is tried
     negatable: bool
@@ -88,6 +90,7 @@ def _requirement(raw: dict[str, Any], n: int) -> Requirement:
         concepts=tuple(_concept(c, where) for c in _need(raw, "concepts", list, where)),
         facts=tuple(_fact(f, where) for f in _need(raw, "facts", list, where)),
         fact_exclude=frozenset(_concept(c, where) for c in raw.get("fact_exclude", [])),
+        fact_veto=_pattern("|".join(_strings(raw, "fact_veto", where)), where) if raw.get("fact_veto") else None,
         cues=tuple(_pattern(c, where) for c in _need(raw, "cues", list, where)),
         keywords=_keywords(raw.get("keywords", []), where),
         negatable=_need(raw, "negatable", bool, where),

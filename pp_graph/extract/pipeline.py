@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from pp_graph.errors import StageContractError
 from pp_graph.extract.languages import language_warning
 from pp_graph.extract.registry import STAGES, Backend, stage
 from pp_graph.load.language import detect
@@ -28,10 +29,6 @@ from pp_graph.model import (
     Span,
 )
 from pp_graph.vocab.dpv import LEGAL_BASIS, PERSONAL_DATA, PURPOSE, RIGHT, vocabulary
-
-
-class StageContractError(Exception):
-    """A backend returned output not aligned with the segments (a bug in the backend)."""
 
 
 def _aligned(name: str, out: Sequence[object], segments: list[Segment]) -> None:
@@ -227,7 +224,7 @@ def extract(
     mapped = to_source_results(reading, results)
     prov = replace(backend.provenance, segmenter=SEGMENTER)
     ex = PolicyExtraction(policy, [r.segment for r in mapped], mapped, prov, stages=tuple(name for name, _ in todo))
-    ex.warnings = list(reading.warnings)
+    ex.warnings = list(reading.warnings) + backend.warnings()
     ex.language = detect(view.text)  # the reading: markup would read as another language
     practices = sum(len(r.practices) for r in mapped)
     warning = language_warning(ex.language, backend.name, backend.languages, practices)

@@ -21,6 +21,7 @@ from pp_graph.model import (
     PracticeMention,
     Provenance,
     Relation,
+    RequirementMention,
     Segment,
     SegmentExtraction,
     Span,
@@ -73,6 +74,15 @@ class Backend(ABC):
 
     @abstractmethod
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]: ...
+
+    def requirements(self, policy: Policy, segments: list[Segment]) -> list[list[RequirementMention]] | None:
+        """The transparency statements of each segment when the backend finds them itself (the LLM backend with
+        ``transparency = "llm"``); None: the transparency rules find them from the other stages' facts."""
+        return None
+
+    def warnings(self) -> list[str]:
+        """What the conversion of the current policy should tell the user (added to the extraction's warnings)."""
+        return []
 
     def stats(self) -> dict[str, float]:
         """Backend counters for the report (requests, tokens, cache hits…)."""

@@ -24,6 +24,8 @@ Transparency requirements (GDPR Art. 13/14; pp_graph.comply), one statement per 
   <policy> ppg:transparencyRules "1.0+digest" ; ppg:addressesRequirement ppg:gdpr-… ; ppg:hasTransparencyStatement <s> .
   <s> a ppg:TransparencyStatement ; ppg:requirement ppg:gdpr-… ; ppg:performed true ; ppg:evidence <mention> ;
       ppg:onText <text> ; ppg:transparencyRule "right-access/cue-2" ; prov:wasGeneratedBy <run> .
+  (<run>: the rules' activity; for the LLM transparency stage ("…/llm" rules) an activity with the model and the
+  stage's prompt version; for a user-trained layer its model's activity)
   (the requirement's DPV / eu-gdpr concepts are on ppg:gdpr-… in the ontology: ppg:relatedConcept)
 """
 
@@ -47,6 +49,7 @@ from pp_graph.model import (
     PartyMention,
     PolicyExtraction,
     PracticeType,
+    Provenance,
     RequirementMention,
     Role,
     SegmentExtraction,
@@ -263,8 +266,20 @@ class _Builder:
             self.add(node, PPG.score, typed(f"{m.score or 0.0:.4f}", "decimal"))
             self.add(node, PPG.modelDigest, ox.Literal(m.model))
             self.add(node, PROV.wasGeneratedBy, self.learned_run(m.model))
+        elif m.source is not None:  # found by a language model: the model and the stage's prompt version
+            self.add(node, PROV.wasGeneratedBy, self.asked_run(m.source))
         else:
             self.add(node, PROV.wasGeneratedBy, self.transparency_run)
+
+    def asked_run(self, prov: Provenance) -> ox.NamedNode:
+        name = f"transparency-{prov.extractor}-{prov.model}-{prov.prompt_version}"
+        run = child(self.policy, "extraction", slug(name))
+        self.add(run, RDF_TYPE, PROV.Activity)
+        self.add(run, PPG.extractor, ox.Literal(prov.extractor))
+        self.add(run, PPG.model, ox.Literal(prov.model))
+        self.add(run, PPG.promptVersion, ox.Literal(prov.prompt_version))
+        self.add(run, PROV.used, self.policy)
+        return run
 
     def learned_run(self, digest: str) -> ox.NamedNode:
         run = child(self.policy, "learned", slug(digest))

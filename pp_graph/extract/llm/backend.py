@@ -31,6 +31,7 @@ from pp_graph.extract.llm.config import SCHEMES, LLMSettings, load_settings
 from pp_graph.extract.llm.errors import Truncated
 from pp_graph.extract.llm.parse import Locator, entry_number, parse_json, segment_entries, valid_duration
 from pp_graph.extract.llm.prompts import Prompt, load_prompts, prompt_version
+from pp_graph.extract.llm.render import neutral, pack, render_segment
 from pp_graph.extract.llm.schemas import (
     ITEM_MODEL,
     AttributeItem,
@@ -60,6 +61,7 @@ from pp_graph.model import (
     Provenance,
     RecipientKind,
     Relation,
+    RequirementMention,
     Role,
     Segment,
     SegmentExtraction,
@@ -109,43 +111,6 @@ class _Found:
     parties: list[PartyMention] = field(default_factory=list)
     practices: list[PracticeMention] = field(default_factory=list)
     attributes: list[AttributeMention] = field(default_factory=list)
-
-
-_MARKER = re.compile(r"<(/?)(segments?|practices|entities|spans)\b", re.I)
-
-
-def _neutral(text: str) -> str:
-    """Policy text with our boundary markers defused (a span containing them is then simply not found)."""
-    return _MARKER.sub(lambda m: f"‹{m.group(1)}{m.group(2)}", text)
-
-
-def _attr(value: str) -> str:
-    return value.replace('"', "'").replace("\n", " ")[:120]
-
-
-def render_segment(n: int, seg: Segment) -> str:
-    attrs = f' n="{n}"'
-    if seg.is_heading:
-        attrs += ' heading="true"'
-    elif seg.heading_path:
-        attrs += f' section="{_attr(seg.heading_path[-1])}"'
-    return f"<segment{attrs}>\n{_neutral(seg.text)}\n</segment>"
-
-
-def pack(segments: list[Segment], max_chars: int, max_segments: int) -> list[list[Segment]]:
-    """Consecutive segments grouped up to ``max_chars`` characters and ``max_segments`` segments."""
-    batches: list[list[Segment]] = []
-    cur: list[Segment] = []
-    size = 0
-    for seg in segments:
-        if cur and (size + len(seg.text) > max_chars or len(cur) >= max_segments):
-            batches.append(cur)
-            cur, size = [], 0
-        cur.append(seg)
-        size += len(seg.text)
-    if cur:
-        batches.append(cur)
-    return batches
 
 
 _NUMBER_WORDS = {
@@ -234,6 +199,7 @@ class LLMBackend(Backend):
         self._found: dict[int, _Found] = {}
         self._active: list[Segment] = []
         self._done: set[str] = set()
+        self._warnings: list[str] = []
         self._offline: Any = None
 
     # -- Backend API --
@@ -295,6 +261,21 @@ class LLMBackend(Backend):
             self._ensure("structure", policy, segments)
         return [self._get(s).attributes for s in segments]
 
+    def requirements(self, policy: Policy, segments: list[Segment]) -> list[list[RequirementMention]] | None:
+        """With ``transparency = "llm"``: the model's transparency statements per segment (every segment is sent,
+        the prefilter does not apply: a contact line has no practice); else None, and the rules decide."""
+        if self.settings.transparency != "llm":
+            return None
+        from pp_graph.extract.llm.transparency import TransparencyAsker
+
+        self._begin(policy, segments)
+        outcome = self._run(lambda: TransparencyAsker(self.client, self.settings).ask(policy, segments))
+        self._warnings.extend(outcome.warnings())
+        return [outcome.found.get(s.index, []) for s in segments]
+
+    def warnings(self) -> list[str]:
+        return list(self._warnings)
+
     def relations(self, policy: Policy, results: list[SegmentExtraction]) -> list[list[Relation]]:
         segments = [r.segment for r in results]
         self._begin(policy, segments)
@@ -309,7 +290,7 @@ class LLMBackend(Backend):
         """A new policy (or the same one again): forget the previous answers and counters."""
         key = (policy.digest, len(segments))
         self.client.usage = Usage()
-        self._key, self._found, self._done = key, {}, set()
+        self._key, self._found, self._done, self._warnings = key, {}, set(), []
         self._active = self._prefilter(policy, segments) if self.settings.prefilter else list(segments)
         self.client.usage.segments_sent = len(self._active)
         self.client.usage.segments_skipped = len(segments) - len(self._active)
@@ -529,7 +510,7 @@ class LLMBackend(Backend):
         active = {s.index for s in self._active}
 
         async def one(i: int, seg: Segment, ss: list[Span]) -> None:
-            listing = "\n".join(f'{k}. "{_neutral(sp.text)}"' for k, sp in enumerate(ss, 1))
+            listing = "\n".join(f'{k}. "{neutral(sp.text)}"' for k, sp in enumerate(ss, 1))
             meta = RequestMeta("classify", policy, [seg], top=top, spans=ss)
             req = self._request(
                 stage,
@@ -624,11 +605,11 @@ def _relation_block(n: int, r: SegmentExtraction) -> str:
     lines = [render_segment(n, r.segment), f'<practices n="{n}">']
     for i, p in enumerate(r.practices):
         neg = " (negated)" if p.negated else ""
-        lines.append(f'P{i}: "{_neutral(p.span.text)}" {p.type.value}{neg}')
+        lines.append(f'P{i}: "{neutral(p.span.text)}" {p.type.value}{neg}')
     lines += ["</practices>", f'<entities n="{n}">', "party:first: the policy's own company (implied)"]
-    lines += [f'data:{i}: "{_neutral(d.span.text)}" {compact(d.concept or "")}' for i, d in enumerate(r.data)]
-    lines += [f'purpose:{i}: "{_neutral(p.span.text)}" {compact(p.concept or "")}' for i, p in enumerate(r.purposes)]
-    lines += [f'party:{i}: "{_neutral(p.span.text)}" {p.kind.value}' for i, p in enumerate(r.parties)]
-    lines += [f'attr:{i}: "{_neutral(a.span.text)}" {a.kind.value}' for i, a in enumerate(r.attributes)]
+    lines += [f'data:{i}: "{neutral(d.span.text)}" {compact(d.concept or "")}' for i, d in enumerate(r.data)]
+    lines += [f'purpose:{i}: "{neutral(p.span.text)}" {compact(p.concept or "")}' for i, p in enumerate(r.purposes)]
+    lines += [f'party:{i}: "{neutral(p.span.text)}" {p.kind.value}' for i, p in enumerate(r.parties)]
+    lines += [f'attr:{i}: "{neutral(a.span.text)}" {a.kind.value}' for i, a in enumerate(r.attributes)]
     lines.append("</entities>")
     return "\n".join(lines)

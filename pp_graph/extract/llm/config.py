@@ -20,7 +20,9 @@ SCHEMES: dict[str, tuple[str, ...]] = {
     # the paper: one request per stage per segment, seven stages
     "paper": ("data_spans", "data_classes", "purpose_spans", "purpose_classes", "parties", "practices", "relations"),
 }
-ALL_STAGES = tuple(dict.fromkeys(s for stages in SCHEMES.values() for s in stages))
+# The transparency stage (GDPR Art. 13/14 requirements) asks the model only with ``transparency = "llm"``.
+TRANSPARENCY = "transparency"
+ALL_STAGES = tuple(dict.fromkeys([*(s for stages in SCHEMES.values() for s in stages), TRANSPARENCY]))
 
 
 class StageSettings(BaseModel):
@@ -42,6 +44,8 @@ class LLMSettings(BaseModel):
     api_key: str | None = None  # default: $OPENAI_API_KEY (or api_key_env)
     api_key_env: str = "OPENAI_API_KEY"
     scheme: Literal["ours", "paper"] = "ours"
+    # Who finds the transparency requirements: the offline rules over the model's facts (no request), or the model.
+    transparency: Literal["rules", "llm"] = "rules"
     temperature: float = Field(default=0.0, ge=0, le=2)
     seed: int | None = 20240901
     max_tokens: int | None = Field(default=None, ge=16)  # default: 1000 for the paper scheme, 4096 for ours
@@ -93,8 +97,12 @@ class LLMSettings(BaseModel):
     def resolved_api_key(self) -> str | None:
         return self.api_key or os.environ.get(self.api_key_env) or None
 
+    def asked_stages(self) -> tuple[str, ...]:
+        """The stages that send requests: the scheme's, and the transparency stage when the model answers it."""
+        return SCHEMES[self.scheme] + ((TRANSPARENCY,) if self.transparency == "llm" else ())
+
     def models(self) -> list[str]:
-        return sorted({self.stage_model(s) for s in SCHEMES[self.scheme]})
+        return sorted({self.stage_model(s) for s in self.asked_stages()})
 
 
 def load_settings(config: str | Path | None = None, **options: Any) -> LLMSettings:

@@ -31,6 +31,7 @@ VARIABLES: dict[str, tuple[set[str], set[str]]] = {
     "data_classes": ({"schema", "concepts"}, {"segment", "spans"}),
     "purpose_classes": ({"schema", "concepts"}, {"segment", "spans"}),
     "relations": ({"schema", "roles"}, {"segments"}),
+    "transparency": ({"schema", "requirements"}, {"segments"}),
 }
 
 
