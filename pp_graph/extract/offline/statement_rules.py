@@ -193,11 +193,13 @@ def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> StatementRules
     ids = [s.id for s in statements]
     if len(set(ids)) != len(ids):
         raise DataFileError(f"{name}: statement ids repeat")
-    vetoes = {}
+    before: dict[AttributeKind, list[str]] = {}
     for n, v in enumerate(raw.get("detail_veto", []), 1):
         where = f"{name}: detail_veto {n}"
         kind = _enum(AttributeKind, _need(v, "kind", str, where), where)
-        vetoes[kind] = _pattern(_need(v, "before", str, where) + r"\s*$", where)
+        before.setdefault(kind, []).append(_pattern(_need(v, "before", str, where), where).pattern)
+    # several vetoes of a kind: any of them (each was checked on its own above, so its entry names it on error)
+    vetoes = {k: _pattern("(?:" + "|".join(f"(?:{b})" for b in bs) + r")\s*$", name) for k, bs in before.items()}
     digest = hashlib.sha256(raw_bytes).hexdigest()[:12]
     rules = StatementRules(f"{_need(raw, 'version', str, name)}+{digest}", negation, statements, details, vetoes)
     check_examples(rules, name)
