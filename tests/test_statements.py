@@ -464,3 +464,18 @@ def test_a_title_line_of_plain_text_makes_no_statement() -> None:
     change = _one(g, PPG.PolicyChange)
     assert _values(g, change, PPG.notificationMeans) == {"email"}
     assert _values(g, _one(g, PPG.UserChoiceControl), PPG.choiceScope) == {"marketing"}
+
+
+def test_a_table_of_contents_line_makes_no_statement() -> None:
+    """A line of section titles ("… Changes To This Policy Your Opt-Out Choices Children Under 13 …") or of links to
+    the policy's own sections names topics; each title made a statement (a policy change, a choice, an audience)."""
+    plain = (
+        "Information We Collect How We Use Information Changes To This Policy Your Opt-Out Choices "
+        "Children Under 13 Contact Us\n\nWe may change this policy and will notify you by email.\n"
+    )
+    links = "[Your opt-out choices](#choices) · [Changes to this policy](#changes) · [California residents](#ca)\n"
+    for text in (plain, f"# Privacy at Lumen\n\n{links}\nWe may change this policy and will notify you by email.\n"):
+        c = convert_text(text, "lumen-notes.example")
+        g = c.dataset.graph(c.graph)
+        assert _values(g, _one(g, PPG.PolicyChange), PPG.notificationMeans) == {"email"}
+        assert not _practices(g, PPG.UserChoiceControl) and not _practices(g, PPG.SpecificAudience)
