@@ -103,6 +103,9 @@ def test_mapping_and_split_files_are_valid():
     }
     assert len(cats) == 8  # the five data-practice types as four labels, and the four statement types
     assert cats["do not track"] == {PracticeType.DO_NOT_TRACK}
+    # where data is kept or sent is OPP-115's International and Specific Audiences, how long its Data Retention
+    assert cats["international and specific audiences"] == {PracticeType.SPECIFIC_AUDIENCE, opp115.STORAGE_PLACE}
+    assert cats["data retention"] == {PracticeType.DATA_STORAGE_RETENTION_DELETION}
     assert m.target("Personal Information Type", "user PROFILE") == m.target(
         "Personal Information Type", "User profile"
     )
@@ -112,10 +115,30 @@ def test_mapping_and_split_files_are_valid():
     assert [p for p in opp115.split_order(split) if split[p] == "train"] == opp115.split_order(split)[:65]
 
 
+def test_a_storage_statement_with_a_place_is_scored_as_a_place_not_retention():
+    """OPP-115's annotators file storage places and transfers under International and Specific Audiences; a storage
+    statement with a place scored as Data Retention was the largest source of retention false positives."""
+    from pp_graph.api import convert_text
+
+    def kinds(sentence: str) -> set[str]:
+        ex = convert_text(f"# Privacy at Lumen\n\n{sentence}\n", "lumen-notes.example").extraction
+        return {k for res in ex.results for i in range(len(res.practices)) for k in opp115.scored_kinds(res, i)}
+
+    assert kinds("Your data may be stored and processed in the United States.") == {opp115.STORAGE_PLACE}
+    assert kinds("We rely on Standard Contractual Clauses for transfers of your data.") == {opp115.STORAGE_PLACE}
+    both = kinds("We keep your account data in the EU for two years.")
+    assert both == {opp115.STORAGE_PLACE, PracticeType.DATA_STORAGE_RETENTION_DELETION}
+    assert kinds("We keep your account data for two years.") == {PracticeType.DATA_STORAGE_RETENTION_DELETION}
+    assert kinds("We share your email address with advertisers.") == {PracticeType.THIRD_PARTY_SHARING_DISCLOSURE}
+
+
 def test_mapping_rejects_unknown_concept(tmp_path):
     bad = tmp_path / "m.tsv"
     bad.write_text("Purpose\tAdvertising\tdpv:NoSuchPurpose\twhy\n")
     with pytest.raises(DataFileError, match="NoSuchPurpose"):
+        opp115.load_mapping(bad)
+    bad.write_text("category\tData Retention\tstorage-places\twhy\n")
+    with pytest.raises(DataFileError, match="not a practice type or 'storage-place'"):
         opp115.load_mapping(bad)
     bad.write_text("Purpose\tAdvertising\n")
     with pytest.raises(DataFileError, match="4 tab-separated"):

@@ -323,9 +323,10 @@ def test_more_retention_statements() -> None:
         "We will retain and use your email address as necessary to comply with our legal obligations.\n"
     )
     assert RETAIN in types_of("It may be impossible to completely delete your email address because of backups.\n")
-    # a children's section keeps only a retention statement that states its period
-    assert types_of("We retain your child's email address for as long as the account is active.\n") == {RETAIN}
-    assert types_of("We collect your child's email address.\n") == set()
+    # a children's section keeps only a retention statement that states its period (and says it is about children)
+    kids = PracticeType.SPECIFIC_AUDIENCE
+    assert types_of("We retain your child's email address for as long as the account is active.\n") == {RETAIN, kids}
+    assert types_of("We collect your child's email address.\n") == {kids}
 
 
 def test_retention_timing_and_passive_statements() -> None:

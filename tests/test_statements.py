@@ -82,13 +82,14 @@ CHANGES = [
     ("This policy may be updated; we will tell you through the app before changes take effect.", {"in-app"}),
     ("Your continued use of Lumen after we amend this statement means you accept it.", {"continued-use"}),
     ("We can modify this policy at any time without notice.", {"no-notice"}),
+    ("Users will be notified of any privacy policy changes by email.", {"email"}),
 ]
 DNT = [
     ("We do not respond to Do Not Track signals.", False),
     ("Lumen does not currently recognize DNT browser signals.", False),
     ("Do Not Track requests are not honored by this website.", False),
     ("We honor Do Not Track signals sent by your browser.", True),
-    ("Where your browser sends a Global Privacy Control signal, we treat it as a valid opt-out.", True),
+    ("We currently take no action to respond to Do Not Track signals.", False),
 ]
 AUDIENCES = [
     ("Our services are not directed to children under 13.", {"children"}, 13),
@@ -96,6 +97,10 @@ AUDIENCES = [
     ("You must be at least 18 to open a Lumen account.", set(), 18),
     ("If we learn we hold data about a child without parental consent, we delete it.", {"children"}, None),
     ("Teens under 16 need a guardian's permission before they sign up.", {"teens"}, 16),
+    # residents of a state or region (OPP-115's International and Specific Audiences), a child named as someone's
+    ("California residents may request a list of the companies we shared data with.", {"residents"}, None),
+    ("If you live outside the European Union, these terms apply to you.", {"residents"}, None),
+    ("Parents may review their son's account at any time.", {"children"}, None),
 ]
 STORAGE = [
     ("Your data may be stored and processed in any country where we have facilities.", False, {"any-country"}, set()),
@@ -109,6 +114,7 @@ STORAGE = [
     ("Your information is transferred to the United States under an adequacy decision.", False, {"US"}, {"adequacy"}),
     ("We never transfer personal data outside the European Union.", True, {"outside-EEA"}, set()),
     ("Data moved between our group companies is covered by binding corporate rules.", False, set(), {"bcr"}),
+    ("We adhere to the Safe Harbor Framework for data about our European customers.", False, set(), {"dpf"}),
 ]
 MISSES = [
     "We collect your email address when you register.",
@@ -118,6 +124,17 @@ MISSES = [
     "We ship orders to customers in Canada.",
     "Climate change is a frequent topic on our blog.",
     "Our optical products are sold in retail stores.",
+    # "us" the pronoun is no place; neither are shops, nor the country whose law sets an age of consent
+    "Your browser keeps these cookies and sends them back to us on each visit.",
+    "Our partners send information about the offers you viewed to us.",
+    "This notice covers personal information we gather at our retail stores in the United States and online.",
+    "You must be old enough to consent to the processing of your personal data in your country.",
+    # a date stamp says nothing of changes to come
+    "This privacy notice was last updated on March 3, 2024.",
+    # the site's control over cookies is no choice of the reader's
+    "Lumen has no access or control over these cookies, which advertisers set.",
+    # a count is no age (the shapes allow ages up to 25)
+    "Cookies from over 50+ major advertising networks may be set on our pages.",
 ]
 
 
@@ -384,7 +401,8 @@ def test_a_place_that_says_where_people_are_is_no_storage_place() -> None:
     lived = "If you live in the EEA, our affiliate is the controller of information processed in connection with it."
     assert not [f for f in read_sentence(rules, lived) if f.rule.id == "statement.storage-place"]
     stored = read_sentence(rules, "Information about users in the EU is stored on servers in Ireland.")
-    assert [d.code for f in stored for d in f.details] == ["IE"]  # "users in the EU" vetoed, Ireland kept
+    places = [d.code for f in stored if f.rule.id == "statement.storage-place" for d in f.details]
+    assert places == ["IE"]  # "users in the EU" vetoed, Ireland kept (users in the EU are an audience)
     start = RULES_FILE.read_text(encoding="utf-8").index("\n[[detail_veto]]\n") + 1
     without = RULES_FILE.read_text(encoding="utf-8")
     without = without[:start] + without[start:].split("\n\n", 1)[1]
@@ -410,3 +428,54 @@ def test_a_transfers_heading_gives_storage_not_sharing() -> None:
     # a line under that heading that names a recipient and no place still shares
     shared = convert_text(text + "\nWe share your email address with our payment processor.\n", "lumen-notes.example")
     assert _practices(shared.dataset.graph(shared.graph), PR2G.DataSharingDisclosure)
+
+
+def test_global_privacy_control_is_an_opt_out_not_do_not_track() -> None:
+    """GPC is an opt-out of sale, sharing and targeted ads that some laws make binding; Do Not Track is a request
+    sites may ignore. Policies answer them differently in one paragraph ("we do not respond to DNT … we honor GPC"),
+    so GPC read as Do Not Track gave a site that both honours and ignores Do Not Track."""
+    g = _graph("We do not respond to Do Not Track signals. We honor the Global Privacy Control signal in some states.")
+    dnt = _one(g, PPG.DoNotTrack)
+    assert (dnt, PPG.honoursDoNotTrack, Literal(False)) in g
+    choice = _one(g, PPG.UserChoiceControl)
+    assert (choice, PPG.negated, Literal(False)) in g
+    assert _values(g, choice, PPG.choiceMechanism) == {"opt-out"}
+    g = _graph("Where your browser sends a Global Privacy Control signal, we treat it as a valid opt-out of sharing.")
+    assert not _practices(g, PPG.DoNotTrack)
+    assert _values(g, _one(g, PPG.UserChoiceControl), PPG.choiceMechanism) == {"opt-out"}
+
+
+def test_the_pronoun_us_is_no_place_but_the_us_in_capitals_is() -> None:
+    upper = _graph("Your data is stored on servers in the US.")
+    assert _values(upper, _one(upper, PR2G.DataStorageRetention), PPG.storageRegion) == {"US"}
+    shouted = _graph("WE MAY TRANSFER AND STORE YOUR ACCOUNT INFORMATION IN THE UNITED STATES.")
+    assert _values(shouted, _one(shouted, PR2G.DataStorageRetention), PPG.storageRegion) == {"US"}
+
+
+def test_a_title_line_of_plain_text_makes_no_statement() -> None:
+    """In plain text without heading markup, a short title line acts as a heading: it announces what its lines
+    state, so "Changes to This Privacy Policy" or "Your Opt-Out Choices" is no statement of its own."""
+    text = (
+        "Changes to This Privacy Policy\n\nWe may change this policy and will notify you by email.\n\n"
+        "Your Opt-Out Choices\n\nYou can opt out of marketing emails at any time.\n"
+    )
+    c = convert_text(text, "lumen-notes.example")
+    g = c.dataset.graph(c.graph)
+    change = _one(g, PPG.PolicyChange)
+    assert _values(g, change, PPG.notificationMeans) == {"email"}
+    assert _values(g, _one(g, PPG.UserChoiceControl), PPG.choiceScope) == {"marketing"}
+
+
+def test_a_table_of_contents_line_makes_no_statement() -> None:
+    """A line of section titles ("… Changes To This Policy Your Opt-Out Choices Children Under 13 …") or of links to
+    the policy's own sections names topics; each title made a statement (a policy change, a choice, an audience)."""
+    plain = (
+        "Information We Collect How We Use Information Changes To This Policy Your Opt-Out Choices "
+        "Children Under 13 Contact Us\n\nWe may change this policy and will notify you by email.\n"
+    )
+    links = "[Your opt-out choices](#choices) · [Changes to this policy](#changes) · [California residents](#ca)\n"
+    for text in (plain, f"# Privacy at Lumen\n\n{links}\nWe may change this policy and will notify you by email.\n"):
+        c = convert_text(text, "lumen-notes.example")
+        g = c.dataset.graph(c.graph)
+        assert _values(g, _one(g, PPG.PolicyChange), PPG.notificationMeans) == {"email"}
+        assert not _practices(g, PPG.UserChoiceControl) and not _practices(g, PPG.SpecificAudience)

@@ -28,6 +28,7 @@ from pp_graph.evaluate.opp115 import (
     OppPolicy,
     load_corpus,
     load_mapping,
+    scored_kinds,
     site_for,
     split_ids,
 )
@@ -96,7 +97,7 @@ class _Judge:
 
         mapping = load_mapping()
         self.scores, self.backend, self.mapping = scores, backend, mapping
-        self.category_of = {t.value: c for c, types in mapping.practice_types().items() for t in types}
+        self.category_of = {t: c for c, kinds in mapping.practice_types().items() for t in kinds}
         self.labels = {"data": mapping.labels(DATA_ATTRIBUTE), "purpose": mapping.labels(PURPOSE_ATTRIBUTE)}
         self.ancestors = vocabulary().ancestors
 
@@ -118,18 +119,19 @@ class _Judge:
             return k if k >= 0 and pos < bounds[k][1] else None
 
         predicted: list[set[str | None]] = [set() for _ in bounds]
+        made: list[tuple[int, tuple[str, ...], set[str]]] = []  # (unit, rules, categories) per practice
         for res in ex.results:
-            for p in res.practices:
+            for i, p in enumerate(res.practices):
                 k = unit(p.span.start if not p.inherited else res.segment.start)
+                cats = {self.category_of[t] for t in scored_kinds(res, i) if t in self.category_of}
                 if k is not None:
-                    predicted[k].add(self.category_of.get(p.type.value))
+                    predicted[k] |= cats
+                    made.append((k, p.rules, cats))
         self.events(trace.events, unit, gold, predicted)
-        for res in ex.results:
-            for p in res.practices:
-                k = unit(p.span.start if not p.inherited else res.segment.start)
-                # a type the mapping scores no category for (user choice, policy change …) is not judged
-                if k is not None and p.type.value in self.category_of:
-                    self.judged(p.rules, self.category_of[p.type.value] in gold[k])
+        for k, rules, cats in made:
+            # a kind the mapping scores no category for is not judged; one right category of several is right
+            if cats:
+                self.judged(rules, bool(cats & gold[k]))
         self.mentions(pol, ex, unit)
 
     def judged(self, rules: Iterable[str], right: bool) -> None:

@@ -49,7 +49,7 @@ from pp_graph.evaluate.opp115 import (
 )
 from pp_graph.extract.learned.features import Unit, units
 from pp_graph.extract.learned.model import Label, LearnedModel
-from pp_graph.model import Policy
+from pp_graph.model import Policy, PracticeType
 from pp_graph.vocab.dpv import expand
 
 # A label with fewer gold segments (out of fold) keeps the rules: a threshold fitted to a handful of segments is noise.
@@ -64,9 +64,11 @@ CHOOSE_ON = {"practice": "dev", "data": "cv", "purpose": "cv"}  # by label kind 
 
 def labels_of(mapping: Mapping) -> list[Label]:
     """The classifier's labels: the scored OPP-115 categories, data labels and purpose labels."""
+    # the class a label infers is a practice type (STORAGE_PLACE is a scored kind only, never written in a graph)
+    types = {t.value for t in PracticeType}
     out = [
-        Label(cat, "practice", max(t.value for t in types), tuple(sorted(t.value for t in types)))
-        for cat, types in sorted(mapping.practice_types().items())
+        Label(cat, "practice", max(kinds & types), tuple(sorted(kinds)))
+        for cat, kinds in sorted(mapping.practice_types().items())
     ]
     for attr, kind in ((DATA_ATTRIBUTE, "data"), (PURPOSE_ATTRIBUTE, "purpose")):
         for name, concepts in mapping.labels(attr).items():

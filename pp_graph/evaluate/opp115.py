@@ -27,7 +27,7 @@ from pp_graph.datafiles import tsv_lines
 from pp_graph.errors import DataFileError, InputError
 from pp_graph.evaluate.metrics import PRF, Interval, LabelScores, bootstrap_macro_f1, name_labels
 from pp_graph.extract.learned.model import Label, LearnedModel
-from pp_graph.model import Policy, PolicyExtraction, PracticeType
+from pp_graph.model import Policy, PolicyExtraction, PracticeType, Role, SegmentExtraction
 from pp_graph.resources import DATA
 
 MAPPING_FILE = DATA / "opp115-dpv-mapping.tsv"
@@ -42,6 +42,14 @@ MIN_AGREEMENT = 2  # of 3 annotators
 TRAIN_SIZE = 65
 
 CATEGORY = "category"
+# A scored kind that is not a practice type: a storage practice that says where data is kept or sent (a place or a
+# transfer safeguard tied to it) and not for how long. OPP-115's annotators file such text under International and
+# Specific Audiences (audience "Citizens from other countries"), and Data Retention is how long data is kept: of the
+# 40 train-split segments that say data is stored, processed or transferred in a country, 14 have International and
+# Specific Audiences in gold, 12 Other, 10 Third Party Sharing and 3 Data Retention.
+STORAGE_PLACE = "storage-place"
+PLACE_ROLES = frozenset({Role.STORAGE_PLACE, Role.TRANSFER_SAFEGUARD})
+SCORED_KINDS = frozenset({t.value for t in PracticeType} | {STORAGE_PLACE})
 DATA_ATTRIBUTE = "Personal Information Type"
 PURPOSE_ATTRIBUTE = "Purpose"
 
@@ -116,13 +124,9 @@ class Mapping:
             if t != "-"
         }
 
-    def practice_types(self) -> dict[str, frozenset[PracticeType]]:
-        """OPP-115 category → the practice types that predict it."""
-        return {
-            cat: frozenset(PracticeType(x) for x in t.split())
-            for cat, t in self.rows.get(CATEGORY, {}).items()
-            if t != "-"
-        }
+    def practice_types(self) -> dict[str, frozenset[str]]:
+        """OPP-115 category → the scored kinds that predict it (practice types, or STORAGE_PLACE)."""
+        return {cat: frozenset(t.split()) for cat, t in self.rows.get(CATEGORY, {}).items() if t != "-"}
 
 
 def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
@@ -139,8 +143,8 @@ def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
         if target != "-":
             for t in target.split():
                 bad = None
-                if attribute == CATEGORY and t not in PracticeType.__members__.values():
-                    bad = "not a practice type"
+                if attribute == CATEGORY and t not in SCORED_KINDS:
+                    bad = f"not a practice type or {STORAGE_PLACE!r}"
                 elif attribute in (DATA_ATTRIBUTE, PURPOSE_ATTRIBUTE):
                     top = PERSONAL_DATA if attribute == DATA_ATTRIBUTE else PURPOSE
                     try:
@@ -295,10 +299,24 @@ def opp_segment_of(bounds: list[tuple[int, int]], start: int) -> int | None:
     return None if k < 0 or start >= bounds[k][1] else k
 
 
+def scored_kinds(res: SegmentExtraction, i: int) -> set[str]:
+    """What the segment's practice ``i`` is scored as: its type, except that a storage practice tied to a place or a
+    transfer safeguard is STORAGE_PLACE, and also its type only when a retention period is tied to it as well ("we
+    keep your data in the EU for two years" says where and how long)."""
+    p = res.practices[i]
+    if p.type != PracticeType.DATA_STORAGE_RETENTION_DELETION:
+        return {p.type.value}
+    roles = {r.role for r in res.relations if r.practice == i}
+    if not roles & PLACE_ROLES:
+        return {p.type.value}
+    return {STORAGE_PLACE} | ({p.type.value} if Role.RETENTION_PERIOD in roles else set())
+
+
 def predictions(
     pol: OppPolicy, ex: PolicyExtraction, bounds: list[tuple[int, int]], learned: Sequence[Label] = ()
 ) -> list[dict[str, set]]:
-    """Per OPP-115 segment: practice types, and the DPV classes of data and purposes tied to a practice.
+    """Per OPP-115 segment: the scored kinds of its practices (scored_kinds), and the DPV classes of data and
+    purposes tied to a practice.
 
     With a learned model's labels, a label in mode 'learned' takes the classifier's decision instead of the
     rules' (its members are dropped, its inferred class kept); in mode 'union' the inferred class is added.
@@ -310,7 +328,8 @@ def predictions(
         if k is None:
             continue
         slot = out[k]
-        slot["practices"].update(p.type for p in res.practices)
+        for i in range(len(res.practices)):
+            slot["practices"].update(scored_kinds(res, i))
         linked = {r.entity for r in res.relations}
         slot["data"].update(d.concept for i, d in enumerate(res.data) if f"data:{i}" in linked and d.concept)
         slot["purposes"].update(p.concept for i, p in enumerate(res.purposes) if f"purpose:{i}" in linked and p.concept)
@@ -320,7 +339,7 @@ def predictions(
         for lab in learned:
             target = slot[pool[lab.kind]]
             if lab.mode == "learned":
-                target -= {PracticeType(m) for m in lab.members} if lab.kind == "practice" else set(lab.members)
+                target -= set(lab.members)
             if lab.mode != "rules" and (lab.kind, lab.concept) in inf:
                 target.add(PracticeType(lab.concept) if lab.kind == "practice" else lab.concept)
     return out

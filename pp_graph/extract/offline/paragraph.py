@@ -65,6 +65,24 @@ def title_like(line: str) -> bool:
     return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
 
 
+_ANCHOR_LINK = re.compile(r"\[[^\]]*\]\(#[^)]*\)")
+
+
+def contents_like(line: str) -> bool:
+    """A table of contents on one line: links to the policy's own sections only ("[Your rights](#rights)[Cookies]
+    (#cookies)"), or a long run of capitalised section titles without a sentence's punctuation ("Children under 13
+    Information We Collect How We Use Information Your Opt-Out Choices …")."""
+    t = line.strip()
+    links = _ANCHOR_LINK.findall(t)
+    if len(links) >= 2 and not re.sub(r"[\s*•|,;·-]+", "", _ANCHOR_LINK.sub("", t)):
+        return True
+    words = t.split()
+    if len(words) < 8 or re.search(r"[.!?;:](?:\s|$)", t):
+        return False
+    long = [w for w in words if len(w) > 3 and w[0].isalpha()]
+    return len(long) >= 6 and sum(w[0].isupper() for w in long) >= 0.75 * len(long)
+
+
 def list_like(line: str) -> bool:
     """A bulleted line, or an unbulleted list item: starting in lower case or ending in ';' / ', and'."""
     t = line.strip()

@@ -163,11 +163,13 @@ def parse_rules(raw_bytes: bytes, name: str = RULES_FILE.name) -> StatementRules
     statements = tuple(_statement(s, n) for n, s in enumerate(need(raw, "statement", list, name), 1))
     details = tuple(_detail(d, n) for n, d in enumerate(need(raw, "detail", list, name), 1))
     unique_ids([s.id for s in statements], name, "statement")
-    vetoes = {}
+    before: dict[AttributeKind, list[str]] = {}
     for n, v in enumerate(raw.get("detail_veto", []), 1):
         where = f"{name}: detail_veto {n}"
         kind = member(AttributeKind, need(v, "kind", str, where), where)
-        vetoes[kind] = pattern(need(v, "before", str, where) + r"\s*$", where)
+        before.setdefault(kind, []).append(pattern(need(v, "before", str, where), where).pattern)
+    # several vetoes of a kind: any of them (each was checked on its own above, so its entry names it on error)
+    vetoes = {k: pattern("(?:" + "|".join(f"(?:{b})" for b in bs) + r")\s*$", name) for k, bs in before.items()}
     version = versioned(need(raw, "version", str, name), raw_bytes)
     rules = StatementRules(version, negation, statements, details, vetoes)
     check_examples(rules, name)
