@@ -189,3 +189,45 @@ def test_predicates_give_the_intended_concept(text: str, concept: str) -> None:
     # The rule examples only check that a predicate rule fired; this checks the concept it gives.
     got, span = _data_concepts(text)
     assert got.get(span) == concept, got
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # bare "content" stays pd:Communication; what a platform's users publish is social media communication
+        ("We collect the [[content]] of your messages.", "pd:Communication"),
+        ("Learn how your public [[content]] is accessible to anyone.", "pd:SocialMediaCommunication"),
+        ("We may notify others that you posted [[content]] or made new connections.", "pd:SocialMediaCommunication"),
+        ("Non-public [[content]] you submit includes your saved drafts.", "pd:SocialMediaCommunication"),
+        ("Every piece of [[content]] added, removed, or altered by you is recorded.", "pd:SocialMediaCommunication"),
+        ("We allow you to create, share, and consume [[content]].", "pd:SocialMediaCommunication"),
+        # data about the content is its metadata; what the person views or clicks is their consumption
+        ("We collect metadata about [[content]] and messages.", "pd:CommunicationsMetadata"),
+        ("We log usage data such as when you view or click on [[content]] or ads.", "pd:ServiceConsumptionBehaviour"),
+        # e-mails sent or received are their content, not an address
+        ("We share your content when you send an [[email]] to a friend.", "pd:EmailContent"),
+        ("We collect the content of reviews and [[emails]] to us.", "pd:EmailContent"),
+        # generic data said to identify the person, or to be pseudonymous
+        ("The samples are processed to remove [[information]] that could identify you.", "dpv:IdentifyingPersonalData"),
+        ("Partners provide insights based on aggregated or pseudonymous [[data]].", "dpv:PseudonymisedData"),
+    ],
+)
+def test_content_and_generic_data_in_context(text: str, concept: str) -> None:
+    got, span = _data_concepts(text)
+    assert got.get(span) == concept, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # content the service suggests, offers or shows is not the person's data
+        "We may suggest related learning [[content]] to help you.",
+        "We use it to provide [[content]] you may like.",
+        "We customize our Services by personalizing language and [[content]].",
+        "We are not responsible for third party [[content]] or privacy practices.",
+        "Your browser accesses other [[content]] served by or on behalf of Example on other websites.",
+    ],
+)
+def test_content_the_service_offers_is_no_data(text: str) -> None:
+    got, span = _data_concepts(text)
+    assert span not in got, got
