@@ -231,3 +231,38 @@ def test_content_and_generic_data_in_context(text: str, concept: str) -> None:
 def test_content_the_service_offers_is_no_data(text: str) -> None:
     got, span = _data_concepts(text)
     assert span not in got, got
+
+
+def _purpose_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    plain, s, e = _marked(text)
+    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
+    return {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.purposes if m.concept}, (s, e)
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # defending the company's rights is about legal claims, not intellectual property
+        ("We may disclose it to [[protect our rights]] or property.", "dpv:DisputeManagement"),
+        # personalising a named product, its features or its feed is personalising the service
+        ("We offer settings that control how we may [[personalize]] Example for you.", "dpv:ServicePersonalisation"),
+        ("To develop, provide and [[personalize]] features and integrations.", "dpv:ServicePersonalisation"),
+        # ads aimed by traits or behaviour are targeted advertising
+        ("The [[ads]] are also targeted at people with similar traits.", "dpv:TargetedAdvertising"),
+        ("Ad networks display [[advertisements]] based on your visits to websites.", "dpv:TargetedAdvertising"),
+        ("They use those profiles to follow you around with [[ads]].", "dpv:TargetedAdvertising"),
+        # developing features, new or the company's own, is research and development
+        ("Build and test out new products and [[features]] to see if they work.", "dpv:ResearchAndDevelopment"),
+        ("We use no more data than is necessary to develop our [[features]] and models.", "dpv:ResearchAndDevelopment"),
+        # improving a kind of feature stays improvement
+        ("We use error reports to improve security [[features]].", "dpv:ImproveExistingProductsAndServices"),
+    ],
+)
+def test_purposes_in_context(text: str, concept: str) -> None:
+    got, span = _purpose_concepts(text)
+    assert got.get(span) == concept, got
+
+
+def test_features_named_by_their_kind_are_no_purpose() -> None:
+    got, span = _purpose_concepts("Our devices offer security [[features]] to protect them against loss of data.")
+    assert span not in got, got
