@@ -266,3 +266,8 @@ def test_purposes_in_context(text: str, concept: str) -> None:
 def test_features_named_by_their_kind_are_no_purpose() -> None:
     got, span = _purpose_concepts("Our devices offer security [[features]] to protect them against loss of data.")
     assert span not in got, got
+
+
+def test_court_orders_are_no_purchases() -> None:
+    got, span = _data_concepts("We disclose it to respond to subpoenas, court [[orders]], or legal process.")
+    assert span not in got, got
