@@ -21,7 +21,7 @@ from pp_graph.evaluate.dpv_draw import (
     read_drawn,
     write_tsv,
 )
-from pp_graph.evaluate.dpv_sample import labelled_fresh_samples, load_sample, score
+from pp_graph.evaluate.dpv_sample import SAMPLE, labelled_fresh_samples, load_sample, score
 
 _TEXT = "We collect your email address and content you post to personalise ads and improve the service. " * 3
 
@@ -135,3 +135,15 @@ def test_the_draw_script_reports_bad_input_without_a_traceback(tmp_path: Path) -
     )
     assert res.returncode == 2, res.stdout + res.stderr
     assert "Traceback" not in res.stderr and res.stderr.startswith("draw_dpv_sample: "), res.stderr
+
+
+def test_the_fresh7_draw_is_well_formed_and_disjoint_from_every_earlier_sample(tmp_path: Path) -> None:
+    folder = SAMPLE.parent
+    drawn = read_drawn(folder / "fresh7-predictions.tsv")
+    assert Counter(d.kind for d in drawn) == {"data": 150, "purpose": 150}
+    assert [d.id for d in drawn] == [f"y{i:03d}" for i in range(300)]
+    assert all(d.end - d.start == len(d.mention) and f"[[{d.mention}]]" in d.context for d in drawn)
+    for path in folder.glob("*.tsv"):  # the earlier samples only
+        if not path.name.startswith("fresh7"):
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    assert not earlier_spans(tmp_path) & {(d.kind, d.site, d.start, d.end) for d in drawn}
