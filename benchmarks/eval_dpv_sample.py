@@ -5,7 +5,8 @@ scores every sampled span the run ties to a practice. Target (issue 12): precisi
 the whole sample, on each half of it (split by policy: rules are written against the "work" half, the "check"
 half is only scored) and on the five fresh samples (each drawn and labelled blind before the next round of rules
 was written; fresh4 and fresh5, 300 per kind drawn from the current rules' output, and fresh6, 150 per kind drawn
-after issue 25's rounds, are the ones no rule has been written against).
+after issue 25's rounds, were scored before rules were written against them; fresh7, drawn after the DPV round that
+used fresh..fresh6 as development data, is scored once its labelled file tests/fixtures/dpv-sample/fresh7.tsv exists).
 Exit 1 when a target is missed.
 """
 
@@ -21,14 +22,10 @@ from pp_graph.batch import convert_batch
 from pp_graph.errors import InputError, PPGraphError
 from pp_graph.evaluate.dpv_sample import (
     AGREEMENT,
-    FRESH,
     FRESH2,
-    FRESH3,
-    FRESH4,
-    FRESH5,
-    FRESH6,
     HALVES,
     agreement,
+    labelled_fresh_samples,
     load_sample,
     score,
 )
@@ -57,11 +54,12 @@ def predictions(folder: Path) -> dict[tuple[str, str, int, int], str]:
 
 def _main() -> int:
     sample = load_sample()
-    groups = [("whole", sample, None), *((h, sample, h) for h in HALVES), ("fresh", load_sample(FRESH), None)]
+    groups = [("whole", sample, None), *((h, sample, h) for h in HALVES)]
     fresh2, second = load_sample(FRESH2), load_sample(AGREEMENT)
-    groups += [("fresh2", fresh2, None), ("fresh2, second annotator's labels", second, None)]
-    groups += [("fresh3", load_sample(FRESH3), None), ("fresh4", load_sample(FRESH4), None)]
-    groups += [("fresh5", load_sample(FRESH5), None), ("fresh6", load_sample(FRESH6), None)]
+    for name, path in labelled_fresh_samples():  # fresh7 once its labelled file exists
+        groups.append((name, fresh2 if path == FRESH2 else load_sample(path), None))
+        if path == FRESH2:
+            groups.append(("fresh2, second annotator's labels", second, None))
     for a in agreement(fresh2, second).values():
         print(f"fresh2 annotator agreement, {a.kind}: same concept {a.same}/{a.rows}, accepted {a.accepted}/{a.rows}")
     with tempfile.TemporaryDirectory() as tmp:

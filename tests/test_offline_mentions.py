@@ -189,3 +189,85 @@ def test_predicates_give_the_intended_concept(text: str, concept: str) -> None:
     # The rule examples only check that a predicate rule fired; this checks the concept it gives.
     got, span = _data_concepts(text)
     assert got.get(span) == concept, got
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # bare "content" stays pd:Communication; what a platform's users publish is social media communication
+        ("We collect the [[content]] of your messages.", "pd:Communication"),
+        ("Learn how your public [[content]] is accessible to anyone.", "pd:SocialMediaCommunication"),
+        ("We may notify others that you posted [[content]] or made new connections.", "pd:SocialMediaCommunication"),
+        ("Non-public [[content]] you submit includes your saved drafts.", "pd:SocialMediaCommunication"),
+        ("Every piece of [[content]] added, removed, or altered by you is recorded.", "pd:SocialMediaCommunication"),
+        ("We allow you to create, share, and consume [[content]].", "pd:SocialMediaCommunication"),
+        # data about the content is its metadata; what the person views or clicks is their consumption
+        ("We collect metadata about [[content]] and messages.", "pd:CommunicationsMetadata"),
+        ("We log usage data such as when you view or click on [[content]] or ads.", "pd:ServiceConsumptionBehaviour"),
+        # e-mails sent or received are their content, not an address
+        ("We share your content when you send an [[email]] to a friend.", "pd:EmailContent"),
+        ("We collect the content of reviews and [[emails]] to us.", "pd:EmailContent"),
+        # generic data said to identify the person, or to be pseudonymous
+        ("The samples are processed to remove [[information]] that could identify you.", "dpv:IdentifyingPersonalData"),
+        ("Partners provide insights based on aggregated or pseudonymous [[data]].", "dpv:PseudonymisedData"),
+    ],
+)
+def test_content_and_generic_data_in_context(text: str, concept: str) -> None:
+    got, span = _data_concepts(text)
+    assert got.get(span) == concept, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # content the service suggests, offers or shows is not the person's data
+        "We may suggest related learning [[content]] to help you.",
+        "We use it to provide [[content]] you may like.",
+        "We customize our Services by personalizing language and [[content]].",
+        "We are not responsible for third party [[content]] or privacy practices.",
+        "Your browser accesses other [[content]] served by or on behalf of Example on other websites.",
+    ],
+)
+def test_content_the_service_offers_is_no_data(text: str) -> None:
+    got, span = _data_concepts(text)
+    assert span not in got, got
+
+
+def _purpose_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, int]]:
+    plain, s, e = _marked(text)
+    ex = extract(policy_from_text(plain + "\n", "example.com"), _BACKEND)
+    return {(m.span.start, m.span.end): compact(m.concept) for r in ex.results for m in r.purposes if m.concept}, (s, e)
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        # defending the company's rights is about legal claims, not intellectual property
+        ("We may disclose it to [[protect our rights]] or property.", "dpv:DisputeManagement"),
+        # personalising a named product, its features or its feed is personalising the service
+        ("We offer settings that control how we may [[personalize]] Example for you.", "dpv:ServicePersonalisation"),
+        ("To develop, provide and [[personalize]] features and integrations.", "dpv:ServicePersonalisation"),
+        # ads aimed by traits or behaviour are targeted advertising
+        ("The [[ads]] are also targeted at people with similar traits.", "dpv:TargetedAdvertising"),
+        ("Ad networks display [[advertisements]] based on your visits to websites.", "dpv:TargetedAdvertising"),
+        ("They use those profiles to follow you around with [[ads]].", "dpv:TargetedAdvertising"),
+        # developing features, new or the company's own, is research and development
+        ("Build and test out new products and [[features]] to see if they work.", "dpv:ResearchAndDevelopment"),
+        ("We use no more data than is necessary to develop our [[features]] and models.", "dpv:ResearchAndDevelopment"),
+        # improving a kind of feature stays improvement
+        ("We use error reports to improve security [[features]].", "dpv:ImproveExistingProductsAndServices"),
+    ],
+)
+def test_purposes_in_context(text: str, concept: str) -> None:
+    got, span = _purpose_concepts(text)
+    assert got.get(span) == concept, got
+
+
+def test_features_named_by_their_kind_are_no_purpose() -> None:
+    got, span = _purpose_concepts("Our devices offer security [[features]] to protect them against loss of data.")
+    assert span not in got, got
+
+
+def test_court_orders_are_no_purchases() -> None:
+    got, span = _data_concepts("We disclose it to respond to subpoenas, court [[orders]], or legal process.")
+    assert span not in got, got

@@ -34,12 +34,23 @@ FRESH5 = SAMPLE.with_name("fresh5.tsv")
 # 150 data + 150 purposes drawn from the output of the rules after issue 25's rounds (statement types, lead-ins, DPV
 # fixes), labelled blind by two more annotators before any rule was written against them (FRESH6-NOTES.md)
 FRESH6 = SAMPLE.with_name("fresh6.tsv")
+# 150 data + 150 purposes drawn (seed "fresh7") from the output of the rules after issue 25's DPV round, which was
+# written against fresh..fresh6; its predictions are in fresh7-predictions.tsv, its labels come from two blind
+# annotators (benchmarks/draw_dpv_sample.py merges them): scored once fresh7.tsv exists
+FRESH7 = SAMPLE.with_name("fresh7.tsv")
+# The fresh samples in the order they were drawn; the last may be drawn but not yet labelled.
+FRESH_SAMPLES = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
 # only scored ("check"), by a fixed seeded hash so the split never moves.
 HALVES = ("work", "check")
 _SPLIT_SEED = "dpv-sample-split:"
+
+
+def labelled_fresh_samples(folder: Path = SAMPLE.parent) -> list[tuple[str, Path]]:
+    """(name, path) of the fresh samples whose labelled file exists in ``folder``, in the order drawn."""
+    return [(name, folder / f"{name}.tsv") for name in FRESH_SAMPLES if (folder / f"{name}.tsv").is_file()]
 
 
 def half_of(site: str) -> str:
