@@ -113,35 +113,12 @@ def extra_lines(path: Path, mapping, labels: list[lm.Label], backend) -> Extra:
     return Extra(us, np.asarray(ys).reshape(-1, len(labels)), np.asarray(ks).reshape(-1, len(labels)))
 
 
-def fit_masked(data: list[Unit], y: np.ndarray, known: np.ndarray, labels: list[lm.Label]) -> lm.LearnedModel:
-    """The library's fit, but each label's SVM sees only the lines where that label is known."""
-    from sklearn.svm import LinearSVC
-
-    vecs = {b: lm._vectorizer(b) for b in lm.FEATURES}
-    for b, v in vecs.items():
-        v.fit(lm._column(data, b))
-    model = lm.LearnedModel(labels, vecs, np.zeros((0, 0)))
-    x = model.matrix(data)
-    rows = []
-    for j in range(len(labels)):
-        keep = np.flatnonzero(known[:, j])
-        col = y[keep, j]
-        if col.min() == col.max():
-            rows.append(np.r_[np.zeros(x.shape[1]), -20.0 if col.max() == 0 else 20.0])
-            continue
-        svm = LinearSVC(C=lm.C, class_weight="balanced", random_state=0, max_iter=5000)
-        svm.fit(x[keep], col)
-        rows.append(np.r_[svm.coef_[0], svm.intercept_[0]])
-    model.weights = np.vstack(rows)
-    return model
-
-
 def fit_with(preps: list[lo.Prepared], extra: Extra | None, labels: list[lm.Label]) -> lm.LearnedModel:
-    xs, y = lo._targets(preps, labels)
+    xs, y = lo.targets(preps, labels)
     if extra is None:
         return lm.LearnedModel.fit(xs, y, labels)
     known = np.vstack([np.ones_like(y, dtype=bool), extra.known])
-    return fit_masked(xs + extra.units, np.vstack([y, extra.y]), known, labels)
+    return lm.LearnedModel.fit(xs + extra.units, np.vstack([y, extra.y]), labels, known)
 
 
 def restrict(extra: Extra, labels: list[lm.Label], kinds: set[str]) -> Extra:

@@ -20,6 +20,7 @@ import exp_gdpr_spans as spans
 from pp_graph.evaluate import learn_opp115 as lo
 from pp_graph.evaluate.opp115 import load_mapping
 from pp_graph.extract.learned.features import Unit
+from pp_graph.extract.learned.model import LearnedModel
 from pp_graph.extract.registry import get_backend
 
 PASSAGES = [
@@ -87,12 +88,15 @@ def test_extra_lines_label_practices_and_data_from_the_annotations_and_mask_what
 
 def test_a_label_known_on_no_line_is_not_fitted_to_the_masked_lines() -> None:
     labels = lo.labels_of(load_mapping())[:2]
-    data = [Unit(f"line {w} text", "Heading | before", "NONE", f"line {w} text") for w in ("alpha", "beta", "gamma", "delta")] * 3
+    data = [
+        Unit(f"line {w} text", "Heading | before", "NONE", f"line {w} text")
+        for w in ("alpha", "beta", "gamma", "delta")
+    ] * 3
     y = np.array([[0, i % 2] for i in range(len(data))])
     y[:6, 0] = 1  # positives for label 0 only on lines where it is masked out
     known = np.ones_like(y, dtype=bool)
     known[:6, 0] = False
-    model = spans.fit_masked(data, y, known, labels)
+    model = LearnedModel.fit(data, y, labels, known)
     assert model.weights[0, -1] == -20.0 and not model.weights[0, :-1].any()  # a constant: only negatives seen
     assert model.weights[1, :-1].any()
 
