@@ -138,7 +138,43 @@ def run(fit: list[lo.Prepared], dev: list[lo.Prepared], extra: Extra | None, lab
     cv = lo.report_on(labels, fit, oof, choices, "cv")
     final = fit_with(fit, extra, labels)
     dev_s = np.vstack([lo.segment_scores(final, p) for p in dev]).reshape(-1, len(labels))
-    return {"choices": choices, "cv": cv, "dev": lo.report_on(labels, dev, dev_s, choices, "dev")}
+    return {
+        "choices": choices,
+        "cv": cv,
+        "dev": lo.report_on(labels, dev, dev_s, choices, "dev"),
+        "counts": policy_counts(dev, dev_s, choices, labels),
+    }
+
+
+def policy_counts(dev: list[lo.Prepared], scores: np.ndarray, choices: dict, labels: list[lm.Label]) -> np.ndarray:
+    """(dev policies, labels, tp/fp/fn) of the chosen configuration: what the paired bootstrap resamples."""
+    out = np.zeros((len(dev), len(labels), 3))
+    i = 0
+    for n, p in enumerate(dev):
+        for gold, rules in zip(p.gold, p.rules, strict=True):
+            for j, lab in enumerate(labels):
+                c = choices[lab.name]
+                r = lab.name in rules
+                pred = r if c["mode"] == "rules" else scores[i, j] >= c["threshold"] or (c["mode"] == "union" and r)
+                g = lab.name in gold
+                out[n, j] += (g and pred, pred and not g, g and not pred)
+            i += 1
+    return out
+
+
+def bootstrap(a: np.ndarray, b: np.ndarray, cols: list[int], resamples: int = 2000) -> tuple[float, float, float]:
+    """Paired bootstrap over dev policies of macro-F1(b) - macro-F1(a) over ``cols``: (2.5%, 97.5%, P(diff > 0))."""
+    rng = np.random.default_rng(0)
+    diffs = []
+    for _ in range(resamples):
+        pick = rng.integers(0, a.shape[0], a.shape[0])
+        f = []
+        for x in (a, b):
+            tp, fp, fn = x[pick][:, cols].sum(axis=0).T
+            f.append(np.mean(np.where(tp > 0, 2 * tp / np.maximum(2 * tp + fp + fn, 1), 0.0)))
+        diffs.append(f[1] - f[0])
+    d = np.array(diffs)
+    return float(np.percentile(d, 2.5)), float(np.percentile(d, 97.5)), float((d > 0).mean())
 
 
 def macro(report: dict, labels: list[lm.Label], kind: str, key: str = "f1") -> float:
@@ -197,6 +233,16 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:9s} {kind:9s} cv {cv:.3f} (rules {cv_r:.3f})  dev {dv:.3f} (rules {dv_r:.3f})"
                 f"  [{time.perf_counter() - t0:.0f} s]"
+            )
+    base = results.get("none")
+    for name, r in results.items():
+        if base is None or name == "none":
+            continue
+        for kind in ("practice", "data", "purpose"):
+            cols = [j for j, lab in enumerate(labels) if lab.kind == kind and base["dev"][lab.name]["support"]]
+            lo_, hi, up = bootstrap(base["counts"], r["counts"], cols)
+            print(
+                f"{name} - none, {kind}: dev macro-F1 difference 95% interval [{lo_:+.3f}, {hi:+.3f}], P(>0) {up:.2f}"
             )
     print("per label, dev F1 (support):")
     for lab in labels:
