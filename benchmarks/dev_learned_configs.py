@@ -49,7 +49,7 @@ def dev_scores(fit: list[lo.Prepared], dev: list[lo.Prepared], labels: list[lm.L
     from scipy.sparse import csr_matrix, hstack
 
     blocks, rule_scale, clf = cfg
-    xf, yf = lo._targets(fit, labels)
+    xf, yf = lo.targets(fit, labels)
     xd = [u for p in dev for u in p.units]
     a, b = [], []
     for blk in blocks:

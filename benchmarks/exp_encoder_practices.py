@@ -185,7 +185,7 @@ def stage_svm(labels: list[Label], fit_ids: list[str], dev_ids: list[str]) -> di
     preps = {p.policy_id: lo.prepare(p, mapping, labels, backend) for p in load_corpus(OPP115, {*fit_ids, *dev_ids})}
     fit, dev = [preps[p] for p in fit_ids], [preps[p] for p in dev_ids]
     t0 = time.perf_counter()
-    model = LearnedModel.fit(*lo._targets(fit, labels), labels)
+    model = LearnedModel.fit(*lo.targets(fit, labels), labels)
     secs = time.perf_counter() - t0
     dev_s = np.vstack([lo.segment_scores(model, p) for p in dev])
     oof = lo.out_of_fold(fit, labels, lo.FOLDS)

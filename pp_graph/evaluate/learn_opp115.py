@@ -118,7 +118,7 @@ def prepare(pol: OppPolicy, mapping: Mapping, labels: list[Label], backend: Any)
     return Prepared(pol.policy_id, units(ex), [-1 if k is None else k for k in seg_of], gold, rules)
 
 
-def _targets(preps: list[Prepared], labels: list[Label]) -> tuple[list[Unit], np.ndarray]:
+def targets(preps: list[Prepared], labels: list[Label]) -> tuple[list[Unit], np.ndarray]:
     xs: list[Unit] = []
     rows: list[list[int]] = []
     for p in preps:
@@ -215,7 +215,7 @@ def out_of_fold(preps: list[Prepared], labels: list[Label], folds: int = FOLDS) 
     parts: dict[str, np.ndarray] = {}
     for k in sorted(set(fold.values())):
         held = [p for p in preps if fold[p.policy_id] == k]
-        model = LearnedModel.fit(*_targets([p for p in preps if fold[p.policy_id] != k], labels), labels)
+        model = LearnedModel.fit(*targets([p for p in preps if fold[p.policy_id] != k], labels), labels)
         parts.update({p.policy_id: segment_scores(model, p) for p in held})
     return np.vstack([parts[p.policy_id] for p in preps]).reshape(-1, len(labels))
 
@@ -243,7 +243,7 @@ def dev_scores(
             f"dev subset {dev_file.name}",
             f"{len(dev)} of the train policies are in it and {len(rest)} are not; both must hold policies",
         )
-    model = LearnedModel.fit(*_targets(rest, labels), labels)
+    model = LearnedModel.fit(*targets(rest, labels), labels)
     return dev, np.vstack([segment_scores(model, p) for p in dev]).reshape(-1, len(labels))
 
 
@@ -305,7 +305,7 @@ def train_opp115(
     try:
         choices, dev_report, cv_report = make_choices(preps, labels, dev_ids, where, folds, dev_file)
         fitted = preps if fit_on == "train" else [p for p in preps if p.policy_id not in dev_ids]
-        model = LearnedModel.fit(*_targets(fitted, labels), labels)
+        model = LearnedModel.fit(*targets(fitted, labels), labels)
     except ValueError as e:  # scikit-learn: no word in enough segments to make features from (empty or binary texts)
         raise InputError(str(root), f"too little text to train on ({len(preps)} policies): {e}") from e
     model = model.with_choices({k: (v["mode"], v["threshold"]) for k, v in choices.items()})

@@ -112,8 +112,12 @@ class LearnedModel:
     # ---- fitting ----
 
     @classmethod
-    def fit(cls, data: Sequence[Unit], y: np.ndarray, labels: Sequence[Label]) -> LearnedModel:
-        """Fit the vectorizers on ``data`` and one linear SVM per label (column of ``y``)."""
+    def fit(
+        cls, data: Sequence[Unit], y: np.ndarray, labels: Sequence[Label], known: np.ndarray | None = None
+    ) -> LearnedModel:
+        """Fit the vectorizers on ``data`` and one linear SVM per label (column of ``y``); with ``known`` (same
+        shape as ``y``), each label's SVM sees only the units where it is True (a label some data does not
+        annotate is left unknown there, not taken as negative)."""
         from sklearn.svm import LinearSVC
 
         vecs = {b: _vectorizer(b) for b in FEATURES}
@@ -123,12 +127,13 @@ class LearnedModel:
         x = model.matrix(data)
         rows = []
         for j in range(len(labels)):
-            col = y[:, j]
-            if col.min() == col.max():  # a label never (or always) seen: a constant, not a fit
-                rows.append(np.r_[np.zeros(x.shape[1]), -20.0 if col.max() == 0 else 20.0])
+            keep = np.arange(len(data)) if known is None else np.flatnonzero(known[:, j])
+            col = y[keep, j]
+            if col.size == 0 or col.min() == col.max():  # a label never (or always) seen: a constant, not a fit
+                rows.append(np.r_[np.zeros(x.shape[1]), -20.0 if col.size == 0 or col.max() == 0 else 20.0])
                 continue
             svm = LinearSVC(C=C, class_weight="balanced", random_state=0, max_iter=5000)
-            svm.fit(x, col)
+            svm.fit(x if known is None else x[keep], col)
             rows.append(np.r_[svm.coef_[0], svm.intercept_[0]])
         model.weights = np.vstack(rows)
         return model
