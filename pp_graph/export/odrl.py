@@ -7,6 +7,11 @@ recipient (sharing) or third-party collector; purposes as ``odrl:purpose odrl:is
 retention as a ``dpv-odrl:Duration`` constraint, legal basis as ``dpv-odrl:LegalBasis``, a storage region as an
 ``odrl:spatial`` constraint on DPV's location concept (``loc:DE``, ``loc:EEA``; "outside the EEA" is ``neq
 loc:EEA``; "any country" and "your country" name no place and constrain nothing).
+A prohibition whose sentence states an exception ("unless you consent", "except as required by law") or a
+condition ("if you do not create an account") keeps it as a constraint on the profile's left operands
+``ppgo:statedException eq false`` / ``ppgo:statedCondition eq true``, described by the words: the policy does not
+prohibit the practice outright, and an evaluator that cannot know whether the exception applies reports the rule
+undetermined instead of active.
 Security practices are measures, not permissions to process: they are not exported; nor are the statements
 beside the practices (user choice, policy change, Do Not Track, audiences, a transfer's safeguard): ODRL and
 DPV's mapping have no term for them.
@@ -25,6 +30,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
+from pp_graph.export.qualifiers import Qualifier, practice_qualifiers
 from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
 from pp_graph.query.runner import Store
@@ -34,6 +40,11 @@ from pp_graph.validate.shacl import named_shape, render_path, top_results
 DPV_ODRL = "https://w3id.org/dpv/mappings/odrl#"
 DPV_ODRL_PROFILE = URIRef("https://w3id.org/dpv/mappings/odrl")  # DPV's ODRL profile (the mapping)
 PPG_PROFILE = URIRef("urn:pp-graph:odrl-profile")  # our constraints on it: ontologies/odrl-profile-shapes.ttl
+PPGO = "urn:pp-graph:odrl-profile#"  # the profile's own left operands
+STATED = {  # a qualifier's left operand, and the value under which the prohibition holds
+    "exception": (URIRef(PPGO + "statedException"), False),
+    "condition": (URIRef(PPGO + "statedCondition"), True),
+}
 DURATION = URIRef(DPV_ODRL + "Duration")
 LEGAL_BASIS = URIRef(DPV_ODRL + "LegalBasis")
 DPV_LOC = "https://w3id.org/dpv/loc#"  # DPV's locations: ISO 3166 codes and regions (EU, EEA)
@@ -59,6 +70,7 @@ def new_graph() -> Graph:
         ("dpv", DPV),
         ("pd", PD),
         ("dpv-odrl", DPV_ODRL),
+        ("ppgo", PPGO),
         ("dct", DCTERMS),
         ("xsd", XSD),
         ("rdfs", RDFS),
@@ -96,6 +108,7 @@ def build_odrl(
     for row in practices:
         practice = str(row["practice"])
         kind = ODRL.prohibition if row["negated"] else ODRL.permission
+        quals = practice_qualifiers(row)
         action = URIRef(str(row["action"]))
         assignees: list[URIRef | None] = (
             [URIRef(r) for r in row["receivers"]] or [URIRef(c) for c in row["collectors"]] or [None]
@@ -113,6 +126,7 @@ def build_odrl(
                     tail += "/" + slug(str(party).rsplit("/", 1)[-1])
                 rule = _Rule(URIRef(f"{practice}/odrl/{tail}"), kind, URIRef(data), action, party)
                 _add_rule(g, pol, rule, assigner, row)
+                _add_qualifiers(g, rule.iri, quals)
     _declare_actions(g)
     return g
 
@@ -182,6 +196,24 @@ def _add_rule(g: Graph, pol: URIRef, rule: _Rule, assigner: URIRef, row: dict[st
         g.add((c, ODRL.leftOperand, LEGAL_BASIS))
         g.add((c, ODRL.operator, ODRL.eq))
         g.add((c, ODRL.rightOperand, URIRef(basis)))
+        g.add((r, ODRL.constraint, c))
+
+
+def _add_qualifiers(g: Graph, r: URIRef, quals: list[Qualifier]) -> None:
+    for q in quals:
+        left, holds = STATED[q.kind]
+        c = URIRef(f"{r}/stated-{q.kind}")
+        g.add((c, RDF.type, ODRL.Constraint))
+        g.add((c, ODRL.leftOperand, left))
+        g.add((c, ODRL.operator, ODRL.eq))
+        g.add((c, ODRL.rightOperand, Literal(holds)))
+        g.add(
+            (
+                c,
+                DCTERMS.description,
+                Literal(f'the policy line states {"an" if q.kind == "exception" else "a"} {q.kind}: "{q.wording}"'),
+            )
+        )
         g.add((r, ODRL.constraint, c))
 
 

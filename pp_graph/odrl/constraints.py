@@ -84,8 +84,8 @@ def _scalar(op: Node | None, lv: Node, rv: Node, hier: Hierarchy) -> Outcome:
     a, b = _comparable(lv, rv)
     if a is None or b is None:
         return f"cannot compare {lv!r} with {rv!r} (unsupported or mismatched datatypes)"
-    if isinstance(a, str) and op not in (EQ, NEQ):
-        return f"{op} on text values is not supported"
+    if isinstance(a, str | bool) and op not in (EQ, NEQ):
+        return f"{op} on {'truth' if isinstance(a, bool) else 'text'} values is not supported"
     return _COMPARE[ORDER[op]](a, b)  # type: ignore[index]
 
 
@@ -111,6 +111,8 @@ def _comparable(lv: Node, rv: Node) -> tuple[object, object]:
     if isinstance(a, date) and isinstance(b, date) and not isinstance(a, datetime) and not isinstance(b, datetime):
         return a, b
     if isinstance(a, timedelta) and isinstance(b, timedelta):
+        return a, b
+    if isinstance(a, bool) and isinstance(b, bool):
         return a, b
     numbers = (int, float, Decimal)
     if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
