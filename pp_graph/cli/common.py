@@ -14,6 +14,7 @@ import click
 
 from pp_graph.errors import PPGraphError
 from pp_graph.report.formats import aligned, csv_text
+from pp_graph.urls import without_userinfo
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,14 +26,15 @@ class CLIError(click.ClickException):
 
 
 def handle_errors(fn: F) -> F:
-    """Turn the library's typed errors into a one-line message and exit code 2."""
+    """Turn the library's typed errors into a one-line message and exit code 2 (any URL in it shown without its
+    user information)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except PPGraphError as e:
-            raise CLIError(str(e)) from e
+            raise CLIError(without_userinfo(str(e))) from e
 
     return wrapper  # type: ignore[return-value]
 
