@@ -170,6 +170,13 @@ def test_bad_parameters_give_an_error_page_not_empty_rows(client) -> None:  # ty
     assert client.get("/queries/nosuch").status_code == 404
 
 
+def test_a_missing_parameter_names_the_form_field_not_a_cli_flag(client) -> None:  # type: ignore[no-untyped-def]
+    r = client.get("/queries/sites-sharing?run=1")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and "missing parameter &#39;data&#39;" in page, page[-800:]
+    assert "--param" not in page and "fill in the data field" in page
+
+
 def test_whatif_decides_and_shows_evidence(client) -> None:  # type: ignore[no-untyped-def]
     form = {
         "site": "tinyshop.example",

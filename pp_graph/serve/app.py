@@ -268,7 +268,7 @@ def query(name: str) -> Response | str:
     rows: list[dict[str, Any]] = []
     if ran:
         with budget(current_app.config["query_seconds"], f"query {name}"):
-            rows = q.run(c.store, values)
+            rows = q.run(c.store, values, how="fill in the {name} field")
     fmt = request.args.get("format", "html")
     if fmt == "json":
         return Response(
