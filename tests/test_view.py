@@ -163,6 +163,16 @@ def test_named_query_form_runs_with_a_parameter_and_downloads(client) -> None:  
     assert csv.splitlines()[0] == "site,dataClasses,receivers,practices" and "tinyshop.example" in csv
 
 
+def test_query_csv_download_is_the_cli_csv(client) -> None:  # type: ignore[no-untyped-def]
+    from pp_graph.report.formats import csv_text
+
+    rows = json.loads(client.get("/queries/sites-sharing?data=pd:Contact&run=1&format=json").get_data())
+    got = client.get("/queries/sites-sharing?data=pd:Contact&run=1&format=csv").get_data(as_text=True)
+    cols = list(rows[0])
+    want = csv_text(cols, ([("|".join(v) if isinstance(v, list) else v) for v in r.values()] for r in rows))
+    assert got == want and "\r" not in got  # one CSV writer: the same cell safety, "\n" line ends
+
+
 def test_bad_parameters_give_an_error_page_not_empty_rows(client) -> None:  # type: ignore[no-untyped-def]
     r = client.get("/queries/sites-sharing?data=not%20an%20iri&run=1")
     assert r.status_code == 400 and "data" in r.get_data(as_text=True)
