@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pp_graph.urls import without_userinfo
+
 
 def _restore(cls: type[BaseException], args: tuple[Any, ...]) -> BaseException:
     """Rebuild an error without calling its ``__init__`` (whose parameters differ from ``args``); its fields come
@@ -25,6 +27,8 @@ class InputError(PPGraphError):
     """A policy file (or other input) cannot be used; names the input and the problem."""
 
     def __init__(self, source: str, problem: str) -> None:
+        # A URL's user information (a password, a token) is never repeated in a message.
+        source, problem = without_userinfo(source), without_userinfo(problem)
         super().__init__(f"{source}: {problem}")
         self.source = source
         self.problem = problem

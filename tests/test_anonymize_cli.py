@@ -224,3 +224,18 @@ def test_ner_mode_help_names_a_metavar_what_it_drives_and_the_modes_registered_n
         del recognizers.MODES["testhelpmode"]
     res = CliRunner().invoke(main, ["risk", "--help"])
     assert "testhelpmode" not in res.output  # read when help is asked, not at import
+
+
+def test_a_line_without_text_names_the_file_line_and_field(tmp_path: Path) -> None:
+    # Said "text: expected a string, got NoneType" with no file: Python's name for JSON's null, or for no key at all.
+    f = tmp_path / "in.jsonl"
+    f.write_bytes(b'{"id": "a", "text": "Nothing personal."}\n{"id": "b"}\n{"id": "c", "text": null}\n{"text": 7}\n')
+    code, out = run("anonymize", str(f))
+    recs = {r["line"]: r for r in map(json.loads, out.splitlines())}
+    assert code == 1 and "error" not in recs[1]
+    assert recs[2]["error"] == f'{f}:2: the "text" field is missing; each line needs {{"text": "…"}}'
+    assert recs[3]["error"] == f"{f}:3: text: is null; expected a string"
+    assert recs[4]["error"] == f"{f}:4: text: is a number; expected a string"
+    assert "NoneType" not in out and "got int" not in out
+    stdin = CliRunner().invoke(main, ["anonymize", "-"], input='{"id": "b"}\n')
+    assert stdin.exit_code == 1 and json.loads(stdin.stdout)["error"].startswith('<stdin>:1: the "text" field')

@@ -219,3 +219,23 @@ def test_the_report_refuses_a_tampered_ledger(setup: dict[str, Path], tmp_path: 
     res = CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(out), "--ledger", str(bad)])
     assert res.exit_code == 2 and "does not verify at entry 2" in res.output and not out.exists()
     assert "Traceback" not in res.output
+
+
+def test_coverage_and_report_leave_the_ledger_folder_as_found(setup: dict[str, Path], tmp_path: Path) -> None:
+    """Coverage only reads the ledger: no -wal or -shm left beside it, the file's bytes and mtime unchanged."""
+    folder = tmp_path / "audit"
+    folder.mkdir()
+    shutil.copy2(setup["db"], folder / "plane.db")
+
+    def state() -> dict[str, tuple[bytes, int]]:
+        return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+    before = state()
+    assert set(before) == {"plane.db"}
+    assert _run("--ledger", str(folder / "plane.db"), "--graph", str(setup["graph"])).exit_code == 1
+    assert state() == before
+    out = tmp_path / "r.html"
+    db = str(folder / "plane.db")
+    res = CliRunner().invoke(main, ["report", str(setup["graph"]), "-o", str(out), "--ledger", db])
+    assert res.exit_code == 0, res.output
+    assert state() == before

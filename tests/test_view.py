@@ -163,11 +163,28 @@ def test_named_query_form_runs_with_a_parameter_and_downloads(client) -> None:  
     assert csv.splitlines()[0] == "site,dataClasses,receivers,practices" and "tinyshop.example" in csv
 
 
+def test_query_csv_download_is_the_cli_csv(client) -> None:  # type: ignore[no-untyped-def]
+    from pp_graph.report.formats import csv_text
+
+    rows = json.loads(client.get("/queries/sites-sharing?data=pd:Contact&run=1&format=json").get_data())
+    got = client.get("/queries/sites-sharing?data=pd:Contact&run=1&format=csv").get_data(as_text=True)
+    cols = list(rows[0])
+    want = csv_text(cols, ([("|".join(v) if isinstance(v, list) else v) for v in r.values()] for r in rows))
+    assert got == want and "\r" not in got  # one CSV writer: the same cell safety, "\n" line ends
+
+
 def test_bad_parameters_give_an_error_page_not_empty_rows(client) -> None:  # type: ignore[no-untyped-def]
     r = client.get("/queries/sites-sharing?data=not%20an%20iri&run=1")
     assert r.status_code == 400 and "data" in r.get_data(as_text=True)
     assert client.get("/site/nosuch.example").status_code == 400
     assert client.get("/queries/nosuch").status_code == 404
+
+
+def test_a_missing_parameter_names_the_form_field_not_a_cli_flag(client) -> None:  # type: ignore[no-untyped-def]
+    r = client.get("/queries/sites-sharing?run=1")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and "missing parameter &#39;data&#39;" in page, page[-800:]
+    assert "--param" not in page and "fill in the data field" in page
 
 
 def test_whatif_decides_and_shows_evidence(client) -> None:  # type: ignore[no-untyped-def]

@@ -77,7 +77,7 @@ def check_input(text: object, level: int = 3, *, escalate: bool = False, max_lev
 
 def _check_text(text: object) -> str:
     if not isinstance(text, str):
-        raise InputError("text", f"expected a string, got {type(text).__name__}")
+        raise InputError("text", f"is {_json_kind(text)}; expected a string")
     if not text.strip():
         raise InputError("text", "is empty")
     if len(text) > MAX_CHARS:
@@ -85,6 +85,19 @@ def _check_text(text: object) -> str:
     if "\x00" in text:
         raise InputError("text", "contains NUL bytes (binary data?)")
     return text
+
+
+def _json_kind(value: object) -> str:
+    """What a value is, in the words of the JSON it came from (a JSONL line, an MCP call), not Python's type."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "an object" if isinstance(value, dict) else f"a {type(value).__name__}"
 
 
 def _rewrite(

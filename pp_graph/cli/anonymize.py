@@ -48,9 +48,10 @@ def _obj(line: str, keys: frozenset[str] | None) -> dict[str, Any]:
 
 
 def run_lines(
-    stream: IO[bytes], one: Callable[[dict[str, Any]], dict[str, Any]], keys: Any
+    stream: IO[bytes], one: Callable[[dict[str, Any]], dict[str, Any]], keys: Any, name: str
 ) -> Iterator[dict[str, Any]]:
-    """One output record per input line, in order; a bad line gives an error record and the batch goes on."""
+    """One output record per input line, in order; a bad line gives an error record naming ``name`` (the file)
+    and the line number, and the batch goes on."""
     from pp_graph.errors import InputError, PPGraphError
 
     for n, line, problem in _lines(stream):
@@ -63,9 +64,10 @@ def run_lines(
             obj = _obj(line, keys)
             yield {"line": n, **one(obj)}
         except PPGraphError as e:
-            yield {"line": n, "id": ident, "error": str(e)}
+            said = e.problem if isinstance(e, InputError) and e.source == "line" else str(e)
+            yield {"line": n, "id": ident, "error": f"{name}:{n}: {said}"}
         except Exception as e:  # a bug must not stop the batch: record it and go on
-            yield {"line": n, "id": ident, "error": f"internal error: {type(e).__name__}"}
+            yield {"line": n, "id": ident, "error": f"{name}:{n}: internal error: {type(e).__name__}"}
 
 
 # Table/CSV: one row per replaced entity (type, offsets, kind, replacement), never the text or an original
@@ -200,10 +202,12 @@ def anonymize(
     warm = detection_warm_up(ner_mode)
 
     def one(obj: dict[str, Any]) -> dict[str, Any]:
+        from pp_graph.errors import InputError
+
+        if "text" not in obj:  # a JSONL line without its text (--text always gives one)
+            raise InputError("line", 'the "text" field is missing; each line needs {"text": "…"}')
         lv = obj.get("level", level)
         if isinstance(lv, bool) or not isinstance(lv, int):
-            from pp_graph.errors import InputError
-
             raise InputError("level", "must be an integer 1–5")
         check_input(obj.get("text"), lv, escalate=adaptive, max_level=max_level if adaptive else 5)
         warm()  # after the checks: a refused text loads no model
@@ -229,7 +233,7 @@ def anonymize(
     elif inputs is not None:
 
         def feed(stream: IO[bytes]) -> None:
-            for rec in run_lines(stream, one, TEXT_KEYS):
+            for rec in run_lines(stream, one, TEXT_KEYS, "<stdin>" if str(inputs) == "-" else str(inputs)):
                 out.add(rec)
 
         _with_stream(inputs, feed)
@@ -276,7 +280,7 @@ def _guard(**kw: Any) -> None:
         if any(kw[k] for k in per):
             raise CLIError("--batch reads every action from the file; drop the per-action options")
         stream = batch.buffer if hasattr(batch, "buffer") else batch
-        for rec in run_lines(stream, one, ACTION_KEYS):
+        for rec in run_lines(stream, one, ACTION_KEYS, getattr(batch, "name", "--batch")):
             out.add(rec)
         out.close()
         return

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,7 +12,8 @@ from typing import Any, TypeVar
 import click
 
 from pp_graph.errors import PPGraphError
-from pp_graph.report.formats import aligned, csv_text
+from pp_graph.report.formats import aligned, csv_text, escape_controls
+from pp_graph.urls import without_userinfo
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,14 +25,15 @@ class CLIError(click.ClickException):
 
 
 def handle_errors(fn: F) -> F:
-    """Turn the library's typed errors into a one-line message and exit code 2."""
+    """Turn the library's typed errors into a one-line message and exit code 2 (any URL in it shown without its
+    user information)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except PPGraphError as e:
-            raise CLIError(str(e)) from e
+            raise CLIError(without_userinfo(str(e))) from e
 
     return wrapper  # type: ignore[return-value]
 
@@ -187,22 +188,12 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-# C0 and C1 control characters (ESC, CSI, BEL, …) and the bidirectional overrides that reorder what a terminal
-# shows. Policy text is untrusted: printed raw, "\x1b]0;…\x07" retitles the terminal and "\x1b[2J" clears it.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def printable(text: str, *, one_line: bool = False) -> str:
     """``text`` safe for a terminal: control characters shown escaped (``\\x1b``), never sent; ``one_line``:
     line breaks and tabs become spaces too (a table cell)."""
     if one_line:
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
-    return _CONTROL.sub(_escaped, text)
-
-
-def _escaped(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return escape_controls(text)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None) -> None:

@@ -48,6 +48,7 @@ def _inputs(
     from urllib.parse import urlsplit
 
     from pp_graph.load.sources import check_site
+    from pp_graph.urls import shown_url
 
     fetch_policy = _fetcher(inputs, render)
     out = []
@@ -60,7 +61,7 @@ def _inputs(
         name = check_site(site or host, item)
         target = folder / f"{name}.md"
         target.write_text(got.text, encoding="utf-8")
-        err(f"fetched {item} ({got.source_type}, {len(got.text):,} characters) as {name}")
+        err(f"fetched {shown_url(item)} ({got.source_type}, {len(got.text):,} characters) as {name}")
         out.append(target)
     return out
 

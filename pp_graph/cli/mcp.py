@@ -48,7 +48,27 @@ def mcp(
         raise CLIError("the MCP server needs the mcp package: pip install 'pp-graph[mcp]'") from None
     from pp_graph.mcpserver.server import serve
 
+    if transport == "http" and not _loopback(host):
+        click.echo(
+            f"warning: --host {host}: the MCP server is reachable from other machines and has no authentication; "
+            "anyone who can connect can call its tools (and add to --ledger). Bind 127.0.0.1, or put it behind a "
+            "proxy that authenticates.",
+            err=True,
+        )
     serve(graphs, transport=transport, host=host, port=port, ledger=ledger, principal=principal, ner_mode=ner_mode)
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this machine only: localhost or a loopback address (a host name could
+    resolve to anything, so it counts as reachable)."""
+    import ipaddress
+
+    if host.strip().lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 commands = [mcp]

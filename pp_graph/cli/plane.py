@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +21,17 @@ _KEY = click.option(
 )
 
 
-def _ledger(db: Path, key_file: Path | None = None, need_key: bool = False) -> Any:
-    """The ledger opened read-only: verifying, replaying or signing never writes to the file given."""
+@contextmanager
+def _ledger(db: Path, key_file: Path | None = None, need_key: bool = False) -> Iterator[Any]:
+    """The ledger opened read-only: verifying, replaying or signing never writes to the file given. Closed on the
+    way out, so SQLite removes the -wal and -shm it made for the reading (exiting without closing would leave them)."""
     from pp_graph.plane.db import connect_read_only
     from pp_graph.plane.keys import load_keys
     from pp_graph.plane.ledger import Ledger
 
     keys = load_keys(key_file=key_file) if (need_key or key_file) else None
-    return Ledger(connect_read_only(db), keys)
+    with closing(connect_read_only(db)) as conn:
+        yield Ledger(conn, keys)
 
 
 @click.group()
@@ -87,7 +92,8 @@ def verify(db: Path, since: Any, trusted_key: str | None, fmt: str) -> None:
             cp = json.load(since)
         except ValueError as e:
             raise LedgerError(f"{since.name}: not a JSON checkpoint ({e})") from e
-    rep = _ledger(db).verify(since=cp, trusted_key=trusted_key)
+    with _ledger(db) as led:
+        rep = led.verify(since=cp, trusted_key=trusted_key)
     row = rep.to_dict()
     if cp is not None:
         row["checkpoint"] = f"size {cp['size']} of {cp['time']}: {'consistent' if rep.ok else 'NOT consistent'}"
@@ -105,7 +111,8 @@ def replay(db: Path, start: int, fmt: str) -> None:
     """What crossed each boundary: one row per field decision (names, classes, actions, reasons; no values)."""
     from pp_graph.plane.ledger import replay_rows
 
-    rows = replay_rows(_ledger(db), start)
+    with _ledger(db) as led:
+        rows = replay_rows(led, start)
     cols = ["seq", "event", "name", "principal", "purpose", "field", "class", "category", "action", "reasons"]
     emit(rows, fmt, cols if fmt != "json" else None)
 
@@ -116,7 +123,9 @@ def replay(db: Path, start: int, fmt: str) -> None:
 @handle_errors
 def checkpoint(db: Path, key_file: Path | None) -> None:
     """Print a signed tree head (size, root, chain head, time, public key, Ed25519 signature) as JSON."""
-    click.echo(json.dumps(_ledger(db, key_file, need_key=True).checkpoint(), indent=1))
+    with _ledger(db, key_file, need_key=True) as led:
+        head = led.checkpoint()
+    click.echo(json.dumps(head, indent=1))
 
 
 @click.group()

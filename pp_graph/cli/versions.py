@@ -122,12 +122,15 @@ def diff_cmd(
     meaning, 1 when something did (with --fail-on LEVEL: only when a change of that severity or worse did), 2 on
     error.
     """
-    from pp_graph.errors import ConfigError
+    from pp_graph.errors import ConfigError, InputError
     from pp_graph.versions.compare import diff_files, diff_site
 
     if second is not None:
         if graph or date_from or date_to:
             raise ConfigError("two files are converted and compared as they are: give no --graph, --from or --to")
+        for arg in (first, second):
+            if arg.startswith(("http://", "https://")):  # else read as a missing file named after the URL
+                raise InputError(arg, "a URL; diff compares two policy files (fetch pages with pp-graph track)")
         d = diff_files(Path(first), Path(second), site)
     else:
         if graph is None:

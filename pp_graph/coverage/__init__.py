@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,8 +60,9 @@ def coverage(
     from pp_graph.store.embedded import EmbeddedStore
 
     ledger, size = verified_ledger(db, checkpoint, trusted_key)
-    store = EmbeddedStore()
-    if not store.load(graphs):
-        raise InputError("--graph", f"{no_graph_files(graphs)}; convert policies first (pp-graph convert)")
-    read = read_flows(ledger, size)
+    with closing(ledger.conn):  # closed, so SQLite removes the -wal and -shm it made for reading
+        store = EmbeddedStore()
+        if not store.load(graphs):
+            raise InputError("--graph", f"{no_graph_files(graphs)}; convert policies first (pp-graph convert)")
+        read = read_flows(ledger, size)
     return CoverageReport(Judge(store).judge(read.crossings), read)

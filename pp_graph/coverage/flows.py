@@ -42,12 +42,17 @@ class LedgerFlows:
 def verified_ledger(db: Path, checkpoint: Mapping[str, Any] | None = None, trusted_key: str | None = None) -> Any:
     """The plane's ledger at ``db`` after ``verify`` (chain, Merkle tree and, when given, the signed checkpoint
     against ``trusted_key``); LedgerError naming the first bad entry and the problem otherwise."""
-    from pp_graph.plane.db import connect
+    from pp_graph.plane.db import connect_read_only
     from pp_graph.plane.ledger import Ledger
 
-    ledger = Ledger(connect(db, create=False))
-    report = ledger.verify(since=checkpoint, trusted_key=trusted_key)
+    ledger = Ledger(connect_read_only(db))  # coverage only reads: the file is left as found
+    try:
+        report = ledger.verify(since=checkpoint, trusted_key=trusted_key)
+    except BaseException:
+        ledger.conn.close()
+        raise
     if not report.ok:
+        ledger.conn.close()
         where = f"entry {report.first_bad}" if report.first_bad is not None else "the checkpoint"
         raise LedgerError(f"{db}: the ledger does not verify at {where}: {report.problem}; coverage refused")
     return ledger, report.size

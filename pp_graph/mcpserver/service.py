@@ -176,7 +176,7 @@ class PolicyService:
         for k, v in values.items():
             if not isinstance(v, str):
                 raise InputError("params", f"parameter {k!r} must be a string")
-        bound = q.bindings(values)
+        bound = q.bindings(values, how='give it in the params argument: {{"{name}": "…"}}')
         if DPV_GRAPH.value in q.text:  # DPV's hierarchy (ppg:within, labels); without it such a query finds nothing
             self.store.load_dpv()  # once: later calls find it loaded
         q.check_store(self.store, bound)

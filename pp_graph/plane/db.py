@@ -8,6 +8,7 @@ state. ``secure_delete`` overwrites deleted content, so compacting memory erases
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -142,9 +143,9 @@ def connect_read_only(path: str | Path) -> sqlite3.Connection:
     read-only); LedgerError naming the file when it is missing or not a plane database."""
     p = Path(path)
     _check_file(p, create=False)
-    uri = p.resolve().as_uri() + "?mode=ro"
+    uri, query_only = _reader_uri(p)
     try:
-        conn = _open_ro(uri, p)
+        conn = _open_ro(uri, p, query_only)
     except sqlite3.DatabaseError as e:
         raise LedgerError(f"{p}: not a usable plane database ({e})") from e
     with _closed_on_error(conn, p):
@@ -158,8 +159,31 @@ def connect_read_only(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
-def _open_ro(uri: str, p: Path) -> sqlite3.Connection:
+def _reader_uri(p: Path) -> tuple[str, bool]:
+    """How to open ``p`` for reading without leaving a -wal or -shm beside it that was not there: the URI, and
+    whether the connection must refuse writes itself (query_only).
+
+    A rollback-journal file, or a WAL file that a connection holds open (its -wal or -shm present: a writer's, or a
+    crashed one's pending commits to read through), opens ``mode=ro``: that makes nothing new. A WAL file nobody
+    holds open would get a -wal and -shm that a read-only connection cannot remove when it closes: opened read-write
+    instead, writes refused by ``query_only``, SQLite removes them when this is the last connection to close. A
+    writer joining meanwhile is safe: SQLite's own locks decide which connection is the last, and that one
+    checkpoints (the writer's commits) before removing anything. A WAL file we may not write (an auditor's
+    read-only copy) is read as ``immutable``: it has no pending commits, and whoever could write it is not."""
+    uri = p.resolve().as_uri()
+    with open(p, "rb") as fh:
+        wal = fh.read(20)[18:20] == b"\x02\x02"  # the header's write and read versions: 2 is WAL
+    if not wal or any(Path(str(p) + suffix).exists() for suffix in ("-wal", "-shm")):
+        return uri + "?mode=ro", False
+    if os.access(p, os.W_OK) and os.access(p.parent, os.W_OK):
+        return uri + "?mode=rw", True
+    return uri + "?mode=ro&immutable=1", False
+
+
+def _open_ro(uri: str, p: Path, query_only: bool) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=60.0, isolation_level=None)
+    if query_only:  # before anything else runs on it
+        conn.execute("PRAGMA query_only = ON")
     conn.execute("PRAGMA busy_timeout = 60000")
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()

@@ -25,6 +25,7 @@ from pp_graph.graph.files import graph_files
 from pp_graph.model import PracticeType
 from pp_graph.query.runner import load_query
 from pp_graph.resources import PR2GRAPH_ONTOLOGY
+from pp_graph.sites import site_host
 from pp_graph.store.embedded import EmbeddedStore, open_store
 from pp_graph.vocab.dpv import compact, vocabulary
 
@@ -220,11 +221,17 @@ class Corpus:
             out[s.site].append(s)
         return dict(sorted(out.items()))
 
+    def versions_of(self, site: str, place: str = "in the corpus") -> list[PolicySummary]:
+        """The site's versions, oldest first. The site is given as a domain or a URL (read as its host, the one
+        normalisation of ``pp_graph.sites``); InputError naming it, without user information, when there are none."""
+        versions = self.sites.get(site.strip().lower()) or self.sites.get(site_host(site))
+        if not versions:
+            raise InputError(site, f"no policy graph for this site {place}")
+        return versions
+
     def as_of(self, site: str, date: str) -> PolicySummary:
         """The site's version in force on ``date`` (ISO 8601 UTC): the newest one dated on or before it."""
-        versions = self.sites.get(site.strip().lower())
-        if not versions:
-            raise InputError(site, "no policy graph for this site in the corpus")
+        versions = self.versions_of(site)
         dated = [v for v in versions if v.valid_from]
         if not dated:
             raise InputError(site, "its policy graphs carry no version date (convert <domain>/<date>.md or use --date)")
@@ -243,9 +250,7 @@ class Corpus:
 
     def find(self, site: str, key: str | None = None) -> PolicySummary:
         """A site's policy (the newest unless ``key`` names one); InputError naming what was asked."""
-        versions = self.sites.get(site.strip().lower())
-        if not versions:
-            raise InputError(site, "no policy graph for this site in the corpus")
+        versions = self.versions_of(site)
         if key is None:
             return versions[-1]
         for s in versions:

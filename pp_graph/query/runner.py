@@ -69,8 +69,12 @@ class NamedQuery:
     lists: tuple[str, ...] = ()
     services: tuple[str, ...] = ()  # endpoints of SERVICE calls (ad-hoc files only; refused unless allowed)
 
-    def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, ox.NamedNode | ox.Literal]:
-        """User values (strings) plus defaults → terms; unknown or missing parameters raise InputError."""
+    def bindings(
+        self, values: Mapping[str, str] | None = None, how: str = "pass --param {name}=VALUE"
+    ) -> dict[str, ox.NamedNode | ox.Literal]:
+        """User values (strings) plus defaults → terms; unknown or missing parameters raise InputError. ``how``
+        tells the caller's user how to give a missing one (``{name}``: its name): the command line's flag by
+        default, a tool argument or a form field elsewhere."""
         values = dict(values or {})
         declared = {p.name for p in self.params}
         unknown = sorted(set(values) - declared)
@@ -82,7 +86,7 @@ class NamedQuery:
             raw = values.get(p.name, p.default)
             if raw is None:
                 raise InputError(
-                    self.path.name, f"missing parameter {p.name!r} ({p.meaning}); pass --param {p.name}=VALUE"
+                    self.path.name, f"missing parameter {p.name!r} ({p.meaning}); {how.format(name=p.name)}"
                 )
             out[p.name] = term_for(raw, p.kind, f"{self.path.name}: parameter {p.name}")
         return out
@@ -109,9 +113,11 @@ class NamedQuery:
                     f"{self.path.name}: parameter {p.name}", f"no policy graph <{value.value}> in the store"
                 )
 
-    def run(self, store: Store, values: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    def run(
+        self, store: Store, values: Mapping[str, str] | None = None, how: str = "pass --param {name}=VALUE"
+    ) -> list[dict[str, Any]]:
         """Rows of the query; the (constant) parameter columns are left out."""
-        return self.run_bound(store, self.bindings(values))
+        return self.run_bound(store, self.bindings(values, how))
 
     def run_bound(self, store: Store, bound: Mapping[str, ox.NamedNode | ox.Literal]) -> list[dict[str, Any]]:
         """:meth:`run` with terms already made by :meth:`bindings`."""

@@ -8,9 +8,7 @@ so that outgoing text in it never lands in a URL or an access log.
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +23,7 @@ from pp_graph.errors import PPGraphError, QueryTimeout
 from pp_graph.load.language import language_name
 from pp_graph.query.corpus import PRACTICE_TYPES, Corpus, Practice
 from pp_graph.query.runner import NamedQuery, load_all
+from pp_graph.report.formats import csv_text
 from pp_graph.report.highlight import Mark, pieces, to_html
 from pp_graph.risk.engine import ActionContext, RiskEngine
 from pp_graph.serve.cards import card, concept_id
@@ -268,7 +267,7 @@ def query(name: str) -> Response | str:
     rows: list[dict[str, Any]] = []
     if ran:
         with budget(current_app.config["query_seconds"], f"query {name}"):
-            rows = q.run(c.store, values)
+            rows = q.run(c.store, values, how="fill in the {name} field")
     fmt = request.args.get("format", "html")
     if fmt == "json":
         return Response(
@@ -284,13 +283,13 @@ def query(name: str) -> Response | str:
 
 
 def _csv(rows: list[dict[str, Any]]) -> str:
-    buf = io.StringIO()
-    if rows:
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]))
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: "|".join(v) if isinstance(v, list) else v for k, v in r.items()})
-    return buf.getvalue()
+    """The command line's CSV (cells safe for spreadsheets and terminals); a list cell joined by "|"."""
+    if not rows:
+        return ""
+    cols = list(rows[0])
+    return csv_text(
+        cols, ([("|".join(v) if isinstance(v, list) else v) for v in (r.get(c) for c in cols)] for r in rows)
+    )
 
 
 def whatif() -> str | tuple[str, int]:

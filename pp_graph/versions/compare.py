@@ -14,9 +14,7 @@ from pp_graph.versions.diff import Diff, diff
 def diff_site(graph: Path, site: str, date_from: str | None, date_to: str | None) -> Diff:
     """The versions of ``site`` in force on ``date_from`` and ``date_to`` (default: the two newest)."""
     c = Corpus.open([graph])
-    versions = c.sites.get(site.strip().lower())
-    if not versions:
-        raise InputError(site, f"no policy graph for this site under {graph}")
+    versions = c.versions_of(site, f"under {graph}")
     new = c.as_of(site, parse_date(date_to, "--to")) if date_to else versions[-1]
     if date_from:
         old = c.as_of(site, parse_date(date_from, "--from"))

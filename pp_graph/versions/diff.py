@@ -298,11 +298,7 @@ class Point:
 
 def history(c: Corpus, site: str) -> list[Point]:
     """Every version of ``site`` in date order, each with its semantic diff from the previous one."""
-    versions = c.sites.get(site.strip().lower())
-    if not versions:
-        from pp_graph.errors import InputError
-
-        raise InputError(site, "no policy graph for this site in the corpus")
+    versions = c.versions_of(site)
     points = [Point(versions[0], None)]
     points.extend(Point(b, diff(c, a, b)) for a, b in pairwise(versions))
     return points

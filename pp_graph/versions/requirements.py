@@ -61,9 +61,7 @@ def law_history(c: Corpus, site: str, law_id: str) -> list[LawPoint]:
     """Every version of ``site`` (oldest first) with its checklist of ``law_id``; InputError for an unknown site
     or a version converted before the transparency stage (convert it again)."""
     law = get_law(law_id)
-    versions = c.sites.get(site.strip().lower())
-    if not versions:
-        raise InputError(site, "no policy graph for this site in the corpus")
+    versions = c.versions_of(site)
     checked = [check_policy(c, v, law) for v in versions]
     for ch in checked:
         if ch.checklist is None:

@@ -23,6 +23,7 @@ from pp_graph.errors import InputError
 from pp_graph.load.fetch import Fetched, fetch_policy
 from pp_graph.load.sources import check_site
 from pp_graph.load.versions import stamp_of, stamp_of_iso
+from pp_graph.urls import shown_url, without_userinfo
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,11 @@ class Tracked:
     status: str  # new (first version), changed, unchanged, failed
     file: str | None = None
     error: str | None = None
+
+    def __post_init__(self) -> None:  # the URL as shown and stored: without a password put in it
+        object.__setattr__(self, "url", shown_url(self.url))
+        if self.error is not None:
+            object.__setattr__(self, "error", without_userinfo(self.error))
 
     def to_dict(self) -> dict[str, Any]:
         return {"site": self.site, "url": self.url, "status": self.status, "file": self.file, "error": self.error}
