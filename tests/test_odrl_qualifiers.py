@@ -28,6 +28,8 @@ We do not share your email address with third parties unless you give us your co
 
 We never sell your personal information.
 
+We do not share information that identifies you, such as your name or email address, with advertisers.
+
 If you do not create an account, we do not collect your postal address.
 """
 
@@ -151,6 +153,18 @@ def test_the_risk_engine_denies_on_the_plain_prohibition_only(store: EmbeddedSto
     engine = RiskEngine(store)
     sell = engine.decide(call("pd:EmailAddress", ("dpv:SellDataToThirdParties",), ("advertising",)))
     assert sell.decision == "deny" and sell.odrl is not None and sell.odrl["verdict"] == "prohibited"
-    share = engine.decide(call("pd:EmailAddress", ("dpv:ServiceProvision",), ("advertising",)))
+    share = engine.decide(call("pd:EmailAddress", ("dpv:ServiceProvision",), ("service_provider",)))
     assert share.odrl is not None and share.odrl["verdict"] != "prohibited", share.odrl
     assert share.decision == "allow"
+
+
+def test_a_denial_prohibits_the_data_it_names_not_all_personal_data(store: EmbeddedStore) -> None:
+    g = export(store)
+    by_line: dict[str, set[str]] = {}
+    for rule in g.subjects(None, ODRL.Prohibition):
+        practice = g.value(rule, DCTERMS.source)
+        by_line.setdefault(str(practice), set()).add(str(g.value(rule, ODRL.target)).rsplit("#", 1)[-1])
+    targets = sorted(by_line.values(), key=sorted)
+    assert any({"Name", "EmailAddress"} <= t for t in targets), targets  # "information that identifies you, such as …"
+    assert {"PersonalData"} in targets, targets  # "we never sell your personal information": all of it
+    assert not any("PersonalData" in t and len(t) > 1 for t in targets), targets

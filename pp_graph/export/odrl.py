@@ -1,7 +1,8 @@
 """ODRL 2.2 export following DPV's guidance: DPV terms inside ODRL rules.
 
 Per privacy policy one ``odrl:Set`` (typed ``odrl:Policy`` too) with ``odrl:profile``; per stated
-practice and data class a permission, per negated one ("we do not sell …") a prohibition:
+practice and data class a permission, per negated one ("we do not sell …") a prohibition (on the data it names
+beyond generic personal data, when it names any):
 target = the pd: category, action = the DPV processing concept, assigner = the site, assignee = the
 recipient (sharing) or third-party collector; purposes as ``odrl:purpose odrl:isA dpv:…`` constraints,
 retention as a ``dpv-odrl:Duration`` constraint, legal basis as ``dpv-odrl:LegalBasis``, a storage region as an
@@ -119,7 +120,7 @@ def build_odrl(
                 g.add((party, RDF.type, DPV.ThirdParty))
                 if str(party) in names:
                     g.add((party, RDFS.label, Literal(names[str(party)])))
-        for data in row["dataClasses"] or [str(DPV.PersonalData)]:
+        for data in _targets(row):
             for party in assignees:
                 tail = slug(data.rsplit("#", 1)[-1])
                 if party is not None:
@@ -129,6 +130,16 @@ def build_odrl(
                 _add_qualifiers(g, rule.iri, quals)
     _declare_actions(g)
     return g
+
+
+def _targets(row: dict[str, Any]) -> list[str]:
+    """The rule targets of a practice row. A denial that names data besides generic personal data ("we do not
+    share information that identifies you, such as your name or email address") denies those: the generic word is
+    the head the examples narrow, and a prohibition on all personal data would forbid what the policy states it
+    does elsewhere. A stated practice keeps every class it names."""
+    classes = [str(d) for d in row["dataClasses"]] or [str(DPV.PersonalData)]
+    specific = [d for d in classes if d != str(DPV.PersonalData)]
+    return specific if row["negated"] and specific else classes
 
 
 def _declare_actions(g: Graph) -> None:
