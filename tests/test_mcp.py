@@ -124,8 +124,8 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
             "site": "github.com",
             "action": "share",
             "data": ["pd:EmailAddress"],
-            "purpose": ["dpv:SellDataToThirdParties"],
-            "recipient": ["data_broker"],
+            "purpose": ["dpv:DirectMarketing"],
+            "recipient": ["advertising"],
         },
     ),
     ("odrl_turtle", "odrl_evaluate", {"policy": POLICY, "request": REQUEST, "state": STATE}),
@@ -260,8 +260,8 @@ def test_odrl_evaluate_a_site_and_turtle(stdio: dict[str, Any]) -> None:
     assert site["request"] == {
         "action": "dpv:Share",
         "data": ["pd:EmailAddress"],
-        "purposes": ["dpv:SellDataToThirdParties"],
-        "recipients": ["data_broker"],
+        "purposes": ["dpv:DirectMarketing"],
+        "recipients": ["advertising"],
     }
     (report,) = site["reports"]
     assert report["verdict"] == "prohibited" and report["decidedBy"]
@@ -270,7 +270,7 @@ def test_odrl_evaluate_a_site_and_turtle(stdio: dict[str, Any]) -> None:
     assert all({p["kind"] for p in r["premises"]} >= {"Target", "Action"} for r in report["rules"])
     assert all(p["satisfactionState"] == "Satisfied" for r in active for p in r["premises"])
     ban = site["evidence"][0]  # the policy line the verdict rests on, with its offsets
-    assert ban["kind"] == "prohibition" and "do not sell" in ban["text"] and ban["start"] < ban["end"]
+    assert ban["kind"] == "prohibition" and "Shine the Light" in ban["text"] and ban["start"] < ban["end"]
     decided = {m for r in report["rules"] if r["rule"] in report["decidedBy"] for m in r.get("group", [r["rule"]])}
     assert ban["rule"] in decided
     turtle = stdio["odrl_turtle"].structured_content

@@ -42,6 +42,8 @@ If you do not create an account, we do not collect your postal address.
         ("If you opt out, we do not use your location.", ["condition"]),
         ("We never sell your personal information.", []),
         ("We do not sell data. If you ask, we delete it.", []),  # the condition is in another sentence
+        ("If we detect the signal, we honour it (we do not sell your data).", []),  # a parenthesis of its own
+        ("We honour the signal (we do not sell data unless you consent).", ["exception"]),
     ],
 )
 def test_the_qualifiers_of_the_triggers_sentence(line: str, kinds: list[str]) -> None:

@@ -45,14 +45,16 @@ def test_same_action_differs_by_policy(engine: RiskEngine) -> None:
         "no_purpose",
         "category_only",
     }
-    # AMRSF alone allows Google and transforms Amazon; both policies also state they do not share personal
-    # information with such recipients, and those ODRL prohibitions deny, citing the line.
+    # AMRSF alone allows Google and transforms Amazon. Google's "we do not share your personal information with
+    # companies … outside of Google except in the following cases" is a prohibition with a stated exception: the
+    # ODRL verdict is undetermined, so AMRSF's verdict stands and the reason cites the line. Amazon's policy
+    # permits the sharing.
     assert g.odrl is not None and a.odrl is not None
     assert (g.odrl["amrsf"], a.odrl["amrsf"]) == ("allow", "transform")
-    assert (g.decision, a.decision) == ("deny", "deny")
-    assert g.odrl["verdict"] == a.odrl["verdict"] == "prohibited"
-    assert "We do not share your personal information" in g.odrl["rules"][0]["text"]
-    assert "never share" in a.odrl["rules"][0]["text"]
+    assert (g.decision, a.decision) == ("allow", "transform")
+    assert (g.odrl["verdict"], a.odrl["verdict"]) == ("undetermined", "permitted")
+    assert "except in the following cases" in g.odrl["rules"][0]["text"]
+    assert any("ODRL: undetermined" in r and "except in the following cases" in r for r in g.reasons)
     for d, site in ((g, "google.com"), (a, "amazon.com")):
         assert d.evidence, site
         assert all(e["practice"].startswith(f"urn:pp-graph:policy:{site}:") and e["text"] for e in d.evidence)

@@ -31,7 +31,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import DCTERMS, RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
-from pp_graph.export.qualifiers import Qualifier, practice_qualifiers
+from pp_graph.export.qualifiers import Qualifier, practice_qualifiers, sentence_data
 from pp_graph.export.source import policy_rows
 from pp_graph.graph.namespaces import DPV, ODRL, PD, slug
 from pp_graph.query.runner import Store
@@ -133,13 +133,16 @@ def build_odrl(
 
 
 def _targets(row: dict[str, Any]) -> list[str]:
-    """The rule targets of a practice row. A denial that names data besides generic personal data ("we do not
-    share information that identifies you, such as your name or email address") denies those: the generic word is
-    the head the examples narrow, and a prohibition on all personal data would forbid what the policy states it
-    does elsewhere. A stated practice keeps every class it names."""
+    """The rule targets of a practice row. A denial prohibits the data its own sentence names, when it names some
+    (its line may name other data in other sentences), and of those the ones besides generic personal data ("we do
+    not share information that identifies you, such as your name or email address"): the generic word is the head
+    the examples narrow, and a prohibition on all personal data would forbid what the policy states it does
+    elsewhere. A stated practice keeps every class it names."""
     classes = [str(d) for d in row["dataClasses"]] or [str(DPV.PersonalData)]
-    specific = [d for d in classes if d != str(DPV.PersonalData)]
-    return specific if row["negated"] and specific else classes
+    if not row["negated"]:
+        return classes
+    named = [d for d in sentence_data(row) if d in classes] or classes
+    return [d for d in named if d != str(DPV.PersonalData)] or named
 
 
 def _declare_actions(g: Graph) -> None:

@@ -485,7 +485,9 @@ class RiskEngine:
                 f"ODRL: prohibition {first.get('rule', '?')} is active (practice {first.get('practice')}{line}) → deny"
             )
             return out, amrsf.DENY
-        reasons.append(f"ODRL: {out['verdict']} by the site's ODRL policy (AMRSF alone: {verdict})")
+        first = out["rules"][0] if out["rules"] else {}
+        line = f' (rule {first.get("rule", "?")}: "{first["text"]}")' if first.get("text") else ""
+        reasons.append(f"ODRL: {out['verdict']} by the site's ODRL policy{line} (AMRSF alone: {verdict})")
         return out, verdict
 
     def _likelihood(
