@@ -141,9 +141,11 @@ def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, in
         # diagnostics describe the device (pd:DeviceBased), not only its software
         ("We collect [[crash reports]] when the app fails.", "pd:DeviceBased"),
         ("We collect [[diagnostic data]] from your console.", "pd:DeviceBased"),
-        # a network's password authenticates; other network information stays a connection
+        # a network's password authenticates; other network information is technical data about the device
+        # (DPV's pd:Connection is a connection in a social network)
         ("We sync your [[Wi-Fi credentials]] if you choose.", "pd:Authenticating"),
-        ("We collect [[network information]] such as signal strength.", "pd:Connection"),
+        ("We collect [[network information]] such as signal strength.", "pd:DeviceBased"),
+        ("We collect device identifiers and [[mobile network]] information.", "pd:DeviceBased"),
         # interactions with the service are its consumption (pd:Interaction is the public sphere)
         ("We log your [[interactions]] with our apps.", "pd:ServiceConsumptionBehaviour"),
         ("We collect your [[time zone setting]] from your phone.", "pd:DeviceBased"),
