@@ -1501,3 +1501,15 @@ def test_a_threat_to_systems_and_data_or_to_an_account_is_a_threat_to_data() -> 
         "We prevent unauthorized access to our systems and networks.",
     ):
         assert run(text + "\n").results[0].practices == [], text
+
+
+def test_a_negated_obligation_is_not_a_negated_practice() -> None:
+    # "not required to provide" says the user may; the collection, if they do, is stated (it was read as "we do not
+    # collect", which the ODRL export turned into a prohibition on collecting all personal data)
+    for line in (
+        "You are not required to provide your email address to us.",
+        "You do not have to give us your phone number, but we collect it if you do.",
+    ):
+        practices = run(line + "\n").results[0].practices
+        assert practices and not any(p.negated for p in practices), (line, practices)
+    assert [p.negated for p in run("We do not collect your email address.\n").results[0].practices] == [True]

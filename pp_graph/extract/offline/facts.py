@@ -20,6 +20,7 @@ from pp_graph.extract.offline.patterns.sentences import (
     INFINITIVE,
     LEAD_NAME,
     NEGATION,
+    NOT_OBLIGED,
     REFERENCE,
     SENTENCE,
     SITE_MARK,
@@ -280,6 +281,9 @@ def is_negated(text: str, sentence_start: int, trigger_start: int) -> bool:
             r"[,;:]|\b(?:but|however|unless|except)\b", text[cut.end() if cut else sentence_start : trigger_start]
         )
         clause = clauses[-1].lower().replace("’", "'").replace("n't", " not")  # don't → do not
+        # blanked over the trigger too: the trigger may be "required to provide" itself
+        ahead = clause + text[trigger_start : trigger_start + 40].lower()
+        clause = NOT_OBLIGED.sub(lambda m: " " * len(m.group()), ahead)[: len(clause)]
         words = re.findall(r"\w+", clause)[-4:]
         if cut is None or len(clauses) > 1 or len(words) == 4:
             return any(w in NEGATION for w in words)

@@ -6,6 +6,14 @@ import re
 
 SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[\"“(\[]?[A-Z0-9*])")
 NEGATION = {"not", "never", "n't", "no", "neither", "nor", "without"}
+# A negation of an obligation, not of the practice: "you are not required to provide", "you do not have to give us",
+# "there is no obligation to share" say the user may; the collection, if they do, is stated. Blanked before the
+# negation words are read.
+NOT_OBLIGED = re.compile(
+    r"\b(?:not|never|no)\s+(?:(?:legally|contractually|statutorily)\s+)?(?:required|obliged|obligated|necessary|"
+    r"mandatory|obligation|requirement|need|have)\s+to\b",
+    re.I,
+)
 PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?$", re.I)
 PASSIVE_NOT = re.compile(r"\b(?:is|are|was|were|be|been|gets?)\s+(?:not|never)\s+(?:\w+ly\s+)?$", re.I)
 # A first participle joined to the trigger ("are encrypted and retained"); not the reader's access ("can be viewed
