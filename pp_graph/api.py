@@ -171,6 +171,8 @@ def convert_policy(
         learned.annotate(ex)
     if transparency is not None and "transparency" in ex.stages:
         transparency.apply(ex)
+    if on_stage is not None:
+        on_stage("graph", 0, 0)  # building the graph: as slow as a stage on a large policy
     name, quads = policy_quads(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
     return Conversion(URIRef(name.value), quads, ex, report_for(ex, len(quads), time.perf_counter() - t0))
 

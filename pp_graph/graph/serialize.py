@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pp_graph.errors import ConfigError
 
@@ -43,10 +43,22 @@ def serialize_quads(quads: Sequence[ox.Quad], fmt: str) -> bytes:
     import pyoxigraph as ox
 
     _check(fmt)
-    data: Iterable[Any] = quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
-    out = ox.serialize(data, format=ox_format(fmt), prefixes=prefixes())
+    out = ox.serialize(_statements(quads, fmt), format=ox_format(fmt), prefixes=prefixes())
     assert out is not None  # no output file given: the bytes are returned
     return out
+
+
+def write_quads(quads: Sequence[ox.Quad], fmt: str, fh: BinaryIO) -> None:
+    """``serialize_quads`` written into ``fh`` as it is made: the same bytes, never all in memory (on a policy
+    of megabytes the output is tens of MB, and the serializer's buffer doubles as it grows)."""
+    import pyoxigraph as ox
+
+    _check(fmt)
+    ox.serialize(_statements(quads, fmt), fh, format=ox_format(fmt), prefixes=prefixes())
+
+
+def _statements(quads: Sequence[ox.Quad], fmt: str) -> Iterable[Any]:
+    return quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
 
 
 def serialize(ds: Dataset, graph: URIRef, fmt: str) -> str:
