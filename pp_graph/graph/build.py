@@ -115,10 +115,10 @@ def concept(iri: str) -> ox.NamedNode:
 
 
 class _Builder:
-    # Each new triple becomes its pyoxigraph Quad at once, filed under its subject and predicate: the writers take
-    # the quads as they are (no sort, no conversion at write time), each subject's statements come together, and
-    # the order is the build's, the same on every run (graph/serialize.py). An rdflib store cost ~10x the time
-    # and memory per triple.
+    # Each new triple is filed under its subject, and becomes its pyoxigraph Quad once, at the end (quads()): the
+    # writers take the quads as they are (no sort, no conversion at write time), each subject's statements come
+    # together, and the order is the build's, the same on every run (graph/serialize.py). An rdflib store cost
+    # ~10x the time and memory per triple.
     def __init__(self, ex: PolicyExtraction, rule_ids: bool = False) -> None:
         self.ex = ex
         self.rule_ids = rule_ids  # write ppg:rule on practices and mentions (convert --rule-ids)

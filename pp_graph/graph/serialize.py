@@ -4,8 +4,9 @@ The writers are pyoxigraph's (streaming, in Rust). A converted policy's graph co
 Quads, each subject's together, in the order built (graph/build.py), and is written as it is (``serialize_quads``):
 no sort and no Python work per triple, so a 5 MB policy's ~970k triples are written in about the serializer's own
 time. Making a Quad costs several microseconds when its object is a literal (pyoxigraph tries the node types
-first), which is why the builder makes each one once, as it goes, and why writing makes none. The same input and
-settings give the same bytes on every run, since the build order depends on the input alone.
+first), which is why the builder makes each one once, and why writing makes none. ``write_quads`` streams the
+output into the file (convert's way: the output of a policy of megabytes is never whole in memory). The same
+input and settings give the same bytes on every run, since the build order depends on the input alone.
 
 An rdflib Dataset (``serialize``) has no order of its own: its triples are sorted first (graph, subject, predicate
 by IRI; object by its N-Triples form), so the same graph gives the same bytes whatever order it was filled in.
