@@ -127,7 +127,7 @@ def convert_one(
     max_bytes: int | None,
     valid_from: str | None = None,
 ) -> FileResult:
-    from pp_graph.api import convert_policy
+    from pp_graph.api import convert_stream
 
     if _INIT_ERROR is not None:
         raise _INIT_ERROR
@@ -136,7 +136,7 @@ def convert_one(
     try:
         step = report_step(label)
         policy = load_policy(src, site=site, label=label, max_bytes=max_bytes, valid_from=valid_from)
-        conv = convert_policy(
+        graph, conv_report, quads = convert_stream(
             policy, _BACKEND, learned=_LEARNED.learned, on_stage=step, transparency=_LEARNED.transparency
         )
         if step is not None:
@@ -144,8 +144,8 @@ def convert_one(
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         t_write = time.perf_counter()
-        quads, graph, report = conv.quads, conv.graph, conv.report.to_dict()
-        del conv  # the extraction (every segment's mentions) is not needed to write the graph: freed first
+        report = conv_report.to_dict()
+        # the quads are made as they are written, from the builder's pairs: the extraction is gone by then
         atomic_stream(out, lambda fh: write_quads(quads, fmt, fh))
         report.update(
             characters=len(policy.text),

@@ -6,15 +6,19 @@ by that. These tests count allocations (tracemalloc) and writes, never time, so 
 
 from __future__ import annotations
 
+import gc
 import io
+import sys
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
-from pp_graph.api import convert_text
+from pp_graph.api import convert_policy, convert_stream, convert_text
+from pp_graph.batch import convert_batch
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import get_backend
-from pp_graph.graph.build import policy_quads
+from pp_graph.graph.build import policy_quads, policy_stream
 from pp_graph.graph.serialize import FORMATS, serialize_quads, write_quads
 from pp_graph.model import Policy
 
@@ -83,3 +87,30 @@ def test_the_graph_is_written_as_it_is_made(dense: Policy, fmt: str) -> None:
     whole = serialize_quads(quads, fmt)
     assert bytes(fh.data) == whole
     assert len(fh.sizes) > 10 and max(fh.sizes) <= len(whole) // 10
+
+
+def test_the_streamed_graph_outlives_its_extraction(dense: Policy) -> None:
+    """policy_stream's quads are made from the builder alone: the extraction can be freed before the first one
+    (convert drops it, so it and the whole graph as quads are never in memory together), and they are
+    policy_quads's, in its order."""
+    backend = get_backend("offline")
+    name, quads = policy_quads(extract(dense, backend))
+    ex = extract(dense, backend)
+    held = sys.getrefcount(ex)
+    streamed_name, size, stream = policy_stream(ex)
+    gc.collect()
+    assert sys.getrefcount(ex) == held  # nothing policy_stream returned refers to it
+    assert streamed_name == name and size == len(quads)
+    assert list(stream) == quads
+
+
+def test_convert_writes_the_streamed_graph(dense: Policy, tmp_path: Path) -> None:
+    """The file convert writes (streamed) is the bytes of convert_policy's quads; the report is the same."""
+    conv = convert_policy(dense)
+    graph, report, stream = convert_stream(dense)
+    assert graph == conv.graph and report.triples == conv.report.triples == len(conv.quads)
+    assert list(stream) == conv.quads
+    src = tmp_path / "dense.example.md"
+    src.write_text(dense.text, encoding="utf-8")
+    convert_batch([src], tmp_path / "out", fmt="jsonld")
+    assert (tmp_path / "out" / "dense.example.jsonld").read_bytes() == serialize_quads(conv.quads, "jsonld")

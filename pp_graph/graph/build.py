@@ -143,18 +143,22 @@ class _Builder:
         else:
             pairs[(p, o)] = None  # a repeat keeps its first place
 
-    def quads(self) -> list[ox.Quad]:
+    def size(self) -> int:
+        """The number of triples added (each once)."""
+        return sum(map(len, self.by_subject.values()))
+
+    def quads(self) -> Iterator[ox.Quad]:
         """The graph's quads by subject, then predicate, each in the order first met (JSON-LD writes a node once
-        only if its predicates come together, too). Empties the builder: each subject's pairs are freed as its
-        quads are made, so the two forms of the graph are never all in memory at once."""
+        only if its predicates come together, too). Empties the builder as it goes: each subject's pairs are freed
+        as its quads are made, so the two forms of the graph are never all in memory at once."""
         subjects, self.by_subject = self.by_subject, {}
-        out: list[ox.Quad] = []
         for s in list(subjects):
             by_predicate: dict[ox.NamedNode, list[ox.NamedNode | ox.Literal]] = {}
             for p, o in subjects.pop(s):
                 by_predicate.setdefault(p, []).append(o)
-            out.extend(ox.Quad(s, p, o, self.policy) for p, objects in by_predicate.items() for o in objects)
-        return out
+            for p, objects in by_predicate.items():
+                for o in objects:
+                    yield ox.Quad(s, p, o, self.policy)
 
     def mention(self, span: Span, denotes: ox.NamedNode | None = None) -> ox.NamedNode:
         # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
@@ -428,10 +432,19 @@ def policy_quads(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.Named
     """One policy's named graph: its name and its quads (pyoxigraph), each subject's together, in the order built
     (the same on every run: what the writers write). ``rule_ids`` adds the ppg:rule of each practice and mention
     (the ids of the extractor rules that made, changed or linked it)."""
+    name, _, quads = policy_stream(ex, rule_ids)
+    return name, list(quads)
+
+
+def policy_stream(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, int, Iterator[ox.Quad]]:
+    """``policy_quads`` as its name, its number of triples and its quads made one subject at a time, as they are
+    read: a writer given them never holds the whole graph as quads (~500 bytes a triple), and the extraction is
+    not kept by them (the caller may drop it before writing)."""
     b = _Builder(ex, rule_ids)
     name = b.build()
     b.ensure_receivers()
-    return name, b.quads()
+    del b.ex  # the build is done: the quads are made from the builder's pairs alone
+    return name, b.size(), b.quads()
 
 
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:

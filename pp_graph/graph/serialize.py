@@ -49,7 +49,7 @@ def serialize_quads(quads: Sequence[ox.Quad], fmt: str) -> bytes:
     return out
 
 
-def write_quads(quads: Sequence[ox.Quad], fmt: str, fh: BinaryIO) -> None:
+def write_quads(quads: Iterable[ox.Quad], fmt: str, fh: BinaryIO) -> None:
     """``serialize_quads`` written into ``fh`` as it is made: the same bytes, never all in memory (on a policy
     of megabytes the output is tens of MB, and the serializer's buffer doubles as it grows)."""
     import pyoxigraph as ox
@@ -58,7 +58,7 @@ def write_quads(quads: Sequence[ox.Quad], fmt: str, fh: BinaryIO) -> None:
     ox.serialize(_statements(quads, fmt), fh, format=ox_format(fmt), prefixes=prefixes())
 
 
-def _statements(quads: Sequence[ox.Quad], fmt: str) -> Iterable[Any]:
+def _statements(quads: Iterable[ox.Quad], fmt: str) -> Iterable[Any]:
     return quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
 
 
