@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +14,7 @@ from rdflib import Dataset, URIRef
 
 from pp_graph.extract.pipeline import extract
 from pp_graph.extract.registry import Backend, get_backend
-from pp_graph.graph.build import policy_quads, to_dataset, triples_of
+from pp_graph.graph.build import policy_quads, policy_stream, to_dataset, triples_of
 from pp_graph.graph.terms import Triple
 from pp_graph.load.language import language_name
 from pp_graph.load.sources import load_policy, policy_from_text
@@ -165,14 +165,49 @@ def convert_policy(
     """Extract and build one policy's graph; ``learned`` adds a trained model's classes beside the backend's,
     ``transparency`` a trained model's transparency statements beside the rules' (pp-graph train gdpr)."""
     t0 = time.perf_counter()
+    ex, rule_ids = _extracted(policy, backend, learned, on_stage, transparency, options)
+    if on_stage is not None:
+        on_stage("graph", 0, 0)  # building the graph: as slow as a stage on a large policy
+    name, quads = policy_quads(ex, rule_ids=rule_ids)
+    return Conversion(URIRef(name.value), quads, ex, report_for(ex, len(quads), time.perf_counter() - t0))
+
+
+def convert_stream(
+    policy: Policy,
+    backend: Backend | str = "offline",
+    learned: LearnedModel | None = None,
+    on_stage: Callable[[str, int, int], None] | None = None,
+    transparency: TransparencyModel | None = None,
+    **options: Any,
+) -> tuple[URIRef, PolicyReport, Iterator[ox.Quad]]:
+    """``convert_policy`` for writing a file (what ``convert`` does): the graph's name, the report, and its quads
+    in the same order, made one subject at a time as they are read. The extraction is dropped before any quad is
+    made, so on a policy of megabytes neither it nor the whole graph as quads is ever in memory beside the other
+    (issue 28)."""
+    t0 = time.perf_counter()
+    ex, rule_ids = _extracted(policy, backend, learned, on_stage, transparency, options)
+    if on_stage is not None:
+        on_stage("graph", 0, 0)
+    name, size, quads = policy_stream(ex, rule_ids=rule_ids)
+    return URIRef(name.value), report_for(ex, size, time.perf_counter() - t0), quads
+
+
+def _extracted(
+    policy: Policy,
+    backend: Backend | str,
+    learned: LearnedModel | None,
+    on_stage: Callable[[str, int, int], None] | None,
+    transparency: TransparencyModel | None,
+    options: dict[str, Any],
+) -> tuple[PolicyExtraction, bool]:
+    """The policy's extraction, with the learned layers applied, and whether the graph records rule ids."""
     be = get_backend(backend, **options) if isinstance(backend, str) else backend
     ex = extract(policy, be, on_stage=on_stage)  # the pipeline has already dropped every ungrounded item
     if learned is not None:
         learned.annotate(ex)
     if transparency is not None and "transparency" in ex.stages:
         transparency.apply(ex)
-    name, quads = policy_quads(ex, rule_ids=bool(getattr(be, "rule_ids", False)))
-    return Conversion(URIRef(name.value), quads, ex, report_for(ex, len(quads), time.perf_counter() - t0))
+    return ex, bool(getattr(be, "rule_ids", False))
 
 
 def convert(

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from pp_graph.errors import OutputError
 
@@ -50,6 +52,13 @@ def ensure_dir(path: Path) -> None:
 
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write to a temporary file in the same folder, then rename: readers never see half a file."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    atomic_stream(path, lambda fh: fh.write(payload))
+
+
+def atomic_stream(path: Path, fill: Callable[[BinaryIO], object]) -> None:
+    """Like atomic_write, the bytes ``fill`` writes into the open file: a large graph streamed to disk, never
+    held whole in memory beside its quads."""
     ensure_dir(path.parent)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -57,7 +66,7 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         raise OutputError(str(path), f"cannot be written ({reason(e)})") from e
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fill(fh)
             fh.flush()
             os.fchmod(fh.fileno(), output_mode())
             os.fsync(fh.fileno())

@@ -17,10 +17,10 @@ from typing import Any
 
 from pp_graph.errors import OutputError, PPGraphError
 from pp_graph.extract.learned.layers import Layers, load_layers
-from pp_graph.graph.serialize import SUFFIX, serialize_quads
+from pp_graph.graph.serialize import SUFFIX, write_quads
 from pp_graph.load.sources import load_policy
 from pp_graph.load.versions import output_stem
-from pp_graph.outfiles import atomic_write
+from pp_graph.outfiles import atomic_stream, atomic_write
 
 __all__ = ["REPORT_SUFFIX", "FileResult", "Progress", "backend_key", "convert_one", "init_worker"]
 
@@ -85,7 +85,7 @@ def die_with_parent(parent: int) -> None:
     """A pool worker must not outlive the batch: killed (even by SIGKILL) or interrupted, the parent's
     workers stop too, removing the file they were writing, instead of writing on and then hanging."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group; the parent decides
-    signal.signal(signal.SIGTERM, exit_on_signal)  # SystemExit runs atomic_write's clean-up
+    signal.signal(signal.SIGTERM, exit_on_signal)  # SystemExit runs atomic_stream's clean-up
     try:  # Linux: the kernel sends SIGTERM when the parent dies
         import ctypes
 
@@ -127,7 +127,7 @@ def convert_one(
     max_bytes: int | None,
     valid_from: str | None = None,
 ) -> FileResult:
-    from pp_graph.api import convert_policy
+    from pp_graph.api import convert_stream
 
     if _INIT_ERROR is not None:
         raise _INIT_ERROR
@@ -136,7 +136,7 @@ def convert_one(
     try:
         step = report_step(label)
         policy = load_policy(src, site=site, label=label, max_bytes=max_bytes, valid_from=valid_from)
-        conv = convert_policy(
+        graph, conv_report, quads = convert_stream(
             policy, _BACKEND, learned=_LEARNED.learned, on_stage=step, transparency=_LEARNED.transparency
         )
         if step is not None:
@@ -144,9 +144,9 @@ def convert_one(
         stem = output_stem(policy.site, policy.valid_from)
         out = Path(out_dir) / f"{stem}{SUFFIX[fmt]}"
         t_write = time.perf_counter()
-        quads, graph, report = conv.quads, conv.graph, conv.report.to_dict()
-        del conv  # the extraction (every segment's mentions) is not needed to write the graph: freed first
-        atomic_write(out, serialize_quads(quads, fmt))
+        report = conv_report.to_dict()
+        # the quads are made as they are written, from the builder's pairs: the extraction is gone by then
+        atomic_stream(out, lambda fh: write_quads(quads, fmt, fh))
         report.update(
             characters=len(policy.text),
             input_digest=input_digest,

@@ -207,9 +207,12 @@ def extract(
 
     The stages see the reading (its text and segments); the extraction returned holds the policy as given, its
     segments and spans at their offsets there. ``on_stage(name, i, n)`` is called before each stage: the progress
-    inside one (large) policy.
+    inside one (large) policy; ``on_stage("reading", 0, 0)`` before the policy is read into units (its own step:
+    on a policy of megabytes it takes seconds too).
     """
     t0 = time.perf_counter()
+    if on_stage is not None:
+        on_stage("reading", 0, 0)
     reading = read(policy)
     view = reading.policy
     segs = segment_lines(view)

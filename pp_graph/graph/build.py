@@ -115,18 +115,20 @@ def concept(iri: str) -> ox.NamedNode:
 
 
 class _Builder:
-    # Each new triple becomes its pyoxigraph Quad at once, filed under its subject and predicate: the writers take
-    # the quads as they are (no sort, no conversion at write time), each subject's statements come together, and
-    # the order is the build's, the same on every run (graph/serialize.py). An rdflib store cost ~10x the time
-    # and memory per triple.
+    # Each new triple is filed under its subject, and becomes its pyoxigraph Quad once, at the end (quads()): the
+    # writers take the quads as they are (no sort, no conversion at write time), each subject's statements come
+    # together, and the order is the build's, the same on every run (graph/serialize.py). An rdflib store cost
+    # ~10x the time and memory per triple.
     def __init__(self, ex: PolicyExtraction, rule_ids: bool = False) -> None:
         self.ex = ex
         self.rule_ids = rule_ids  # write ppg:rule on practices and mentions (convert --rule-ids)
         p = ex.policy
         self.policy = ox.NamedNode(str(policy_iri(p.site, p.digest, p.valid_from)))
-        self.seen: set[Triple] = set()  # the builder adds a line's text node once per practice: kept once
-        # Subject → predicate → quads: JSON-LD writes a node once only if its predicates come together, too.
-        self.by_subject: dict[ox.NamedNode, dict[ox.NamedNode, list[ox.Quad]]] = {}
+        # Subject → its (predicate, object) pairs in the order first added: a dict, so a repeat (the builder adds
+        # a line's text node once per practice) is kept once. Quads are made only at the end, subject by subject
+        # (quads()): a quad costs ~500 bytes, a pair ~200, and a set of (s, p, o) keys beside them kept every
+        # object alive twice over (issue 28: a one-line policy of 1 MB made ~500k triples).
+        self.by_subject: dict[ox.NamedNode, dict[tuple[ox.NamedNode, ox.NamedNode | ox.Literal], None]] = {}
         self.parties: dict[str, ox.NamedNode] = {}
         self.span_nodes: dict[tuple[int, int], ox.NamedNode] = {}  # first mention node of each span
         self.transparency_run: ox.NamedNode | None = None
@@ -135,22 +137,28 @@ class _Builder:
         self.received: set[ox.NamedNode] = set()
 
     def add(self, s: ox.NamedNode, p: ox.NamedNode, o: ox.NamedNode | ox.Literal) -> None:
-        key = (s, p, o)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        quad = ox.Quad(s, p, o, self.policy)
-        by_predicate = self.by_subject.get(s)
-        if by_predicate is None:
-            self.by_subject[s] = {p: [quad]}
-        elif (quads := by_predicate.get(p)) is None:
-            by_predicate[p] = [quad]
+        pairs = self.by_subject.get(s)
+        if pairs is None:
+            self.by_subject[s] = {(p, o): None}
         else:
-            quads.append(quad)
+            pairs[(p, o)] = None  # a repeat keeps its first place
 
-    def quads(self) -> list[ox.Quad]:
-        """The graph's quads by subject, then predicate, each in the order first met."""
-        return [q for by_predicate in self.by_subject.values() for quads in by_predicate.values() for q in quads]
+    def size(self) -> int:
+        """The number of triples added (each once)."""
+        return sum(map(len, self.by_subject.values()))
+
+    def quads(self) -> Iterator[ox.Quad]:
+        """The graph's quads by subject, then predicate, each in the order first met (JSON-LD writes a node once
+        only if its predicates come together, too). Empties the builder as it goes: each subject's pairs are freed
+        as its quads are made, so the two forms of the graph are never all in memory at once."""
+        subjects, self.by_subject = self.by_subject, {}
+        for s in list(subjects):
+            by_predicate: dict[ox.NamedNode, list[ox.NamedNode | ox.Literal]] = {}
+            for p, o in subjects.pop(s):
+                by_predicate.setdefault(p, []).append(o)
+            for p, objects in by_predicate.items():
+                for o in objects:
+                    yield ox.Quad(s, p, o, self.policy)
 
     def mention(self, span: Span, denotes: ox.NamedNode | None = None) -> ox.NamedNode:
         # One node per reading of a span: "legal obligations" may be both a purpose and a legal basis.
@@ -424,10 +432,19 @@ def policy_quads(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.Named
     """One policy's named graph: its name and its quads (pyoxigraph), each subject's together, in the order built
     (the same on every run: what the writers write). ``rule_ids`` adds the ppg:rule of each practice and mention
     (the ids of the extractor rules that made, changed or linked it)."""
+    name, _, quads = policy_stream(ex, rule_ids)
+    return name, list(quads)
+
+
+def policy_stream(ex: PolicyExtraction, rule_ids: bool = False) -> tuple[ox.NamedNode, int, Iterator[ox.Quad]]:
+    """``policy_quads`` as its name, its number of triples and its quads made one subject at a time, as they are
+    read: a writer given them never holds the whole graph as quads (~500 bytes a triple), and the extraction is
+    not kept by them (the caller may drop it before writing)."""
     b = _Builder(ex, rule_ids)
     name = b.build()
     b.ensure_receivers()
-    return name, b.quads()
+    del b.ex  # the build is done: the quads are made from the builder's pairs alone
+    return name, b.size(), b.quads()
 
 
 def build_graph(ex: PolicyExtraction, ds: Dataset | None = None) -> tuple[Dataset, URIRef]:

@@ -4,8 +4,9 @@ The writers are pyoxigraph's (streaming, in Rust). A converted policy's graph co
 Quads, each subject's together, in the order built (graph/build.py), and is written as it is (``serialize_quads``):
 no sort and no Python work per triple, so a 5 MB policy's ~970k triples are written in about the serializer's own
 time. Making a Quad costs several microseconds when its object is a literal (pyoxigraph tries the node types
-first), which is why the builder makes each one once, as it goes, and why writing makes none. The same input and
-settings give the same bytes on every run, since the build order depends on the input alone.
+first), which is why the builder makes each one once, and why writing makes none. ``write_quads`` streams the
+output into the file (convert's way: the output of a policy of megabytes is never whole in memory). The same
+input and settings give the same bytes on every run, since the build order depends on the input alone.
 
 An rdflib Dataset (``serialize``) has no order of its own: its triples are sorted first (graph, subject, predicate
 by IRI; object by its N-Triples form), so the same graph gives the same bytes whatever order it was filled in.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pp_graph.errors import ConfigError
 
@@ -43,10 +44,22 @@ def serialize_quads(quads: Sequence[ox.Quad], fmt: str) -> bytes:
     import pyoxigraph as ox
 
     _check(fmt)
-    data: Iterable[Any] = quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
-    out = ox.serialize(data, format=ox_format(fmt), prefixes=prefixes())
+    out = ox.serialize(_statements(quads, fmt), format=ox_format(fmt), prefixes=prefixes())
     assert out is not None  # no output file given: the bytes are returned
     return out
+
+
+def write_quads(quads: Iterable[ox.Quad], fmt: str, fh: BinaryIO) -> None:
+    """``serialize_quads`` written into ``fh`` as it is made: the same bytes, never all in memory (on a policy
+    of megabytes the output is tens of MB, and the serializer's buffer doubles as it grows)."""
+    import pyoxigraph as ox
+
+    _check(fmt)
+    ox.serialize(_statements(quads, fmt), fh, format=ox_format(fmt), prefixes=prefixes())
+
+
+def _statements(quads: Iterable[ox.Quad], fmt: str) -> Iterable[Any]:
+    return quads if fmt in QUAD_FORMATS else map(attrgetter("triple"), quads)
 
 
 def serialize(ds: Dataset, graph: URIRef, fmt: str) -> str:
