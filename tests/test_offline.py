@@ -128,9 +128,12 @@ def test_user_choice_is_not_a_collection_practice() -> None:
     assert kinds(text) == [[PracticeType.USER_CHOICE_CONTROL]]
 
 
-def test_account_information_is_profile_data() -> None:
-    r = run("We collect your account information when you register.\n").results[0]
-    assert PD + "Profile" in {d.concept for d in r.data}
+def test_account_information_is_personal_data_not_profile() -> None:
+    # An account holds name, contact, billing and plan data: every labelled sample accepts dpv:PersonalData and
+    # none pd:Profile (fresh..fresh8).
+    concepts = {d.concept for d in run("We collect your account information when you register.\n").results[0].data}
+    assert DPV + "PersonalData" in concepts
+    assert PD + "Profile" not in concepts
 
 
 def test_retention_period_with_hedged_necessity() -> None:
