@@ -41,8 +41,11 @@ FRESH7 = SAMPLE.with_name("fresh7.tsv")
 # 150 data + 150 purposes drawn (seed "fresh8") after the purpose round written against fresh..fresh7, labelled blind
 # by two more annotators (FRESH8-NOTES.md) before any rule was written against them
 FRESH8 = SAMPLE.with_name("fresh8.tsv")
+# 150 data + 150 purposes drawn (seed "fresh9") after the data round written against fresh..fresh8, labelled blind
+# by two more annotators (FRESH9-NOTES.md) before any rule was written against them
+FRESH9 = SAMPLE.with_name("fresh9.tsv")
 # The fresh samples in the order they were drawn; the last may be drawn but not yet labelled.
-FRESH_SAMPLES = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8")
+FRESH_SAMPLES = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
