@@ -44,6 +44,7 @@ PARAMS: dict[str, list[dict[str, str]]] = {
     "stats-practices": [{}],
     "export-policy": [{"policy": SHOP}, {"policy": EDGE}],
     "export-practices": [{"policy": SHOP}, {"policy": EDGE}],
+    "export-practice-lines": [{"policy": SHOP}, {"policy": EDGE}],
     "export-parties": [{"policy": SHOP}, {"policy": EDGE}],
     "risk-practices": [{"policy": SHOP}, {"policy": EDGE}],
     "risk-transparency": [{"policy": SHOP}, {"policy": EDGE}],

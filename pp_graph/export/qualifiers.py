@@ -57,7 +57,7 @@ def _phrase(sentence: str, start: int, end: int, words: int = 6) -> str:
 
 
 def trigger_sentence(row: dict[str, object]) -> tuple[int, int] | None:
-    """The file offsets of the sentence holding a practice row's trigger (export-practices.rq: line, lineStart,
+    """The file offsets of the sentence holding a practice row's trigger (export-practice-lines.rq: line, lineStart,
     triggerStart); None without its line, or when the trigger is on another line (a lead-in's practice inherited
     by a list item)."""
     line, line_start, trigger = row.get("line"), row.get("lineStart"), row.get("triggerStart")
