@@ -5,8 +5,6 @@ prohibition still denies."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 from rdflib import Graph, Literal, URIRef
@@ -131,13 +129,13 @@ def test_an_evaluator_leaves_a_qualified_prohibition_undetermined_until_told(sto
     told = evaluate(
         only,
         request(
-            "; odrl:constraint [ odrl:leftOperand ppgo:statedException ; odrl:operator odrl:eq ; odrl:rightOperand false ]"
+            "; odrl:constraint [ odrl:leftOperand ppgo:statedException ; odrl:operator odrl:eq ;"
+            " odrl:rightOperand false ]"
         ),
     )
     (r,) = [x for x in told.rules if str(x.rule) == rule]
-    assert (
-        stated(r)[0] == "Satisfied"
-    )  # the caller says the exception does not apply: this premise holds  # the caller says the exception does not apply: the prohibition holds
+    # the caller says the exception does not apply: this premise holds
+    assert stated(r)[0] == "Satisfied"
 
 
 def stated(rule: object) -> tuple[str, str]:
