@@ -201,9 +201,10 @@ def reader_shares(trigger: Trigger) -> bool:
 
 @trigger_rule("veto.advice-to-reader")
 def advice_to_reader(trigger: Trigger) -> bool:
-    # "do not share your password": advice to the reader
+    # "do not share your password", "do not use your own name in your username": advice to the reader, whatever
+    # the verb (the site states no practice in an imperative)
     sentence = trigger.sentence
-    return trigger.kind == "share" and bool(
+    return bool(
         re.match(
             r"\W*(?:please\s+)?(?:do not|don't|never)\s*$", sentence.text[sentence.start : trigger.hit.start], re.I
         )
