@@ -134,6 +134,7 @@ def test_named_query_with_a_parameter(page: Any, server: str) -> None:
     page.locator("a", has_text="sites-sharing").click()
     page.fill("input[name=data]", "pd:Contact")
     page.click("#query-form button")
+    page.locator("#results tbody tr").first.wait_for()  # the results page, not the form still on screen
     assert page.locator("#results tbody tr").count() >= 1
     assert "tinyshop.example" in page.locator("#results").inner_text()
     _shot(page, "query")
