@@ -25,23 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from _shared import corpus_files, target
+from _shared import corpus_files, corpus_texts, target
 
 FORMATS = ("trig", "nq", "jsonld", "ttl", "nt")
 
 
 def big_policy(folder: Path, size: int) -> Path:
     """``big.example.md`` of at least ``size`` bytes: the corpus policies one after another, repeated as needed."""
-    parts: list[str] = []
-    n = 0
-    files = corpus_files()
-    while n < size:
-        for f in files:
-            text = f.read_text(encoding="utf-8")
-            parts.append(text)
-            n += len(text.encode("utf-8"))
-            if n >= size:
-                break
+    parts = corpus_texts(size, measure=lambda t: len(t.encode("utf-8")))
     path = folder / "big.example.md"
     path.write_text("\n\n".join(parts), encoding="utf-8")
     return path

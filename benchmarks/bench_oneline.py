@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _shared import corpus_files, target
+from _shared import corpus_files, corpus_texts, target
 
 MB_LIMIT = 150.0  # peak MB above the baseline, per input MB
 LINEAR = 1.5  # CPU s per MB at the largest size over that at the smallest
@@ -32,17 +32,9 @@ _PUNCT = re.compile(r"[^\w\s]")
 def one_line(folder: Path, size: int, bare: bool) -> Path:
     """``oneline.example.md``: the corpus policies, their whitespace runs as one space, one after another on one
     line until ``size`` characters (``bare``: every punctuation mark removed)."""
-    parts: list[str] = []
-    n = 0
-    files = corpus_files()
-    while n < size:
-        for f in files:
-            text = f.read_text(encoding="utf-8")
-            text = " ".join((_PUNCT.sub(" ", text) if bare else text).split())
-            parts.append(text)
-            n += len(text) + 1
-            if n >= size:
-                break
+    parts = corpus_texts(
+        size, measure=lambda t: len(t) + 1, transform=lambda t: " ".join((_PUNCT.sub(" ", t) if bare else t).split())
+    )
     path = folder / f"oneline-{'bare' if bare else 'sentences'}-{size}.example.md"
     path.write_text(" ".join(parts)[:size] + "\n", encoding="utf-8")
     return path

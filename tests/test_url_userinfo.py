@@ -4,13 +4,13 @@ diff, track and convert show the URL without it, and a site given as such a URL 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from local_http import serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -93,12 +93,9 @@ class _Policy(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server() -> Iterator[str]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Policy)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    yield f"127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    running = serve("127.0.0.1", _Policy)
+    yield f"127.0.0.1:{next(running)}"
+    next(running, None)  # stops it
 
 
 def test_track_and_convert_show_fetched_urls_without_credentials(server: str, tmp_path: Path) -> None:
