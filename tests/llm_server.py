@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 
@@ -164,6 +165,12 @@ class FakeLLMServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def backend_settings(server: FakeLLMServer, cache: Path, **extra: Any) -> dict[str, Any]:
+    """The LLM backend's settings against ``server`` (a fake model, a 5 s timeout, the cache at ``cache``)."""
+    base = {"model": "fake-model", "base_url": server.base_url, "api_key": "test-key", "timeout": 5}
+    return {**base, "cache_path": str(cache), **extra}
 
 
 def serve_forever(ready: Any, responder: str = "keyword") -> None:

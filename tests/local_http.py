@@ -7,6 +7,25 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class Quiet(BaseHTTPRequestHandler):
+    """A handler that logs nothing (the test output stays readable)."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def reply(handler: BaseHTTPRequestHandler, status: int, ctype: str, body: bytes) -> None:
+    """Answer a request: ``body`` as the content, or for a redirect (301, 302, 307) the ``Location`` it names."""
+    handler.send_response(status)
+    if status in (301, 302, 307):
+        handler.send_header("Location", body.decode())
+        body = b""
+    handler.send_header("Content-Type", ctype)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 def serve(host: str, handler: type[BaseHTTPRequestHandler]) -> Iterator[int]:
     """A generator: the first ``next`` starts the server and gives its port, the second stops it."""
     httpd = ThreadingHTTPServer((host, 0), handler)

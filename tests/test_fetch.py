@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
+from local_http import Quiet, reply
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -53,24 +54,14 @@ def tiny_pdf(text: str) -> bytes:
     return out
 
 
-class Site(BaseHTTPRequestHandler):
+class Site(Quiet):
     pages: ClassVar[dict[str, tuple[int, str, bytes]]] = {}
     agents: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         self.agents.append(self.headers.get("User-Agent", ""))
         status, ctype, body = self.pages.get(self.path, (404, "text/plain", b"not found"))
-        self.send_response(status)
-        if status in (301, 302):
-            self.send_header("Location", body.decode())
-            body = b""
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        reply(self, status, ctype, body)
 
 
 @pytest.fixture

@@ -9,13 +9,12 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
-from local_http import rebinding_resolver, serve
+from local_http import Quiet, rebinding_resolver, reply, serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -26,7 +25,7 @@ PAGE = b"<html><body><main><h1>Privacy</h1><p>We collect your email address to s
 INTERNAL = b"<html><body><main><p>INTERNAL-ADMIN-PAGE token 42</p></main></body></html>"
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(Quiet):
     routes: ClassVar[dict[str, tuple[int, bytes]]] = {}
 
     def do_GET(self) -> None:
@@ -43,17 +42,7 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.2)
             return
         status, body = self.routes.get(self.path, (404, b"no"))
-        self.send_response(status)
-        if status in (301, 302, 307):
-            self.send_header("Location", body.decode())
-            body = b""
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        reply(self, status, "text/html", body)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_server import FakeLLMServer, Reply, keyword_responder, segments_of, user_text
+from llm_server import FakeLLMServer, Reply, backend_settings, keyword_responder, segments_of, user_text
 from rdflib import URIRef
 
 from pp_graph.api import Conversion, convert_policy
@@ -114,14 +114,7 @@ def sleeps() -> Sleeps:
 @pytest.fixture
 def make(server: FakeLLMServer, tmp_path: Path, sleeps: Sleeps) -> Any:
     def factory(**opts: Any) -> LLMBackend:
-        base = {
-            "model": "fake-model",
-            "base_url": server.base_url,
-            "api_key": "test-key",
-            "cache_path": str(tmp_path / "cache.sqlite"),
-            "timeout": 5,
-            "sleep": sleeps,
-        }
+        base = backend_settings(server, tmp_path / "cache.sqlite", sleep=sleeps)
         return LLMBackend(**{**base, **opts})
 
     return factory

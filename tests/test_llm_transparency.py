@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_server import FakeLLMServer, keyword_responder, request_schema, segments_of, user_text
+from llm_server import FakeLLMServer, backend_settings, keyword_responder, request_schema, segments_of, user_text
 
 from pp_graph.api import Conversion, convert_policy
 from pp_graph.comply.checklist import ADDRESSED, DENIED, checklist
@@ -87,14 +87,7 @@ def server(model: Transparency) -> Iterator[FakeLLMServer]:
 @pytest.fixture
 def make(server: FakeLLMServer, tmp_path: Path) -> Any:
     def factory(**opts: Any) -> LLMBackend:
-        base = {
-            "model": "fake-model",
-            "base_url": server.base_url,
-            "api_key": "test-key",
-            "cache_path": str(tmp_path / "cache.sqlite"),
-            "timeout": 5,
-            "transparency": "llm",
-        }
+        base = backend_settings(server, tmp_path / "cache.sqlite", transparency="llm")
         return LLMBackend(**{**base, **opts})
 
     return factory

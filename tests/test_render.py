@@ -10,13 +10,12 @@ import ipaddress
 import json
 import shutil
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
-from local_http import rebinding_resolver, serve
+from local_http import Quiet, rebinding_resolver, reply, serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -43,24 +42,14 @@ PAGE = (
 ).encode()
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(Quiet):
     routes: ClassVar[dict[str, tuple[int, bytes, str]]] = {}
     asked: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         self.asked.append(f"{self.server.server_address[0]}{self.path}")
         status, body, ctype = self.routes.get(self.path, (404, b"no", "text/plain"))
-        self.send_response(status)
-        if status in (301, 302, 307):
-            self.send_header("Location", body.decode())
-            body = b""
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        reply(self, status, ctype, body)
 
 
 @pytest.fixture

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from local_http import serve
+from local_http import Quiet, reply, serve
 
 from pp_graph.cli import main
 from pp_graph.errors import InputError
@@ -78,17 +77,10 @@ def test_history_and_diff_read_a_site_url_as_its_host_and_never_echo_its_credent
     assert f"Error: https://www.{SITE}/privacy: a URL" in res.output
 
 
-class _Policy(BaseHTTPRequestHandler):
+class _Policy(Quiet):
     def do_GET(self) -> None:
         body = b"<html><body><main><h1>Privacy</h1><p>We collect your email address.</p></main></body></html>"
-        self.send_response(200 if self.path == "/privacy" else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        reply(self, 200 if self.path == "/privacy" else 404, "text/html; charset=utf-8", body)
 
 
 @pytest.fixture
