@@ -70,18 +70,31 @@ def test_a_bad_site_option_does_not_say_pass_site(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "'not a site' is not a domain name" in res.output and "--site DOMAIN" not in res.output
     res = CliRunner().invoke(main, ["convert", str(src), "-o", str(tmp_path / "o")])
-    assert "give convert --site" in res.output  # the name came from the file: then the hint helps
+    assert "or give --site DOMAIN" in res.output  # the name came from the file: then the hint helps
 
 
-@pytest.mark.parametrize("command", ["comply", "contradictions"])
-def test_commands_without_site_option_hint_at_the_file_name(tmp_path: Path, command: str) -> None:
-    # They said "pass --site DOMAIN", an option they do not have.
+@pytest.mark.parametrize("command", ["comply", "contradictions", "cost"])
+def test_commands_that_convert_texts_take_site_for_a_file_not_named_after_it(tmp_path: Path, command: str) -> None:
+    # They refused policy.md and hinted at `convert --site`, an option of another command.
     src = tmp_path / "policy.md"
     src.write_text(TEXT, encoding="utf-8")
     res = CliRunner().invoke(main, [command, str(src)])
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert "policy.md: site 'policy' is not a domain name" in res.output
-    assert "name the file after its site (e.g. github.com.md)" in res.output
+    assert "name the file after its site (e.g. github.com.md), or give --site DOMAIN" in res.output
+    res = CliRunner().invoke(main, [command, str(src), "--site", "shop.example", "--format", "json"])
+    assert res.exit_code in (0, 1), res.output
+    if command != "cost":
+        assert json.loads(res.output)["policies"][0]["site"] == "shop.example"
+
+
+@pytest.mark.parametrize("command", ["comply", "contradictions", "cost"])
+def test_site_names_one_policy_text(tmp_path: Path, command: str) -> None:
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text(TEXT, encoding="utf-8")
+    res = CliRunner().invoke(main, [command, str(tmp_path / "a.md"), str(tmp_path / "b.md"), "--site", "x.example"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "--site names the site of one policy text, got 2" in res.output
 
 
 def test_hidden_and_appledouble_files_are_skipped_with_a_reason(tmp_path: Path) -> None:

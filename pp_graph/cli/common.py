@@ -163,6 +163,14 @@ def policy_paths(fn: F) -> F:
     return click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))(fn)
 
 
+def text_site_option(fn: F) -> F:
+    """--site of a command that converts the policy texts it is given: the site of a single text whose file is not
+    named after it (``policy.txt``)."""
+    return click.option(
+        "--site", help="The site (domain) of a single policy text not named <domain>.<ext>; default: the file name."
+    )(fn)
+
+
 def converting_backend_option(fn: F) -> F:
     """--backend of a command that reads converted graphs as they are and converts the texts it is given."""
     return click.option(

@@ -15,6 +15,7 @@ from pp_graph.cli.common import (
     format_option,
     policy_paths,
     printable,
+    text_site_option,
 )
 from pp_graph.report.formats import FORMATS
 
@@ -32,6 +33,7 @@ def _known_laws() -> list[str]:
 )
 @format_option(choices=FORMATS)
 @converting_backend_option
+@text_site_option
 @click.option(
     "--model",
     "model_dir",
@@ -39,7 +41,7 @@ def _known_laws() -> list[str]:
     help="A transparency model folder from `pp-graph train gdpr`: its statements join the rules' in the texts "
     "converted on the fly (graph files keep what they were converted with).",
 )
-def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir: Path | None) -> None:
+def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, site: str | None, model_dir: Path | None) -> None:
     """Check policies against a law's transparency checklist (GDPR Art. 13/14 by default).
 
     PATHS are policy texts (converted on the fly) or converted graphs (.trig files, or folders written by
@@ -56,7 +58,7 @@ def comply(paths: tuple[Path, ...], law: str, fmt: str, backend: str, model_dir:
     try:
         spec = get_law(law)
         model = _model(model_dir) if model_dir else None
-        results = [checklist(f, spec) for f in gather(paths, backend, model)]
+        results = [checklist(f, spec) for f in gather(paths, backend, model, site)]
     except (PPGraphError, StaleGraph) as e:
         raise CLIError(str(e)) from e
     if not spec.measured:

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from pp_graph.cli.common import CLIError, converting_backend_option, format_option, policy_paths, printable
+from pp_graph.cli.common import (
+    CLIError,
+    converting_backend_option,
+    format_option,
+    policy_paths,
+    printable,
+    text_site_option,
+)
 from pp_graph.report.formats import FORMATS
 
 
@@ -15,8 +22,9 @@ from pp_graph.report.formats import FORMATS
 @policy_paths
 @format_option(choices=FORMATS)
 @converting_backend_option
+@text_site_option
 @click.option("--broader", is_flag=True, help="Also report an affirmation of a broader category than the denied one.")
-def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: bool) -> None:
+def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, site: str | None, broader: bool) -> None:
     """Find self-contradictions: one line denies collecting, using, sharing, selling or retaining some data, another
     states it for the same or a narrower DPV category, and no exception, condition, other party or de-identified
     data reconciles them.
@@ -29,7 +37,7 @@ def contradictions(paths: tuple[Path, ...], fmt: str, backend: str, broader: boo
     from pp_graph.errors import PPGraphError
 
     try:
-        results = find(paths, backend, broader)
+        results = find(paths, backend, broader, site)
     except PPGraphError as e:
         raise CLIError(str(e)) from e
     text = REPORT.render(fmt, results)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pp_graph.cli.common import emit, format_option, handle_errors
+from pp_graph.cli.common import emit, format_option, handle_errors, text_site_option
 from pp_graph.errors import ConfigError
 
 PAPER_REPORTED_USD = 2.2  # Pr2Graph's reported cost per policy (fine-tuned gpt-4o / gpt-4o-mini)
@@ -24,6 +24,7 @@ PAPER_REPORTED_USD = 2.2  # Pr2Graph's reported cost per policy (fine-tuned gpt-
 )
 @click.option("--prefilter/--no-prefilter", default=None, help="Estimate with the offline prefilter.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE", help="Further backend option.")
+@text_site_option
 @format_option()
 @handle_errors
 def cost(
@@ -33,6 +34,7 @@ def cost(
     config: Path | None,
     prefilter: bool | None,
     extra: tuple[str, ...],
+    site: str | None,
     fmt: str,
 ) -> None:
     """Dry-run estimate: requests, tokens and $ per policy, ours beside the paper's scheme. No network."""
@@ -46,8 +48,11 @@ def cost(
     ours_scheme = str(options.pop("scheme", "ours"))
     rows: list[dict[str, Any]] = []
     tot: dict[str, float] = {}
-    for f in policy_files(inputs)[0]:
-        policy = load_policy(f)
+    files = policy_files(inputs)[0]
+    if site is not None and len(files) != 1:
+        raise ConfigError(f"--site names the site of one policy text, got {len(files)} under the inputs")
+    for f in files:
+        policy = load_policy(f, site=site)
         paper = estimate_policy(policy, **options, scheme="paper")
         ours = estimate_policy(policy, **options, scheme=ours_scheme)
         row = {

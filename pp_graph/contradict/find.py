@@ -22,10 +22,14 @@ class PolicyContradictions:
         return None if text is None else text.count("\n", 0, offset) + 1
 
 
-def find(paths: Iterable[Path | str], backend: str = "offline", broader: bool = False) -> list[PolicyContradictions]:
+def find(
+    paths: Iterable[Path | str], backend: str = "offline", broader: bool = False, site: str | None = None
+) -> list[PolicyContradictions]:
     """Self-contradictions of each policy under ``paths`` (policy texts, folders of texts, converted graphs);
-    ``broader`` also reports an affirmation of a broader category than the denied one. InputError on bad input."""
-    return [PolicyContradictions(p, contradictions(p, broader)) for p in gather([Path(p) for p in paths], backend)]
+    ``broader`` also reports an affirmation of a broader category than the denied one; ``site`` names the site of
+    a single policy text not named after it. InputError on bad input."""
+    found = gather([Path(p) for p in paths], backend, site)
+    return [PolicyContradictions(p, contradictions(p, broader)) for p in found]
 
 
 def find_in_text(text: str, site: str = "example.com", backend: str = "offline") -> PolicyContradictions:

@@ -39,17 +39,18 @@ def graph_file_statements(path: Path) -> list[PolicyStatements]:
     return [policy_statements(ts, str(path)) for _, ts in sorted(by_graph.items())]
 
 
-def text_statements(path: Path, backend: str = "offline") -> PolicyStatements:
+def text_statements(path: Path, backend: str = "offline", site: str | None = None) -> PolicyStatements:
     """A policy text converted on the fly; its statements keep the text, so lines are numbered."""
     from pp_graph.api import convert
     from pp_graph.comply.facts import built_triples
 
-    conv = convert(path, backend=backend)
+    conv = convert(path, site=site, backend=backend)
     out = policy_statements(built_triples(conv.triples), str(path))
     out.text = conv.extraction.policy.text
     return out
 
 
-def gather(paths: Iterable[Path], backend: str = "offline") -> list[PolicyStatements]:
-    """Statements of every policy: graph files (and folders holding them) are read, text files converted."""
-    return gather_policies(paths, graph_file_statements, lambda t: text_statements(t, backend))
+def gather(paths: Iterable[Path], backend: str = "offline", site: str | None = None) -> list[PolicyStatements]:
+    """Statements of every policy: graph files (and folders holding them) are read, text files converted (``site``
+    for a single text not named after its site)."""
+    return gather_policies(paths, graph_file_statements, lambda t: text_statements(t, backend, site), site)

@@ -35,13 +35,22 @@ def graphs_and_texts(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     return graphs, texts
 
 
-def gather(paths: Iterable[Path], from_graph: Callable[[Path], Iterable[T]], from_text: Callable[[Path], T]) -> list[T]:
+def gather(
+    paths: Iterable[Path],
+    from_graph: Callable[[Path], Iterable[T]],
+    from_text: Callable[[Path], T],
+    site: str | None = None,
+) -> list[T]:
     """What ``from_graph`` reads from each graph file (one item a policy it holds), then ``from_text`` of each
-    policy text; InputError when ``paths`` hold neither."""
+    policy text; InputError when ``paths`` hold neither, or when ``site`` (the --site the caller's ``from_text``
+    converts with) is given for anything but one policy text: a site names one policy."""
     paths = list(paths)
     graphs, texts = graphs_and_texts(paths)
     if not graphs and not texts:
         raise InputError(", ".join(map(str, paths)), "no policy texts or graph files found")
+    if site is not None and (graphs or len(texts) != 1):
+        got = f"{len(texts)} policy texts" + (f" and {len(graphs)} graph files" if graphs else "")
+        raise InputError(", ".join(map(str, paths)), f"--site names the site of one policy text, got {got}")
     out: list[T] = []
     for g in graphs:
         out += from_graph(g)

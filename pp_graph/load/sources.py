@@ -41,12 +41,10 @@ def site_from_name(path: Path) -> str:
 
 def check_site(site: str, source: str, *, from_option: bool = False) -> str:
     """The normalised site (see pp_graph.sites) or InputError; the hint names --site only when it was not given,
-    and the file's name first: comply, contradictions and cost read texts but have no --site."""
+    and the file's name first."""
     host = site_host(site)
     if not is_domain(host):
-        hint = (
-            "" if from_option else "; name the file after its site (e.g. github.com.md), or give convert --site DOMAIN"
-        )
+        hint = "" if from_option else "; name the file after its site (e.g. github.com.md), or give --site DOMAIN"
         raise InputError(source, f"site {site.strip()!r} is not a domain name or URL (e.g. github.com){hint}")
     return host
 
