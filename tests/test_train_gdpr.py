@@ -200,11 +200,26 @@ def test_corrupt_or_missing_model_exits_2(trained: Path, tmp_path: Path) -> None
     code, _, stderr = run("comply", str(text), "--model", str(tmp_path / "nowhere"))
     assert code == 2 and "no manifest.json" in stderr
     man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
-    # another model's folder, and one of the first format (no context blocks) whose weights these features misread
-    for other in ("pp-graph-learned/3", "pp-graph-transparency-learned/1"):
-        (broken / MANIFEST).write_text(json.dumps({**man, "format": other}), encoding="utf-8")
-        with pytest.raises(ModelError, match=f"format '{other}', expected '{FORMAT}'"):
-            load_transparency_model(broken)
+    (broken / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-learned/3"}), encoding="utf-8")
+    with pytest.raises(ModelError, match=f"format 'pp-graph-learned/3', expected '{FORMAT}'"):
+        load_transparency_model(broken)
+
+
+def test_model_of_the_first_format_is_refused(trained: Path, tmp_path: Path) -> None:
+    # Format 1 had no context blocks: its weights do not fit these features, so comply and convert refuse it.
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in trained.iterdir():
+        (old / f.name).write_bytes(f.read_bytes())
+    man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
+    (old / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-transparency-learned/1"}), encoding="utf-8")
+    text = tmp_path / "in" / "club.example.md"
+    text.parent.mkdir()
+    text.write_text(POLICY, encoding="utf-8")
+    code, _, stderr = run("comply", str(text), "--model", str(old))
+    assert code == 2 and "older pp-graph" in stderr and "train gdpr` again" in stderr and "Traceback" not in stderr
+    code, _, stderr = run("convert", str(text.parent), "-o", str(tmp_path / "out"), "--gdpr-model", str(old))
+    assert code == 2 and "older pp-graph" in stderr and "train gdpr` again" in stderr, stderr
 
 
 def test_convert_gdpr_model_writes_learned_statements(trained: Path, tmp_path: Path) -> None:

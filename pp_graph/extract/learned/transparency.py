@@ -26,6 +26,7 @@ from pp_graph.extract.learned.model import file_digest, manifest_digest
 from pp_graph.model import PolicyExtraction, RequirementMention, SegmentExtraction, Span
 
 FORMAT = "pp-graph-transparency-learned/2"  # 2: context blocks (before, after, lead)
+OLDER_FORMATS = ("pp-graph-transparency-learned/1",)  # their weights do not fit these features: train again
 MANIFEST, VECTORIZERS, WEIGHTS = "manifest.json", "vectorizers.json", "weights.npy"
 MODES = ("rules", "union", "confirm")
 _CONTEXT = {"ngram_range": [1, 1], "min_df": 2, "sublinear_tf": True}
@@ -235,6 +236,11 @@ def _read_manifest(model_dir: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ModelError(f"{path}: unreadable manifest ({e})") from e
+    if isinstance(manifest, dict) and manifest.get("format") in OLDER_FORMATS:
+        raise ModelError(
+            f"{path}: format {manifest['format']!r} was trained by an older pp-graph (this one reads {FORMAT!r}); "
+            "run `pp-graph train gdpr` again"
+        )
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         got = manifest.get("format") if isinstance(manifest, dict) else None
         raise ModelError(f"{path}: format {got!r}, expected {FORMAT!r} (a model of `pp-graph train gdpr`)")
