@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from rdflib import Literal, URIRef
@@ -16,7 +17,17 @@ from pp_graph.api import convert_policy
 from pp_graph.cli import main
 from pp_graph.errors import ModelError
 from pp_graph.evaluate import gdpr
-from pp_graph.extract.learned.transparency import MANIFEST, WEIGHTS, load_transparency_model
+from pp_graph.evaluate.learn_gdpr import combine
+from pp_graph.extract.learned.transparency import (
+    FORMAT,
+    MANIFEST,
+    VECTORIZERS,
+    WEIGHTS,
+    lines_of,
+    load_transparency_model,
+)
+from pp_graph.extract.pipeline import extract
+from pp_graph.extract.registry import get_backend
 from pp_graph.graph.namespaces import PPG
 from pp_graph.load.sources import policy_from_text
 from pp_graph.validate import validate
@@ -75,6 +86,9 @@ def test_train_records_what_it_was_trained_on(trained: Path) -> None:
     assert on["dataset_digest"].startswith("sha256:")
     assert man["rules_version"] and man["versions"]["pp-graph"]
     assert man["choices"]["retention-period"]["mode"] in ("union", "confirm")  # the rules alone find nothing
+    state = json.loads((trained / VECTORIZERS).read_text(encoding="utf-8"))
+    assert state["lead"]["vocabulary"] == {}  # no list in these documents: the block adds no column (was a ValueError)
+    assert "reminders" in state["before"]["vocabulary"] and "reminders" in state["after"]["vocabulary"]
 
 
 def test_include_test_flag_trains_on_test_ids(tmp_path: Path) -> None:
@@ -185,10 +199,27 @@ def test_corrupt_or_missing_model_exits_2(trained: Path, tmp_path: Path) -> None
     assert "Traceback" not in stderr
     code, _, stderr = run("comply", str(text), "--model", str(tmp_path / "nowhere"))
     assert code == 2 and "no manifest.json" in stderr
-    with pytest.raises(ModelError, match="expected 'pp-graph-transparency-learned/1'"):
-        man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
-        (broken / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-learned/3"}), encoding="utf-8")
+    man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
+    (broken / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-learned/3"}), encoding="utf-8")
+    with pytest.raises(ModelError, match=f"format 'pp-graph-learned/3', expected '{FORMAT}'"):
         load_transparency_model(broken)
+
+
+def test_model_of_the_first_format_is_refused(trained: Path, tmp_path: Path) -> None:
+    # Format 1 had no context blocks: its weights do not fit these features, so comply and convert refuse it.
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in trained.iterdir():
+        (old / f.name).write_bytes(f.read_bytes())
+    man = json.loads((trained / MANIFEST).read_text(encoding="utf-8"))
+    (old / MANIFEST).write_text(json.dumps({**man, "format": "pp-graph-transparency-learned/1"}), encoding="utf-8")
+    text = tmp_path / "in" / "club.example.md"
+    text.parent.mkdir()
+    text.write_text(POLICY, encoding="utf-8")
+    code, _, stderr = run("comply", str(text), "--model", str(old))
+    assert code == 2 and "older pp-graph" in stderr and "train gdpr` again" in stderr and "Traceback" not in stderr
+    code, _, stderr = run("convert", str(text.parent), "-o", str(tmp_path / "out"), "--gdpr-model", str(old))
+    assert code == 2 and "older pp-graph" in stderr and "train gdpr` again" in stderr, stderr
 
 
 def test_convert_gdpr_model_writes_learned_statements(trained: Path, tmp_path: Path) -> None:
@@ -213,3 +244,30 @@ def test_model_of_other_rules_is_refused(trained: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(rules_module, "rules", lambda: other)
     with pytest.raises(ModelError, match=r"trained with transparency rules .* run `pp-graph train gdpr` again"):
         load_transparency_model(trained)
+
+
+LISTED = (
+    "# Your rights\n\nYou can ask us for the following:\n\n- a copy of your scorecards\n\n- a fix of a wrong score\n\n"
+    "# Keeping\n\n- scorecards go after a season\n"
+)
+
+
+def test_lines_carry_their_context() -> None:
+    ex = extract(policy_from_text(LISTED, "club.example"), get_backend("offline"))
+    lines = lines_of(ex.results)
+    assert [ln.text for ln in lines] == [res.segment.text for res in ex.results]
+    by_text = {ln.text: ln for ln in lines}
+    first, second = by_text["- a copy of your scorecards"], by_text["- a fix of a wrong score"]
+    assert first.lead == second.lead == "You can ask us for the following:"  # the items' lead-in line
+    assert first.before == "You can ask us for the following:" and first.after == "- a fix of a wrong score"
+    assert by_text["You can ask us for the following:"].lead == ""  # only a list item has a lead-in
+    assert by_text["- scorecards go after a season"].lead == ""  # a heading ends the lead-in's reach
+    assert lines[0].is_heading and lines[0].before == "" and lines[-1].after == ""
+
+
+def test_scoring_adds_no_learned_statement_on_a_heading() -> None:
+    # TransparencyModel.apply writes no learned statement on a heading line: the scoring must not count one.
+    rules_col, scores, heads = np.array([0, 0, 1]), np.array([0.9, 0.9, 0.9]), np.array([True, False, True])
+    assert combine(rules_col, scores, "union", 0.5, heads).tolist() == [False, True, True]
+    assert combine(rules_col, scores, "confirm", 0.5, heads).tolist() == [False, True, True]
+    assert combine(rules_col, scores * 0, "confirm", 0.5, heads).tolist() == [False, False, False]

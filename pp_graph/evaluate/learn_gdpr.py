@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pp_graph.evaluate.gdpr import GdprDoc, passages_hit
-from pp_graph.extract.learned.transparency import Choice, Line, TransparencyModel, line_of
+from pp_graph.extract.learned.transparency import Choice, Line, TransparencyModel, lines_of
 
 FOLDS = 5
 GRID = tuple(round(x, 2) for x in np.arange(0.05, 0.96, 0.05))
@@ -36,6 +36,10 @@ class Passages:
     def text(self) -> list[str]:
         return [ln.text for ln in self.lines]
 
+    @property
+    def headings(self) -> np.ndarray:
+        return np.array([ln.is_heading for ln in self.lines], dtype=bool)
+
 
 def passages(docs: Sequence[GdprDoc], backend: object = "offline", labels: dict[str, str] | None = None) -> Passages:
     """Run each document through the pipeline; ``labels`` maps the dataset's requirement labels to rule ids."""
@@ -51,11 +55,10 @@ def passages(docs: Sequence[GdprDoc], backend: object = "offline", labels: dict[
     for d, gd in enumerate(docs):
         ex = extract(policy_from_text(gd.text, "dataset.invalid", name=f"{gd.id}.md"), be)  # type: ignore[arg-type]
         covered: set[int] = set()
-        for res in ex.results:
+        for res, ln in zip(ex.results, lines_of(ex.results), strict=True):
             hit = passages_hit(gd, [(res.segment.start, res.segment.end)])
             covered |= hit
             gold = {to_id[lb] for i in hit for lb in gd.gold[i] if lb in to_id}
-            ln = line_of(res)
             lines.append(ln)
             rule_rows.append([int(r in ln.rules) for r in reqs])
             gold_rows.append([int(r in gold) for r in reqs])
@@ -121,33 +124,43 @@ def _counts(pred: np.ndarray, gold: np.ndarray) -> tuple[int, int, int]:
 
 def per_doc(p: Passages, values: np.ndarray) -> np.ndarray:
     """Per document (in index order), the maximum of each column over its lines: "any line" for 0/1 values."""
-    return np.array([values[p.doc == d].max(axis=0) for d in sorted(set(p.doc.tolist()))])
+    values = np.asarray(values)
+    ids, row = np.unique(p.doc, return_inverse=True)
+    out = np.full((len(ids), *values.shape[1:]), values.min() if values.size else 0, dtype=values.dtype)
+    np.maximum.at(out, row, values)
+    return out
 
 
-def combine(rules_col: np.ndarray, score_col: np.ndarray, mode: str, threshold: float) -> np.ndarray:
-    """A requirement's line predictions under one mode (what TransparencyModel.apply writes into the graph)."""
+def combine(
+    rules_col: np.ndarray, score_col: np.ndarray, mode: str, threshold: float, headings: np.ndarray
+) -> np.ndarray:
+    """A requirement's line predictions under one mode: what TransparencyModel.apply writes into the graph, which
+    adds no learned statement on a heading line (there it can only drop the rules' ones)."""
     learned = score_col >= threshold
     if mode == "union":
-        return (rules_col == 1) | learned
+        return (rules_col == 1) | (learned & ~headings)
     if mode == "confirm":
-        return learned
+        return learned & (~headings | (rules_col == 1))
     return rules_col == 1
 
 
 def predict(p: Passages, scores: np.ndarray, choices: Sequence[Choice]) -> np.ndarray:
-    return np.stack([combine(p.rules[:, k], scores[:, k], c.mode, c.threshold) for k, c in enumerate(choices)], 1)
+    heads = p.headings
+    return np.stack(
+        [combine(p.rules[:, k], scores[:, k], c.mode, c.threshold, heads) for k, c in enumerate(choices)], 1
+    )
 
 
 def choose(p: Passages, scores: np.ndarray, requirements: Sequence[str]) -> list[Choice]:
     """Per requirement, the mode and threshold with the best document F1 + line F1 on ``scores`` (out of fold);
     ties keep the rules (then the higher threshold)."""
-    dgold = per_doc(p, p.gold)
+    dgold, heads = per_doc(p, p.gold), p.headings
     out = []
     for k, rid in enumerate(requirements):
         best, pick = -1.0, Choice(rid, "rules", 1.0)
         options = [("rules", 1.0)] + [(m, t) for m in ("union", "confirm") for t in reversed(GRID)]
         for mode, t in options:
-            pred = combine(p.rules[:, k], scores[:, k], mode, t)
+            pred = combine(p.rules[:, k], scores[:, k], mode, t, heads)
             value = _f1(*_counts(pred, p.gold[:, k])) + _f1(*_counts(per_doc(p, pred[:, None])[:, 0], dgold[:, k]))
             if value > best + 1e-9:
                 best, pick = value, Choice(rid, mode, t)

@@ -36,11 +36,11 @@ def load_layers(folders: Sequence[str]) -> Layers:
         return Layers()
     need("learned", "the learned layer (convert --model / --gdpr-model)")
     from pp_graph.extract.learned.model import load_model
-    from pp_graph.extract.learned.transparency import FORMAT, load_transparency_model
+    from pp_graph.extract.learned.transparency import FORMAT, OLDER_FORMATS, load_transparency_model
 
     learned = transparency = None
     for f in folders:
-        if _format(Path(f)) == FORMAT:
+        if _format(Path(f)) in (FORMAT, *OLDER_FORMATS):  # an older one: its loader says to train again
             if transparency is not None:
                 raise ModelError(f"{f}: a second transparency model (give one)")
             transparency = load_transparency_model(Path(f))

@@ -1,17 +1,19 @@
 """A learned layer for the GDPR transparency requirements, trained by the user (``pp-graph train gdpr``).
 
-Per requirement a logistic regression over a line's words (TF-IDF, 1-2 grams), the words of the heading above it
-and the transparency rules' verdicts on the line (one flag per requirement). Each requirement has a mode, chosen
-on out-of-fold scores over the training documents: ``rules`` (the classifier is not used), ``union`` (it adds the
-lines scoring at least the threshold to the rules' lines) or ``confirm`` (it also removes the rules' affirming
-lines scoring below it). Stored like the OPP-115 layer, without pickle: ``manifest.json`` (labels, modes,
-thresholds, settings, versions, training documents, dataset digest, file digests, model digest),
-``vectorizers.json`` and ``weights.npy``; every file is checked against the manifest before use.
+Per requirement a logistic regression over a line's words (TF-IDF, 1-2 grams), the words of the heading above it,
+of the lines before and after it and, for a list item, of the lead-in line above its list (a statement often spans
+a lead-in and its items), and the transparency rules' verdicts on the line (one flag per requirement). Each
+requirement has a mode, chosen on out-of-fold scores over the training documents: ``rules`` (the classifier is not
+used), ``union`` (it adds the lines scoring at least the threshold to the rules' lines) or ``confirm`` (it also
+removes the rules' affirming lines scoring below it). Stored like the OPP-115 layer, without pickle:
+``manifest.json`` (labels, modes, thresholds, settings, versions, training documents, dataset digest, file digests,
+model digest), ``vectorizers.json`` and ``weights.npy``; every file is checked against the manifest before use.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,25 +25,37 @@ from pp_graph.errors import ModelError
 from pp_graph.extract.learned.model import file_digest, manifest_digest
 from pp_graph.model import PolicyExtraction, RequirementMention, SegmentExtraction, Span
 
-FORMAT = "pp-graph-transparency-learned/1"
+FORMAT = "pp-graph-transparency-learned/2"  # 2: context blocks (before, after, lead)
+OLDER_FORMATS = ("pp-graph-transparency-learned/1",)  # their weights do not fit these features: train again
 MANIFEST, VECTORIZERS, WEIGHTS = "manifest.json", "vectorizers.json", "weights.npy"
 MODES = ("rules", "union", "confirm")
-# Feature blocks and their column scales: the heading's words count half, a rule verdict twice a word.
+_CONTEXT = {"ngram_range": [1, 1], "min_df": 2, "sublinear_tf": True}
+# Feature blocks (each a field of Line) and their column scales: the heading's words count half, a neighbour's a
+# quarter, a rule verdict twice a word (scales chosen out of fold on the training split).
 FEATURES: dict[str, dict[str, Any]] = {
     "text": {"ngram_range": [1, 2], "min_df": 2, "sublinear_tf": True, "max_features": 30000},
-    "heading": {"ngram_range": [1, 1], "min_df": 2, "sublinear_tf": True},
+    "heading": _CONTEXT,
+    "before": _CONTEXT,
+    "after": _CONTEXT,
+    "lead": _CONTEXT,
 }
-SCALE = {"text": 1.0, "heading": 0.5, "rules": 2.0}
+SCALE = {"text": 1.0, "heading": 0.5, "before": 0.25, "after": 0.25, "lead": 0.25, "rules": 2.0}
+ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)])\s")  # a list item's marker, as the policy wrote it
 C = 4.0  # inverse regularisation of each logistic regression (liblinear)
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """What the classifier sees of one line: its text, the heading above it, the requirements the rules found."""
+    """What the classifier sees of one line: its text, the heading above it, the requirements the rules found
+    and its context."""
 
     text: str
     heading: str
     rules: frozenset[str]  # requirement ids
+    before: str = ""  # the previous line of the policy
+    after: str = ""  # the next line
+    lead: str = ""  # for a list item: the last line above it that is neither an item nor a heading
+    is_heading: bool = False  # the graph gets no learned statement on a heading line
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +65,58 @@ class Choice:
     threshold: float
 
 
-def line_of(res: SegmentExtraction) -> Line:
-    head = res.segment.heading_path[-1] if res.segment.heading_path else ""
-    return Line(res.segment.text, head, frozenset(m.requirement for m in res.requirements))
+def lines_of(results: Sequence[SegmentExtraction]) -> list[Line]:
+    """One Line per result, in policy order (the context needs the neighbours)."""
+    texts = [res.segment.text for res in results]
+    out, lead = [], ""
+    for i, res in enumerate(results):
+        seg = res.segment
+        item = bool(ITEM.match(seg.text))
+        head = seg.heading_path[-1] if seg.heading_path else ""
+        context = {
+            "before": texts[i - 1] if i else "",
+            "after": texts[i + 1] if i + 1 < len(texts) else "",
+            "lead": lead if item and not seg.is_heading else "",
+        }
+        out.append(
+            Line(
+                seg.text, head, frozenset(m.requirement for m in res.requirements), **context, is_heading=seg.is_heading
+            )
+        )
+        if seg.is_heading:
+            lead = ""
+        elif not item:
+            lead = seg.text
+    return out
 
 
 def _vectorizer(block: str, state: dict[str, Any] | None = None) -> Any:
+    """A new vectorizer of ``block``, or the stored one (None: the block had no word in two lines)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     cfg = {**FEATURES[block], "ngram_range": tuple(FEATURES[block]["ngram_range"])}
     if state is None:
         return TfidfVectorizer(**cfg)
+    if not state["vocabulary"]:
+        return None
     v = TfidfVectorizer(**{**cfg, "vocabulary": state["vocabulary"]})
     v.idf_ = np.asarray(state["idf"], dtype=np.float64)
     return v
+
+
+def _fit_blocks(lines: Sequence[Line]) -> dict[str, Any]:
+    """Each block's vectorizer fitted on the lines; a context block without a word in two lines (a policy with no
+    list) is None and adds no column. The text block has words or the training fails (ValueError)."""
+    vecs: dict[str, Any] = {}
+    for b in FEATURES:
+        v = _vectorizer(b)
+        try:
+            vecs[b] = v.fit([getattr(ln, b) for ln in lines])
+        except ValueError:
+            if b == "text":
+                raise
+            vecs[b] = None
+    return vecs
 
 
 class TransparencyModel:
@@ -84,10 +136,7 @@ class TransparencyModel:
         """Fit on ``lines`` with gold ``y`` (lines × requirements, 0/1)."""
         from sklearn.linear_model import LogisticRegression
 
-        vecs = {b: _vectorizer(b) for b in FEATURES}
-        vecs["text"].fit([ln.text for ln in lines])
-        vecs["heading"].fit([ln.heading for ln in lines])
-        model = cls(requirements, vecs, np.zeros((0, 0)))
+        model = cls(requirements, _fit_blocks(lines), np.zeros((0, 0)))
         x = model.matrix(lines)
         rows = []
         for k in range(len(requirements)):
@@ -106,10 +155,10 @@ class TransparencyModel:
 
         flags = np.array([[r in ln.rules for r in self.requirements] for ln in lines], dtype=float)
         blocks = [
-            self.vectorizers["text"].transform([ln.text for ln in lines]) * SCALE["text"],
-            self.vectorizers["heading"].transform([ln.heading for ln in lines]) * SCALE["heading"],
-            csr_matrix(flags.reshape(len(lines), len(self.requirements)) * SCALE["rules"]),
+            csr_matrix((len(lines), 0)) if v is None else v.transform([getattr(ln, b) for ln in lines]) * SCALE[b]
+            for b, v in self.vectorizers.items()
         ]
+        blocks.append(csr_matrix(flags.reshape(len(lines), len(self.requirements)) * SCALE["rules"]))
         return csr_matrix(hstack(blocks))
 
     def scores(self, lines: Sequence[Line]) -> np.ndarray:
@@ -123,7 +172,7 @@ class TransparencyModel:
         """Per line and requirement with a mode other than ``rules``: add a statement (the whole line as evidence,
         with the score and this model's digest) when the score reaches the threshold and the rules found none;
         in ``confirm`` mode drop the rules' affirming statements scoring below it."""
-        s = self.scores([line_of(res) for res in ex.results])
+        s = self.scores(lines_of(ex.results))
         for i, res in enumerate(ex.results):
             seg = res.segment
             for k, rid in enumerate(self.requirements):
@@ -151,6 +200,8 @@ class TransparencyModel:
         out_dir.mkdir(parents=True, exist_ok=True)
         state = {
             b: {"vocabulary": {t: int(i) for t, i in sorted(v.vocabulary_.items())}, "idf": [float(x) for x in v.idf_]}
+            if v is not None
+            else {"vocabulary": {}, "idf": []}
             for b, v in self.vectorizers.items()
         }
         (out_dir / VECTORIZERS).write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
@@ -185,6 +236,11 @@ def _read_manifest(model_dir: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ModelError(f"{path}: unreadable manifest ({e})") from e
+    if isinstance(manifest, dict) and manifest.get("format") in OLDER_FORMATS:
+        raise ModelError(
+            f"{path}: format {manifest['format']!r} was trained by an older pp-graph (this one reads {FORMAT!r}); "
+            "run `pp-graph train gdpr` again"
+        )
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         got = manifest.get("format") if isinstance(manifest, dict) else None
         raise ModelError(f"{path}: format {got!r}, expected {FORMAT!r} (a model of `pp-graph train gdpr`)")
