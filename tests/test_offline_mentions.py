@@ -163,6 +163,8 @@ def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, in
         ("We share your resettable [[device identifier]] with partners.", "pd:Identifier"),
         ("We collect your [[advertising ID]] and cookies.", "pd:Identifier"),
         ("We assign you a [[user ID]] when you sign up.", "pd:Identifier"),
+        # a public profile is what anyone on the platform sees
+        ("We collect your [[public profile]] when you connect an account.", "pd:PubliclyAvailableSocialMedia"),
     ],
 )
 def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None:
