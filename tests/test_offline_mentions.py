@@ -159,6 +159,12 @@ def _data_concepts(text: str) -> tuple[dict[tuple[int, int], str], tuple[int, in
         ("We collect the [[address]] of the websites you visit.", "pd:BrowsingBehaviour"),
         ("We ask for the names of [[your children]] to send birthday cards.", "pd:Offspring"),
         ("We collect [[Message Data]] when you message other users.", "pd:Communication"),
+        # device, advertising and user identifiers are tracking identifiers (every sample's annotators), not pd:UID
+        ("We share your resettable [[device identifier]] with partners.", "pd:Identifier"),
+        ("We collect your [[advertising ID]] and cookies.", "pd:Identifier"),
+        ("We assign you a [[user ID]] when you sign up.", "pd:Identifier"),
+        # a public profile is what anyone on the platform sees
+        ("We collect your [[public profile]] when you connect an account.", "pd:PubliclyAvailableSocialMedia"),
     ],
 )
 def test_lexicon_rows_give_the_narrower_concept(text: str, concept: str) -> None:
@@ -176,7 +182,7 @@ def test_children_as_an_audience_are_no_data() -> None:
     ("text", "concept"),
     [
         # listed_narrower: the narrowest concept every listed item falls under, not a broader one they share
-        ("We collect [[information]] such as your device ID and user ID.", "pd:UID"),
+        ("We collect [[information]] such as your device ID and user ID.", "pd:Identifier"),
         ("We collect [[data]] (e.g., your IP address).", "pd:IPAddress"),  # not its parent pd:DeviceBased
         ("We collect [[information]] such as your email address and phone number.", "pd:Contact"),
         # items sharing only DPV's top groupings leave the hit generic
@@ -185,6 +191,20 @@ def test_children_as_an_audience_are_no_data() -> None:
         ("We collect your Precise Location [[Data]] when you allow it.", "pd:CurrentLocation"),
         ("We use location-related [[information]], such as where you live.", "pd:Location"),
         ("We collect [[information]] about your location.", "pd:Location"),
+        # antecedent: "this information" takes the data its sentence or the sentence before names, passing over a
+        # sentence that names none or only asides ("in your device settings"), and a chain of pointers
+        ("Your gender (optional). We will use this [[information]] to customise your experience.", "pd:Gender"),
+        (
+            "We use your voiceprint. You can delete this data in Settings. We keep this [[data]] for a year.",
+            "pd:Biometric",
+        ),
+        (
+            "We collect your location. You can turn it off in your device settings. We use this [[data]] for maps.",
+            "pd:Location",
+        ),
+        # ... but not when generic data stands beside it, nor when the data named share only a top grouping
+        ("We collect data and your IP address. We keep this [[data]] for a year.", "dpv:PersonalData"),
+        ("We collect your name and your location. We keep this [[data]] for a year.", "dpv:PersonalData"),
     ],
 )
 def test_predicates_give_the_intended_concept(text: str, concept: str) -> None:

@@ -81,6 +81,22 @@ _CONTAINERS = frozenset(
 # "information such as X and Y", "data (e.g., X)": the list that follows a generic hit, up to the end of its clause
 # ("including" is left out: "personal data, including contact information" names a part, not what the data is).
 _LISTED = re.compile(r",?\s*[(\u2014\u2013-]?\s*(?:such as|like|e\.g\.,?|for example,?)\s+", re.I)
+# How many sentences back "this information" looks for what it points to.
+_ANTECEDENT_SENTENCES = 2
+# Data named after a place-like preposition is an aside, not what "this information" points to ("grant this access
+# in your device settings", "based on your country or region", "located outside your home country").
+_ASIDE = re.compile(
+    r"\b(?:in|on|to|into|onto|at|through|via|within|inside|across|outside(?:\s+of)?|based\s+on|according\s+to)\s+"
+    r"(?:(?:your|the|their|a|an|its|our|this|that|his|her)\s+)?(?:[\w-]+\s+)?(?:[\w-]+,?\s+(?:and|or)\s+)?$",
+    re.I,
+)
+# A data word naming a feature or a setting ("the smart name tags feature", "location settings") is a modifier, not
+# the data pointed to.
+_MODIFIER = re.compile(
+    r"\s+(?:tags?|features?|settings?|options?|buttons?|tools?|permissions?|controls?|functions?|functionality)\b", re.I
+)
+# Sentence ends for pointing back: a full stop that ends no abbreviation ("e.g. IP", "i.e. the", "etc. and").
+_BACK_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bInc)[.!?](?=\s)|\n")
 _LIST_END = re.compile(r"[.;:)\n]|\s(?:to|for|and other|or other|that|which|when|so|in order)\s")
 _LIST_FILLER = frozenset(
     {"your", "the", "a", "an", "and", "or", "other", "their", "its", "his", "her", "any", "some", "our", "certain"}
@@ -233,11 +249,46 @@ def _listed_narrower(ctx: Context, h: Hit) -> str | None:
         uncovered = uncovered[: o.start - start] + " " + uncovered[o.end - start :]
     if [w for w in re.findall(r"[a-z]+", uncovered.lower()) if w not in _LIST_FILLER]:
         return None  # the list names something the lexicon does not know
+    return _narrowest_common([o.entry.value[0] for o in items])
+
+
+def _narrowest_common(concepts: Sequence[str]) -> str | None:
+    """The narrowest concept all of ``concepts`` fall under (each is under itself), unless only DPV's top
+    groupings are left."""
     vocab = vocabulary()
-    common = frozenset.intersection(*(vocab.broader_closure(o.entry.value[0]) for o in items)) - _TOO_BROAD
+    common = frozenset.intersection(*(vocab.broader_closure(c) for c in concepts)) - _TOO_BROAD
     if not common:
         return None
     return max(sorted(common), key=lambda c: len(vocab.broader_closure(c)))
+
+
+def _antecedent(ctx: Context, h: Hit) -> str | None:
+    """ "this information", "such data": generic information pointing back takes what the text before it in its
+    segment names (the same sentence's words before it, else the nearest earlier sentence, at most
+    _ANTECEDENT_SENTENCES back, that names specific data), when all that data falls under one concept narrower
+    than DPV's top groupings and no generic information stays beside it ("relevant data, including web
+    addresses" may be what it points to). Data in an aside (_ASIDE) or naming a feature (_MODIFIER) does not
+    count; a sentence naming no data is passed over; one that points back itself ("delete this data") names what
+    it points to."""
+    if h.entry.value[0] != _GENERIC:
+        return None
+    s = h.start - ctx.offset
+    ends = [m.end() for m in _BACK_SENTENCE_END.finditer(ctx.text, 0, s)]
+    bounds = [0, *ends, s]
+    for i in range(len(bounds) - 1, max(0, len(bounds) - 2 - _ANTECEDENT_SENTENCES), -1):
+        a, b = bounds[i - 1] + ctx.offset, bounds[i] + ctx.offset
+        items = [
+            o
+            for o in ctx.others
+            if a <= o.start and o.end <= b and not _ASIDE.search(ctx.before(o)) and not _MODIFIER.match(ctx.after(o))
+        ]
+        # (generic information the rules narrow counts: "information about your location. We keep this data")
+        concepts = [c for c in (_decided(ctx, o) for o in items) if c is not None]
+        if _GENERIC in concepts:
+            return None  # "relevant data, including web addresses. This data…": it may point to the generic data
+        if concepts:
+            return _narrowest_common(concepts)
+    return None
 
 
 def _capitalised(ctx: Context, h: Hit) -> bool:
@@ -292,6 +343,7 @@ PREDICATES: dict[str, Callable[[Context, Hit], bool | str | None]] = {
     "name_before": _name_before,
     "said_narrower": _said_narrower,
     "listed_narrower": _listed_narrower,
+    "antecedent": _antecedent,
     "capitalised": _capitalised,
     "next_in_clause": _next_in_clause,
 }
