@@ -7,8 +7,8 @@ half is only scored) and on the five fresh samples (each drawn and labelled blin
 was written; fresh4 and fresh5, 300 per kind drawn from the current rules' output, and fresh6, 150 per kind drawn
 after issue 25's rounds, were scored before rules were written against them; fresh7, drawn after the DPV round that
 used fresh..fresh6 as development data, fresh8, drawn after the purpose round written against fresh..fresh7, and
-fresh9, drawn after the data round written against fresh..fresh8, are
-scored once their labelled files exist).
+fresh9, drawn after the data round written against fresh..fresh8, and fresh10, 200 per kind drawn after the second
+data round written against fresh..fresh9, are scored once their labelled files exist).
 Exit 1 when a target is missed.
 """
 

@@ -44,8 +44,11 @@ FRESH8 = SAMPLE.with_name("fresh8.tsv")
 # 150 data + 150 purposes drawn (seed "fresh9") after the data round written against fresh..fresh8, labelled blind
 # by two more annotators (FRESH9-NOTES.md) before any rule was written against them
 FRESH9 = SAMPLE.with_name("fresh9.tsv")
+# 200 data + 200 purposes drawn (seed "fresh10") after the second data round written against fresh..fresh9, labelled
+# blind by four more annotators, 100 rows each (FRESH10-NOTES.md), before any rule was written against them
+FRESH10 = SAMPLE.with_name("fresh10.tsv")
 # The fresh samples in the order they were drawn; the last may be drawn but not yet labelled.
-FRESH_SAMPLES = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9")
+FRESH_SAMPLES = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
 AGREEMENT = SAMPLE.with_name("fresh2-agreement.tsv")  # 200 of fresh2's rows labelled again by another annotator
 NONE = "NONE"
 # The sample is split by policy into a half whose errors rules may be written against ("work") and a half that is
