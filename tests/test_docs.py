@@ -46,3 +46,14 @@ def test_readme_links_resolve() -> None:
 
 def test_readme_stays_short() -> None:
     assert len(README.encode("utf-8")) <= 12 * 1024, "the README is a front door; move details to docs/"
+
+
+def test_the_readme_lists_every_user_extra() -> None:
+    # `render` was left out of the README's list when it was added to pyproject.toml.
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    user = set(extras) - {"dev", "docs", "neural"}  # for developers and benchmarks, not users
+    line = README.split("\nExtras: ", 1)[1].split("\n\n", 1)[0]
+    assert set(re.findall(r"`(\w+)`", line)) >= user
