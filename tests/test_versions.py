@@ -206,6 +206,20 @@ def test_diff_of_files_names_a_bad_file_once(tmp_path: Path) -> None:
     assert res.exit_code == 2 and res.output.count(str(empty)) == 1 and "is empty" in res.output
 
 
+@pytest.mark.parametrize("fmt", ["json", "table", "markdown"])
+def test_a_diff_of_two_files_invents_no_dates(fmt: str) -> None:
+    # The files were converted as versions of 1970-01-01 and 1970-01-02, and those dates were reported as theirs.
+    res = CliRunner().invoke(main, ["diff", str(V / "base.md"), str(V / "purpose.md"), "--site", SITE, "--format", fmt])
+    assert res.exit_code == 1, res.output  # something changed
+    assert "1970" not in res.output
+    if fmt == "json":
+        d = json.loads(res.output)
+        assert d["from"]["valid_from"] is None and d["to"]["valid_from"] is None
+        assert d["from"]["policy"] == f"urn:pp-graph:policy:{SITE}:{d['from']['digest'][:16]}"
+    else:
+        assert "base.md → purpose.md" in res.output
+
+
 def test_guard_decides_against_the_version_in_force_as_of(dated: Path) -> None:
     """`guard` takes every option of `risk`: --as-of must reach its decision, not be accepted and dropped."""
     args = ["guard", "--graph", str(dated), "--site", SITE, "--data", "dpv:PersonalData", "--format", "json"]

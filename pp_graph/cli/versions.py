@@ -55,10 +55,14 @@ def extractor_note(diff: Any) -> str:
     return f"extractor changed ({'; '.join(parts)}): {cause}"
 
 
+def _label(version: Any) -> str:
+    """A compared version as the user knows it: its date, else the file it was converted from, else its key."""
+    return str(version.valid_from or version.source or version.key)
+
+
 def _markdown(diff: Any) -> str:
     d = diff.to_dict()
-    old, new = (d[k]["valid_from"] or d[k]["policy"] for k in ("from", "to"))
-    lines = [f"# {d['site']}: {old} → {new}", ""]
+    lines = [f"# {d['site']}: {_label(diff.old)} → {_label(diff.new)}", ""]
     if diff.extractor_changed:
         lines += [f"> {extractor_note(diff)}", ""]
     for part in ("added", "removed", "changed"):
@@ -83,7 +87,7 @@ def _print(diff: Any, fmt: str) -> None:
         if fmt == "table":
             old, new = diff.old, diff.new
             click.echo(
-                f"{diff.site}: {old.valid_from or old.key} → {new.valid_from or new.key}; "
+                f"{diff.site}: {_label(old)} → {_label(new)}; "
                 f"text {'changed' if old.digest != new.digest else 'unchanged'}; "
                 f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed"
             )

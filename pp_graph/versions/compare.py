@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from pp_graph.errors import InputError
+from pp_graph.graph.namespaces import policy_iri
 from pp_graph.load.versions import parse_date
 from pp_graph.query.corpus import Corpus
-from pp_graph.versions.diff import Diff, diff
+from pp_graph.versions.diff import Change, Diff, Evidence, diff
 
 
 def diff_site(graph: Path, site: str, date_from: str | None, date_to: str | None) -> Diff:
@@ -27,7 +29,9 @@ def diff_site(graph: Path, site: str, date_from: str | None, date_to: str | None
 
 
 def diff_files(old: Path, new: Path, site: str | None) -> Diff:
-    """Convert two policy files (offline) and compare them; they must be of one site."""
+    """Convert two policy files (offline) and compare them; they must be of one site. The files carry no dates:
+    they are converted as versions of two made-up days, so the comparison knows which is older, and the answer
+    names them as an undated conversion of each file would (no date, the policy IRI without one)."""
     from pp_graph.batch import convert_batch
 
     with tempfile.TemporaryDirectory(prefix="pp-graph-diff-") as tmp:
@@ -44,4 +48,24 @@ def diff_files(old: Path, new: Path, site: str | None) -> Diff:
         if len(c.sites) != 1:
             raise InputError(f"{old}, {new}", f"are policies of different sites ({', '.join(c.sites)}); pass --site")
         old_v, new_v = next(iter(c.sites.values()))
-        return diff(c, old_v, new_v)
+        return _undated(diff(c, old_v, new_v))
+
+
+def _undated(d: Diff) -> Diff:
+    """``d`` as between undated conversions of the two files: no dates, and the IRIs of policies and practices
+    those conversions give (``file`` named a graph in a folder that no longer exists)."""
+    old, new = (replace(s, valid_from=None, policy=str(policy_iri(s.site, s.digest)), file="") for s in (d.old, d.new))
+    moved = {d.old.policy + "/": old.policy + "/", d.new.policy + "/": new.policy + "/"}
+
+    def evidence(es: list[Evidence]) -> list[Evidence]:
+        return [replace(e, practice=_rebased(e.practice, moved)) for e in es]
+
+    def changes(cs: list[Change]) -> list[Change]:
+        return [replace(c, old=evidence(c.old), new=evidence(c.new)) for c in cs]
+
+    return replace(d, old=old, new=new, added=changes(d.added), removed=changes(d.removed), changed=changes(d.changed))
+
+
+def _rebased(iri: str, moved: dict[str, str]) -> str:
+    """``iri`` under the new prefix of the first old prefix it starts with (unchanged under none)."""
+    return next((new + iri[len(old) :] for old, new in moved.items() if iri.startswith(old)), iri)
