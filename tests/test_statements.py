@@ -479,3 +479,22 @@ def test_a_table_of_contents_line_makes_no_statement() -> None:
         g = c.dataset.graph(c.graph)
         assert _values(g, _one(g, PPG.PolicyChange), PPG.notificationMeans) == {"email"}
         assert not _practices(g, PPG.UserChoiceControl) and not _practices(g, PPG.SpecificAudience)
+
+
+def test_a_table_of_contents_entry_states_no_practice() -> None:
+    """One entry per line ("* [How long do we keep your data?](#retention)") names its section as the heading
+    does; each entry made a practice of its own (a retention, a sharing, a security practice) and the reading
+    dropped its link, so nothing told it from a sentence."""
+    from pp_graph.graph.build import PRACTICE_CLASS
+    from pp_graph.model import PracticeType
+
+    toc = (
+        "* [How long do we keep your data?](#retention)\n* [Who do we share your data with?](#sharing)\n"
+        "3. [How do we protect your data?](#security)\n"
+    )
+    text = f"# Privacy at Lumen\n\n{toc}\n## Collection\n\nWe collect your email address to send receipts.\n"
+    c = convert_text(text, "lumen-notes.example")
+    g = c.dataset.graph(c.graph)
+    assert _practices(g, URIRef(PRACTICE_CLASS[PracticeType.FIRST_PARTY_COLLECTION_USE].value))
+    for t in ("DATA_STORAGE_RETENTION_DELETION", "THIRD_PARTY_SHARING_DISCLOSURE", "DATA_SECURITY_PROTECTION"):
+        assert not _practices(g, URIRef(PRACTICE_CLASS[PracticeType[t]].value)), t

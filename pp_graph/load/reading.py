@@ -306,13 +306,24 @@ def _unit_text(text: str, lines: list[Line], kind: str) -> _Text:
 
 
 _NAV_LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)")
+_PAGE_LINK = re.compile(r"\[[^\]\n]*\]\(#[^)\s]*\)")  # to a section of the same page
 
 
 def is_navigation(s: str) -> bool:
-    """A line made of links (a table of contents, a menu): it names topics, it does not address them. Such a unit
-    is read as written, since its links' texts would run together once their markup is gone ("Who we areYour
-    rights…"), and later stages (the transparency rules) recognise it by its links."""
-    return s.count("](") >= 2 and len(_NAV_LINK.sub("", s).strip(" |*-•·,")) < 0.2 * len(s)
+    """A line made of links (a table of contents, a menu), or one entry of a table of contents: it names topics,
+    it does not address them. Such a unit is read as written, since its links' texts would run together once their
+    markup is gone ("Who we areYour rights…"), and later stages (the transparency rules) recognise it by its
+    links."""
+    if s.count("](") >= 2:
+        return len(_NAV_LINK.sub("", s).strip(" |*-•·,")) < 0.2 * len(s)
+    return is_contents_entry(s)
+
+
+def is_contents_entry(s: str) -> bool:
+    """Nothing but links to sections of the same page, as a list item or a line of their own ("* [Who do we share
+    your data with?](#sharing)"): it names its sections as their headings do and states nothing. (A line with
+    words of its own beside such links, "Information used: [Information You Provide](#provide)", says something.)"""
+    return bool(_PAGE_LINK.search(s)) and not re.sub(r"[\s|*+•·,;.)\d-]+", "", _PAGE_LINK.sub("", s))
 
 
 _BOLD_LINE = re.compile(r"((?:[-*+]|\d{1,3}[.)])?\s*(\*\*|__))(?!\s)((?:(?!\2).)+?)(?<!\s)\2[.:]?")

@@ -75,6 +75,7 @@ from pp_graph.extract.offline.statements import is_statement, line_statements, m
 from pp_graph.extract.offline.trigger import sentence_practices
 from pp_graph.extract.offline.version import dpv_digest, ruleset_version
 from pp_graph.extract.registry import Backend
+from pp_graph.load.reading import is_contents_entry
 from pp_graph.model import (
     AttributeKind,
     AttributeMention,
@@ -472,9 +473,10 @@ class OfflineBackend(Backend):
                 policy, segments, segment, self._state(policy, segment), titles, marked, section, blocks, pseudo
             )
             line.lead_in = lead_in
+            nav = is_contents_entry(segment.text)  # names its sections, like their headings, and states nothing
             if heads[i]:
                 section, blocks = segment.text, 0
-            elif not any(fn(self, line) for fn in before):
+            elif not nav and not any(fn(self, line) for fn in before):
                 for start, end in sentences(segment):
                     line.found.extend(
                         sentence_practices(policy, segment, line.state, start, end, line.notes, self.trace)
@@ -495,7 +497,7 @@ class OfflineBackend(Backend):
         reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         for i, segment in enumerate(segments):  # the statement rules, beside the practices (see statements.py)
-            if heads[i] or contents_like(segment.text):
+            if heads[i] or contents_like(segment.text) or is_contents_entry(segment.text):
                 continue  # a title announces what its lines state ("Changes to This Privacy Policy"), contents too
             seg_note = self._seg_note(segment.index) if self.trace is not None else None
             out[i] = with_statements(out[i], self._state(policy, segment), seg_note)
