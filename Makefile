@@ -22,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/pp-graph validate outputs/demo
 	$(BIN)/pp-graph stats outputs/demo
 
-# The whole suite but the slow corpus-wide tests (those run in CI as `make test-slow`), one worker per core; a test
+# The whole suite but the slow tests (corpus-wide, browser, Dask: run in CI as `make test-slow`), one worker per core; a test
 # file stays on one worker so that the servers its fixtures start are started once.
 TEST_WORKERS ?= auto
 test: $(STAMP)

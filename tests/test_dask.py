@@ -21,6 +21,7 @@ from pp_graph.cli import main
 from pp_graph.errors import ConfigError
 
 pytest.importorskip("distributed", reason="the 'distributed' package is not installed")
+pytestmark = pytest.mark.slow  # local Dask clusters: `make test-slow`, to keep `make test` within its time
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ROOT = FIXTURES.parents[1]
 BIN = Path(sys.executable).parent

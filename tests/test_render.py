@@ -22,10 +22,13 @@ from pp_graph.errors import InputError
 from pp_graph.load import fetch
 from pp_graph.load.render import CHROMIUM_ENV, MissingBrowser, chromium_path, render_policy
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
-    reason="--render needs the system's Chromium (Debian package chromium), which is not installed",
-)
+pytestmark = [
+    pytest.mark.slow,  # a browser per test: `make test-slow`, to keep `make test` within its time
+    pytest.mark.skipif(
+        shutil.which("chromium") is None and shutil.which("chromium-browser") is None,
+        reason="--render needs the system's Chromium (Debian package chromium), which is not installed",
+    ),
+]
 
 POLICY = (
     "We collect your email address and your postal address to deliver your orders. "
