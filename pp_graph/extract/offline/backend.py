@@ -497,7 +497,7 @@ class OfflineBackend(Backend):
         reader = SentenceReader(self._state, sentences, subject_at, is_negated, note)
         run_paragraph_rules(ParagraphPass(policy, segments, heads, out, reader))
         for i, segment in enumerate(segments):  # the statement rules, beside the practices (see statements.py)
-            if heads[i] or contents_like(segment.text) or is_contents_entry(segment.text):
+            if heads[i] or contents_like(segment.text):
                 continue  # a title announces what its lines state ("Changes to This Privacy Policy"), contents too
             seg_note = self._seg_note(segment.index) if self.trace is not None else None
             out[i] = with_statements(out[i], self._state(policy, segment), seg_note)

@@ -28,6 +28,7 @@ from pp_graph.extract.offline.patterns.scope import AUDIENCE, SCOPE
 from pp_graph.extract.offline.patterns.security import NOT_DATA_PROTECTION
 from pp_graph.extract.offline.patterns.sentences import AMBIGUOUS, META, NOUN_BEFORE, PASSIVE, THIRD_SUBJECT
 from pp_graph.extract.offline.rules import ordered, register
+from pp_graph.load.reading import is_contents_entry
 from pp_graph.model import PartyKind, PartyMention, Policy, PracticeMention, PracticeType, Segment, Span
 
 
@@ -65,16 +66,13 @@ def title_like(line: str) -> bool:
     return title_case or words[0].lower() not in {"we", "you", "our", "your", "if", "this", "it", "they"}
 
 
-_ANCHOR_LINK = re.compile(r"\[[^\]]*\]\(#[^)]*\)")
-
-
 def contents_like(line: str) -> bool:
-    """A table of contents on one line: links to the policy's own sections only ("[Your rights](#rights)[Cookies]
-    (#cookies)"), or a long run of capitalised section titles without a sentence's punctuation ("Children under 13
-    Information We Collect How We Use Information Your Opt-Out Choices …")."""
+    """A table of contents or one entry of it: links to the policy's own sections only ("[Your rights](#rights)
+    [Cookies](#cookies)", see pp_graph.load.reading.is_contents_entry), or a long run of capitalised section titles
+    without a sentence's punctuation ("Children under 13 Information We Collect How We Use Information Your Opt-Out
+    Choices …")."""
     t = line.strip()
-    links = _ANCHOR_LINK.findall(t)
-    if len(links) >= 2 and not re.sub(r"[\s*•|,;·-]+", "", _ANCHOR_LINK.sub("", t)):
+    if is_contents_entry(t):
         return True
     words = t.split()
     if len(words) < 8 or re.search(r"[.!?;:](?:\s|$)", t):
